@@ -1,0 +1,69 @@
+"""The run context handed to tools: `RunContextWrapper`, `ToolContext` and `Usage`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Generic
+
+from typing_extensions import TypeVar
+
+__all__ = ["RunContextWrapper", "ToolContext", "Usage"]
+
+TContext = TypeVar("TContext", default=object)
+
+
+@dataclass
+class Usage:
+    """Tokens and requests used by a run so far."""
+
+    requests: int = 0
+    """Number of model requests made."""
+    input_tokens: int = 0
+    """Tokens sent to the model."""
+    output_tokens: int = 0
+    """Tokens the model produced."""
+    total_tokens: int = 0
+    """Input and output tokens together."""
+
+    def add(self, other: Usage) -> None:
+        """Add another usage record to this one, in place.
+
+        Args:
+            other: The usage to add.
+        """
+        self.requests += other.requests
+        self.input_tokens += other.input_tokens
+        self.output_tokens += other.output_tokens
+        self.total_tokens += other.total_tokens
+
+
+@dataclass(eq=False)
+class RunContextWrapper(Generic[TContext]):
+    """Wraps the context object passed to a run, for tools and hooks.
+
+    The context is yours: tooluse never sends it to the model. Annotate a tool
+    parameter with `RunContextWrapper[YourType]` (in any position) to receive
+    it; that parameter never appears in the tool's schema.
+    """
+
+    context: TContext
+    """The object passed as `context=` to the run (or None)."""
+    usage: Usage = field(default_factory=Usage)
+    """What the run has used so far."""
+
+
+@dataclass(eq=False, kw_only=True)
+class ToolContext(RunContextWrapper[TContext]):
+    """The run context of one tool call, with the call's identity.
+
+    Example:
+        `ToolContext(context=None, tool_name="add", tool_call_id="call_1",
+        tool_arguments='{"a": 1}')`
+    """
+
+    tool_name: str
+    """The name of the tool being called."""
+    tool_call_id: str
+    """The id the model gave this call."""
+    tool_arguments: str
+    """The raw JSON arguments the model sent."""

@@ -1,0 +1,112 @@
+"""Reading a function's description and parameter descriptions from its docstring.
+
+griffe does the parsing; this module picks the style when none is given, fixes
+the one layout griffe skips (a Google section right under the summary), and
+keeps griffe's warnings out of the user's logs.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from griffe import Docstring, DocstringSectionKind
+
+__all__ = ["DocstringStyle", "FuncDocumentation", "detect_docstring_style", "parse_docstring"]
+
+DocstringStyle = Literal["google", "numpy", "sphinx"]
+"""The docstring styles tooluse reads."""
+
+_SPHINX_FIELD = re.compile(
+    r"^\s*:(param|parameter|arg|argument|key|keyword|type|raises?|returns?|rtype)\b", re.M
+)
+_NUMPY_UNDERLINE = re.compile(r"^\s*[A-Za-z][A-Za-z ]*\n\s*-{3,}\s*$", re.M)
+_GOOGLE_SECTION = re.compile(
+    r"^(\s*)(Args|Arguments|Params|Parameters|Keyword Args|Keyword Arguments|Other Parameters"
+    r"|Returns|Return|Yields|Raises|Examples?|Notes?|Warnings?|See Also|Attributes):\s*$"
+)
+_PARAMETER_SECTIONS = (DocstringSectionKind.parameters, DocstringSectionKind.other_parameters)
+
+
+@dataclass(frozen=True)
+class FuncDocumentation:
+    """What a docstring says about a function."""
+
+    description: str | None
+    """The prose before the first section, or None."""
+    param_descriptions: dict[str, str]
+    """Parameter name (without stars) to its description."""
+
+
+def detect_docstring_style(doc: str) -> DocstringStyle:
+    """Guess the style of a docstring: sphinx fields, numpy underlines, else google.
+
+    Args:
+        doc: The cleaned docstring text.
+
+    Returns:
+        The style griffe should parse it with.
+    """
+    if _SPHINX_FIELD.search(doc):
+        return "sphinx"
+    if _NUMPY_UNDERLINE.search(doc):
+        return "numpy"
+    return "google"
+
+
+def parse_docstring(func: Callable[..., Any], style: DocstringStyle | None) -> FuncDocumentation:
+    """Read the description and parameter descriptions from `func`'s docstring.
+
+    Args:
+        func: The function whose docstring to read.
+        style: The docstring style, or None to detect it.
+
+    Returns:
+        The description and the parameter descriptions (empty when there is no docstring).
+    """
+    doc = inspect.getdoc(func)
+    if not doc:
+        return FuncDocumentation(description=None, param_descriptions={})
+    style = style or detect_docstring_style(doc)
+    if style == "google":
+        doc = _separate_google_sections(doc)
+    with _griffe_silenced():
+        sections = Docstring(doc, parser=style).parse()
+    description = None
+    if sections and sections[0].kind is DocstringSectionKind.text:
+        description = str(sections[0].value).strip() or None
+    params = {
+        param.name.lstrip("*"): param.description.strip()
+        for section in sections
+        if section.kind in _PARAMETER_SECTIONS
+        for param in section.value
+    }
+    return FuncDocumentation(description=description, param_descriptions=params)
+
+
+def _separate_google_sections(doc: str) -> str:
+    """Insert the blank line griffe needs above a section header that follows prose."""
+    lines = doc.splitlines()
+    out: list[str] = []
+    for line in lines:
+        if out and out[-1].strip() and _GOOGLE_SECTION.match(line):
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
+@contextmanager
+def _griffe_silenced() -> Iterator[None]:
+    """Keep griffe's parsing warnings (missing types, unknown names) out of the user's logs."""
+    logger = logging.getLogger("griffe")
+    was_disabled = logger.disabled
+    logger.disabled = True
+    try:
+        yield
+    finally:
+        logger.disabled = was_disabled

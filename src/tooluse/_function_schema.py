@@ -1,0 +1,367 @@
+"""From a Python function's signature and docstring to a `FuncSchema`.
+
+The signature is read with `inspect` and `typing.get_type_hints`; each
+parameter becomes a field of a pydantic model, except context parameters
+(annotated `RunContextWrapper`/`ToolContext`), which are injected at call time.
+Every problem in the signature is collected first and reported in one
+`UserError` naming the function and each parameter.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, get_args, get_origin, get_type_hints
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
+from pydantic.fields import FieldInfo
+from typing_extensions import Unpack, is_typeddict
+
+from ._context import RunContextWrapper
+from ._docstrings import DocstringStyle, parse_docstring
+from ._strict import parameters_at, to_strict_schema
+from ._typeddict_compat import fix_typeddicts
+from .exceptions import UserError
+
+__all__ = ["FuncSchema", "function_schema"]
+
+_P = inspect.Parameter
+# Validation accepts exactly what the schema advertises: strict schemas close every
+# object, so unexpected keys are errors; loose schemas say nothing, so extras are ignored.
+_STRICT_CONFIG = ConfigDict(extra="forbid", protected_namespaces=())
+_LOOSE_CONFIG = ConfigDict(protected_namespaces=())
+_RESERVED_NAMES = frozenset(dir(BaseModel))
+_PRIMITIVES = (bool, int, float, str)
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """Where one validated field goes in the call."""
+
+    attr: str
+    name: str
+    kind: inspect._ParameterKind
+    positional: bool
+
+
+@dataclass
+class FuncSchema:
+    """Everything tooluse knows about a function it turns into a tool."""
+
+    name: str
+    """The tool's name: the function's name unless overridden."""
+    description: str | None
+    """The tool's description, from the docstring unless overridden."""
+    params_pydantic_model: type[BaseModel]
+    """A model of the arguments the model sends (context parameters excluded)."""
+    params_json_schema: dict[str, Any]
+    """The JSON schema of the arguments, strict when `strict_json_schema`."""
+    signature: inspect.Signature
+    """The function's signature."""
+    takes_context: bool = False
+    """Whether the function has a `RunContextWrapper`/`ToolContext` parameter."""
+    strict_json_schema: bool = True
+    """Whether `params_json_schema` follows OpenAI's strict-mode rules."""
+    _slots: tuple[_Slot, ...] = field(default=(), repr=False)
+    _context_slot: _Slot | None = field(default=None, repr=False)
+
+    def to_call_args(
+        self, data: BaseModel, context: RunContextWrapper[Any] | None = None
+    ) -> tuple[list[Any], dict[str, Any]]:
+        """Turn validated arguments into the positional and keyword arguments of a call.
+
+        Args:
+            data: An instance of `params_pydantic_model`.
+            context: The run context, injected where the function declares it.
+
+        Returns:
+            The positional arguments and the keyword arguments.
+        """
+        values = data.__dict__
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        for slot in self._slots:
+            value = context if slot is self._context_slot else values[slot.attr]
+            if slot.kind is _P.VAR_POSITIONAL:
+                args.extend(value)
+            elif slot.kind is _P.VAR_KEYWORD:
+                kwargs.update(value)
+            elif slot.positional:
+                args.append(value)
+            else:
+                kwargs[slot.name] = value
+        return args, kwargs
+
+
+def function_schema(
+    func: Callable[..., Any],
+    docstring_style: DocstringStyle | None = None,
+    name_override: str | None = None,
+    description_override: str | None = None,
+    use_docstring_info: bool = True,
+    strict_json_schema: bool = True,
+) -> FuncSchema:
+    """Read a function's signature and docstring into a `FuncSchema`.
+
+    Args:
+        func: The function (sync or async) to describe.
+        docstring_style: "google", "numpy" or "sphinx"; None detects it.
+        name_override: The tool name to use instead of the function's name.
+        description_override: The description to use instead of the docstring's.
+        use_docstring_info: Whether to take descriptions from the docstring.
+        strict_json_schema: Whether to rewrite the schema for OpenAI's strict mode.
+
+    Returns:
+        The schema, the arguments model and how to call the function.
+
+    Raises:
+        UserError: If the function cannot become a tool; the message lists every problem.
+    """
+    builder = _SchemaBuilder(func, name_override)
+    doc = parse_docstring(func, docstring_style) if use_docstring_info else None
+    model, slots, context_slot = builder.build_model(
+        doc.param_descriptions if doc else {},
+        _STRICT_CONFIG if strict_json_schema else _LOOSE_CONFIG,
+    )
+    schema = builder.make_strict(model.model_json_schema(), strict_json_schema=strict_json_schema)
+    return FuncSchema(
+        name=builder.tool_name,
+        description=description_override or (doc.description if doc else None),
+        params_pydantic_model=model,
+        params_json_schema=schema,
+        signature=builder.signature,
+        takes_context=context_slot is not None,
+        strict_json_schema=strict_json_schema,
+        _slots=slots,
+        _context_slot=context_slot,
+    )
+
+
+class _SchemaBuilder:
+    """Collects a function's problems while building its arguments model."""
+
+    def __init__(self, func: Callable[..., Any], name_override: str | None) -> None:
+        self.func = func
+        self.where = _describe_function(func)
+        self.problems: list[str] = []
+        self.tool_name = name_override or getattr(func, "__name__", "")
+        if not self.tool_name or self.tool_name == "<lambda>":
+            self._fail(["it has no usable name: pass name_override='...'"])
+        self.signature = _signature(func, self.where)
+        self.hints = _type_hints(func, self.where)
+
+    def build_model(
+        self, docs: dict[str, str], config: ConfigDict
+    ) -> tuple[type[BaseModel], tuple[_Slot, ...], _Slot | None]:
+        fields: dict[str, Any] = {}
+        slots: list[_Slot] = []
+        context_slot: _Slot | None = None
+        last_positional = _last_positional_index(self.signature)
+        for index, param in enumerate(self.signature.parameters.values()):
+            annotation = self.hints.get(param.name, _P.empty)
+            slot = _Slot(_attr_name(param.name), param.name, param.kind, index <= last_positional)
+            slots.append(slot)
+            if _is_context_annotation(annotation):
+                context_slot = self._check_context(param, context_slot, slot)
+                continue
+            definition = self._field(param, annotation, docs.get(param.name))
+            if definition is not None:
+                fields[slot.attr] = definition
+        self._raise_if_problems()
+        return self._create_model(fields, config), tuple(slots), context_slot
+
+    def make_strict(self, loose: dict[str, Any], *, strict_json_schema: bool) -> dict[str, Any]:
+        if not strict_json_schema:
+            return loose
+        strict, problems = to_strict_schema(loose)
+        for problem in problems:
+            names = parameters_at(loose, problem.path) or ["?"]
+            location = ".".join(str(part) for part in problem.path)
+            for name in names:
+                self.problems.append(f"parameter '{name}' (at {location}) {problem.message}")
+        self._raise_if_problems()
+        return strict
+
+    def _check_context(self, param: _P, current: _Slot | None, slot: _Slot) -> _Slot:
+        if current is not None:
+            self.problems.append(
+                f"parameter '{param.name}' is a second context parameter (the first is "
+                f"'{current.name}'); a tool receives one RunContextWrapper/ToolContext: "
+                "remove one"
+            )
+        if param.kind in (_P.VAR_POSITIONAL, _P.VAR_KEYWORD):
+            self.problems.append(
+                f"parameter '{param.name}' is variadic but annotated as a context; "
+                "declare the context as a plain parameter"
+            )
+        return current or slot
+
+    def _field(self, param: _P, annotation: Any, doc: str | None) -> tuple[Any, FieldInfo] | None:
+        if annotation is _P.empty:
+            annotation = _type_of_unannotated(param)
+        annotation = fix_typeddicts(annotation)
+        if param.kind is _P.VAR_POSITIONAL:
+            return self._var_positional_field(param, annotation, doc)
+        if param.kind is _P.VAR_KEYWORD:
+            return self._var_keyword_field(param, annotation, doc)
+        return annotation, _field_info(param, annotation, doc)
+
+    def _var_positional_field(
+        self, param: _P, annotation: Any, doc: str | None
+    ) -> tuple[Any, FieldInfo] | None:
+        if get_origin(annotation) is Unpack:
+            unpacked = get_args(annotation)[0]
+            items = get_args(unpacked)
+            if get_origin(unpacked) is not tuple or len(items) != 2 or items[1] is not Ellipsis:
+                self.problems.append(
+                    f"parameter '*{param.name}' is a fixed-length tuple of positional arguments, "
+                    "which a tool cannot receive; declare them as named parameters"
+                )
+                return None
+            annotation = items[0]
+        return list[annotation], _field_info(param, None, doc, default_factory=list)
+
+    def _var_keyword_field(
+        self, param: _P, annotation: Any, doc: str | None
+    ) -> tuple[Any, FieldInfo] | None:
+        if get_origin(annotation) is Unpack and is_typeddict(get_args(annotation)[0]):
+            return get_args(annotation)[0], _field_info(param, None, doc, default_factory=dict)
+        return dict[str, annotation], _field_info(param, None, doc, default_factory=dict)
+
+    def _create_model(self, fields: dict[str, Any], config: ConfigDict) -> type[BaseModel]:
+        try:
+            return create_model(f"{self.tool_name}_args", __config__=config, **fields)
+        except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError, TypeError):
+            self._report_unsupported_types(fields)
+            raise  # only reached when no single field explains the failure
+
+    def _report_unsupported_types(self, fields: dict[str, Any]) -> None:
+        for attr, (annotation, info) in fields.items():
+            try:
+                TypeAdapter(annotation)
+            except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError) as error:
+                reason = str(error).splitlines()[0]
+                self.problems.append(
+                    f"parameter '{info.alias or attr}' has a type pydantic cannot validate "
+                    f"({_type_name(annotation)}): {reason}; use a JSON-friendly type such as "
+                    "a TypedDict, dataclass or pydantic model"
+                )
+        self._raise_if_problems()
+
+    def _raise_if_problems(self) -> None:
+        if self.problems:
+            self._fail(self.problems)
+
+    def _fail(self, problems: list[str]) -> None:
+        lines = "\n".join(f"  - {problem}" for problem in problems)
+        raise UserError(f"Cannot make a tool from function {self.where}:\n{lines}")
+
+
+def _field_info(
+    param: _P,
+    annotation: Any,
+    doc: str | None,
+    default_factory: Callable[[], Any] | None = None,
+) -> FieldInfo:
+    """The field's settings: default, and the description the docstring or annotation gives."""
+    description = doc or _annotated_string(annotation)
+    if default_factory is not None:
+        return _aliased(Field(default_factory=default_factory, description=description), param.name)
+    if isinstance(param.default, FieldInfo):
+        info = copy.copy(param.default)
+        info.description = doc or info.description or description
+        return _aliased(info, param.name)
+    has_field_description = any(
+        isinstance(meta, FieldInfo) and meta.description for meta in _metadata(annotation)
+    )
+    if has_field_description and not doc:
+        description = None  # the annotated Field(description=...) stands
+    default = ... if param.default is _P.empty else param.default
+    return _aliased(Field(default, description=description), param.name)
+
+
+def _aliased(info: FieldInfo, name: str) -> FieldInfo:
+    if _attr_name(name) != name:
+        info.alias = name
+        info.validation_alias = name
+        info.serialization_alias = name
+    return info
+
+
+def _attr_name(name: str) -> str:
+    """A field name pydantic accepts for `name`; the parameter name stays the alias."""
+    if name.startswith("_") or name in _RESERVED_NAMES:
+        return f"param_{name.lstrip('_')}_"
+    return name
+
+
+def _metadata(annotation: Any) -> tuple[Any, ...]:
+    return get_args(annotation)[1:] if get_origin(annotation) is Annotated else ()
+
+
+def _annotated_string(annotation: Any) -> str | None:
+    return next((meta for meta in _metadata(annotation) if isinstance(meta, str)), None)
+
+
+def _type_of_unannotated(param: _P) -> Any:
+    """An unannotated parameter is a string, or the type of its primitive default."""
+    default = param.default
+    if default is not _P.empty and type(default) in _PRIMITIVES:
+        return type(default)
+    return str
+
+
+def _is_context_annotation(annotation: Any) -> bool:
+    while get_origin(annotation) is Annotated:
+        annotation = get_args(annotation)[0]
+    origin = get_origin(annotation) or annotation
+    return isinstance(origin, type) and issubclass(origin, RunContextWrapper)
+
+
+def _last_positional_index(signature: inspect.Signature) -> int:
+    """Parameters up to this index are passed by position (they precede `/` or `*args`)."""
+    last = -1
+    for index, param in enumerate(signature.parameters.values()):
+        if param.kind in (_P.POSITIONAL_ONLY, _P.VAR_POSITIONAL):
+            last = index
+    return last
+
+
+def _signature(func: Callable[..., Any], where: str) -> inspect.Signature:
+    try:
+        return inspect.signature(func)
+    except (TypeError, ValueError) as error:
+        raise UserError(
+            f"Cannot make a tool from {where}: its signature cannot be read ({error}); "
+            "wrap it in a plain def or async def"
+        ) from error
+
+
+def _type_hints(func: Callable[..., Any], where: str) -> dict[str, Any]:
+    target: Any = func
+    while isinstance(target, functools.partial):
+        target = target.func
+    if not (inspect.isfunction(target) or inspect.ismethod(target)):
+        target = type(target).__call__
+    try:
+        return get_type_hints(target, include_extras=True)
+    except NameError as error:
+        raise UserError(
+            f"Cannot make a tool from function {where}: an annotation cannot be resolved "
+            f"({error}); define the type at module level or import it where the function is "
+            "defined"
+        ) from error
+
+
+def _describe_function(func: Callable[..., Any]) -> str:
+    module = getattr(func, "__module__", None) or "?"
+    qualname = getattr(func, "__qualname__", None) or repr(func)
+    return f"'{module}.{qualname}'"
+
+
+def _type_name(annotation: Any) -> str:
+    return getattr(annotation, "__name__", None) or repr(annotation)

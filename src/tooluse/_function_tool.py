@@ -1,0 +1,278 @@
+"""`FunctionTool`, the `@function_tool` decorator, and invoking a tool.
+
+A `FunctionTool` is what the model sees (name, description, schema) plus one
+callable, `on_invoke_tool(ctx, arguments_json) -> str`. The decorator builds
+the schema once with `function_schema` and an invoker that validates the raw
+JSON in one pass, calls the function (awaited, or in a worker thread when
+sync), turns its result into text, and turns failures into text for the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import inspect
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeAlias, overload
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import PydanticSerializationError, to_json
+
+from ._context import RunContextWrapper, ToolContext
+from ._docstrings import DocstringStyle
+from ._function_schema import FuncSchema, function_schema
+from ._strict import parameters_at, to_strict_schema
+from ._tool_errors import arguments_error, default_tool_error_function
+from .exceptions import UserError
+
+__all__ = ["FunctionTool", "ToolErrorFunction", "function_tool", "tool_output_text"]
+
+ToolFunction: TypeAlias = Callable[..., Any]
+"""A sync or async function to turn into a tool."""
+ToolErrorFunction: TypeAlias = Callable[
+    [RunContextWrapper[Any], Exception], "str | Awaitable[str]"
+]
+"""Turns a failed tool call into the text the model receives."""
+EnabledPredicate: TypeAlias = Callable[[RunContextWrapper[Any], Any], "bool | Awaitable[bool]"]
+"""Decides, per run context and agent, whether a tool is offered."""
+
+
+@dataclass
+class FunctionTool:
+    """A tool backed by a Python function: what the model sees, and how to call it.
+
+    Built by `@function_tool`, or by hand. A hand-built tool with
+    `strict_json_schema=True` has its schema rewritten for strict mode here, so
+    it is held to the same rules as a decorated one.
+    """
+
+    name: str
+    """The name the model calls the tool by."""
+    description: str | None
+    """What the tool does, for the model."""
+    params_json_schema: dict[str, Any]
+    """The JSON schema of the arguments."""
+    on_invoke_tool: Callable[[ToolContext[Any], str], Awaitable[str]]
+    """Runs the tool with the raw JSON arguments; returns the output text for the model."""
+    strict_json_schema: bool = True
+    """Whether the model's arguments are constrained to the schema (OpenAI strict mode)."""
+    is_enabled: bool | EnabledPredicate = True
+    """Whether the tool is offered: a bool, or a function of the run context and the agent."""
+    timeout: float | None = None
+    """Seconds a call may take before the runner gives up on it; None for no limit."""
+    _remake: Callable[[bool], FunctionTool] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        if not self.strict_json_schema:
+            return
+        strict, problems = to_strict_schema(self.params_json_schema)
+        if problems:
+            lines = "\n".join(
+                f"  - parameter '{', '.join(parameters_at(self.params_json_schema, p.path)) or '?'}'"
+                f" (at {'.'.join(map(str, p.path))}) {p.message}"
+                for p in problems
+            )
+            raise UserError(f"Cannot make FunctionTool '{self.name}' strict:\n{lines}")
+        loose = self.params_json_schema
+        self._remake = lambda _: replace(self, params_json_schema=loose, strict_json_schema=False)
+        self.params_json_schema = strict
+
+    def with_strict_mode(self, strict: bool) -> FunctionTool:
+        """Return this tool with its schema built for strict mode on or off.
+
+        Args:
+            strict: Whether the schema should follow OpenAI's strict mode.
+
+        Returns:
+            A tool calling the same function; this one when nothing changes.
+        """
+        if strict == self.strict_json_schema:
+            return self
+        if self._remake is not None:
+            return self._remake(strict)
+        return replace(self, strict_json_schema=strict)
+
+
+@overload
+def function_tool(func: ToolFunction, /) -> FunctionTool: ...
+
+
+@overload
+def function_tool(
+    *,
+    name_override: str | None = None,
+    description_override: str | None = None,
+    docstring_style: DocstringStyle | None = None,
+    use_docstring_info: bool = True,
+    failure_error_function: ToolErrorFunction | None = default_tool_error_function,
+    strict_mode: bool = True,
+    is_enabled: bool | EnabledPredicate = True,
+    timeout: float | None = None,
+) -> Callable[[ToolFunction], FunctionTool]: ...
+
+
+def function_tool(
+    func: ToolFunction | None = None,
+    /,
+    *,
+    name_override: str | None = None,
+    description_override: str | None = None,
+    docstring_style: DocstringStyle | None = None,
+    use_docstring_info: bool = True,
+    failure_error_function: ToolErrorFunction | None = default_tool_error_function,
+    strict_mode: bool = True,
+    is_enabled: bool | EnabledPredicate = True,
+    timeout: float | None = None,
+) -> FunctionTool | Callable[[ToolFunction], FunctionTool]:
+    """Turn a function into a `FunctionTool`; use it bare (`@function_tool`) or called.
+
+    Args:
+        func: The function, when used bare.
+        name_override: The tool name; defaults to the function's name.
+        description_override: The description; defaults to the docstring's.
+        docstring_style: "google", "numpy" or "sphinx"; None detects it.
+        use_docstring_info: Whether to take descriptions from the docstring.
+        failure_error_function: Turns a failure into the text the model receives;
+            None re-raises instead (`ToolArgumentsError` for bad arguments).
+        strict_mode: Whether the schema follows OpenAI's strict mode (recommended).
+        is_enabled: Whether the tool is offered: a bool, or a function of the run
+            context and the agent.
+        timeout: Seconds a call may take; enforced by the runner.
+
+    Returns:
+        The tool, or a decorator that makes one.
+    """
+
+    options = _ToolOptions(
+        name_override=name_override,
+        description_override=description_override,
+        docstring_style=docstring_style,
+        use_docstring_info=use_docstring_info,
+        failure_error_function=failure_error_function,
+        strict_mode=strict_mode,
+        is_enabled=is_enabled,
+        timeout=timeout,
+    )
+
+    def decorate(f: ToolFunction) -> FunctionTool:
+        return _make_tool(f, options)
+
+    return decorate if func is None else decorate(func)
+
+
+@dataclass(frozen=True)
+class _ToolOptions:
+    name_override: str | None
+    description_override: str | None
+    docstring_style: DocstringStyle | None
+    use_docstring_info: bool
+    failure_error_function: ToolErrorFunction | None
+    strict_mode: bool
+    is_enabled: bool | EnabledPredicate
+    timeout: float | None
+
+
+def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
+    schema = function_schema(
+        func,
+        docstring_style=options.docstring_style,
+        name_override=options.name_override,
+        description_override=options.description_override,
+        use_docstring_info=options.use_docstring_info,
+        strict_json_schema=options.strict_mode,
+    )
+    tool = FunctionTool(
+        name=schema.name,
+        description=schema.description,
+        params_json_schema=schema.params_json_schema,
+        on_invoke_tool=_Invoker(func, schema, options.failure_error_function),
+        strict_json_schema=options.strict_mode,
+        is_enabled=options.is_enabled,
+        timeout=options.timeout,
+    )
+    tool._remake = lambda strict: _make_tool(func, replace(options, strict_mode=strict))
+    return tool
+
+
+class _Invoker:
+    """`on_invoke_tool` for a decorated function: validate, call, render, handle failure."""
+
+    __slots__ = ("_func", "_is_async", "_on_failure", "_schema")
+
+    def __init__(
+        self, func: ToolFunction, schema: FuncSchema, on_failure: ToolErrorFunction | None
+    ) -> None:
+        self._func = func
+        self._schema = schema
+        self._on_failure = on_failure
+        self._is_async = _is_async_callable(func)
+
+    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
+        try:
+            return await self._invoke(ctx, arguments)
+        except Exception as error:
+            if self._on_failure is None:
+                raise
+            text = self._on_failure(ctx, error)
+            return await text if inspect.isawaitable(text) else text
+
+    async def _invoke(self, ctx: ToolContext[Any], arguments: str) -> str:
+        data = self._validate(arguments)
+        args, kwargs = self._schema.to_call_args(data, ctx)
+        if self._is_async:
+            result = await self._func(*args, **kwargs)
+        else:
+            result = await _run_in_thread(self._func, args, kwargs)
+        return tool_output_text(result, self._schema.name)
+
+    def _validate(self, arguments: str) -> BaseModel:
+        try:
+            return self._schema.params_pydantic_model.model_validate_json(arguments or "{}")
+        except ValidationError as error:
+            # Not chained: pydantic's message repeats the input values.
+            raise arguments_error(self._schema.name, error) from None
+
+
+async def _run_in_thread(func: ToolFunction, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """Run a sync tool in the default executor, keeping the caller's context variables."""
+    loop = asyncio.get_running_loop()
+    call = functools.partial(contextvars.copy_context().run, func, *args, **kwargs)
+    result = await loop.run_in_executor(None, call)
+    return await result if inspect.isawaitable(result) else result
+
+
+def tool_output_text(value: Any, tool_name: str = "tool") -> str:
+    """Render a tool's return value as the text the model receives.
+
+    Args:
+        value: What the tool returned.
+        tool_name: The tool's name, for the error message.
+
+    Returns:
+        A `str` as it is; anything else (models, dataclasses, dicts, lists,
+        numbers, None) as compact JSON.
+
+    Raises:
+        UserError: If the value cannot be written as JSON.
+    """
+    if isinstance(value, str):
+        return value
+    try:
+        return to_json(value).decode()
+    except PydanticSerializationError as error:
+        raise UserError(
+            f"Tool '{tool_name}' returned a {type(value).__name__}, which cannot be written as "
+            "JSON; return a str, or a JSON-friendly value (dict, list, dataclass, pydantic model)"
+        ) from error
+
+
+def _is_async_callable(func: Any) -> bool:
+    while isinstance(func, functools.partial):
+        func = func.func
+    return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(
+        getattr(func, "__call__", None)  # noqa: B004 - a callable object's async __call__
+    )

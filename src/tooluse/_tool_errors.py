@@ -1,0 +1,110 @@
+"""What the model is told when a tool call fails.
+
+Two rules: the text names the tool and says what to do next, and it never
+repeats argument values or exception messages (they may hold data the model
+should not see again, or secrets). pydantic's messages are used only where
+their wording carries no input; the others are replaced or trimmed here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+from pydantic_core.core_schema import ErrorType
+
+from ._context import RunContextWrapper, ToolContext
+from .exceptions import ModelRetry, ToolArgumentsError
+
+__all__ = ["arguments_error", "default_tool_error_function"]
+
+_KNOWN_ERROR_TYPES = frozenset(get_args(ErrorType))
+# Message templates that interpolate the input itself, or text a validator wrote about it.
+_ECHOING_ERROR_TYPES = frozenset({"value_error", "assertion_error", "union_tag_invalid"})
+_JSON_TYPE_NAMES = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    int: "number",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+}
+
+
+def default_tool_error_function(ctx: RunContextWrapper[Any], error: Exception) -> str:
+    """Turn a failed tool call into the text the model receives; the default handler.
+
+    Args:
+        ctx: The run context; a `ToolContext` names the tool.
+        error: What went wrong: `ToolArgumentsError` for bad arguments, `ModelRetry`
+            for a message from the tool, anything else raised by the tool.
+
+    Returns:
+        For bad arguments, each problem and a request for a corrected call; for
+        `ModelRetry`, its message; otherwise the tool name and the exception type only.
+    """
+    if isinstance(error, ModelRetry):
+        return error.message
+    if isinstance(error, ToolArgumentsError):
+        problems = "\n".join(f"- {problem}" for problem in error.problems)
+        return (
+            f"Tool '{error.tool_name}' was called with invalid arguments:\n{problems}\n"
+            f"Call '{error.tool_name}' again with corrected arguments."
+        )
+    name = ctx.tool_name if isinstance(ctx, ToolContext) else "the tool"
+    return (
+        f"Tool '{name}' failed with an internal error ({type(error).__name__}); "
+        "its details are hidden. Do not retry the same call unchanged."
+    )
+
+
+def arguments_error(tool_name: str, error: ValidationError) -> ToolArgumentsError:
+    """Describe why a tool's arguments failed validation, without echoing them.
+
+    Args:
+        tool_name: The tool that was called.
+        error: pydantic's validation error for the arguments JSON.
+
+    Returns:
+        The error, with one line per problem.
+    """
+    problems = [_describe(detail) for detail in error.errors(include_url=False)]
+    return ToolArgumentsError(tool_name, problems)
+
+
+def _describe(detail: ErrorDetails) -> str:
+    kind = detail["type"]
+    location = _format_location(detail["loc"])
+    if kind == "json_invalid":
+        return f"the arguments are not valid JSON: {detail.get('ctx', {}).get('error')}"
+    if kind in ("model_type", "model_attributes_type", "dict_type") and not detail["loc"]:
+        got = _JSON_TYPE_NAMES.get(type(detail["input"]), "value")
+        return f"the arguments must be a JSON object, not a JSON {got}"
+    if kind == "missing":
+        return f"{location}: required field is missing"
+    if kind == "extra_forbidden":
+        return f"{location}: unexpected field; remove it"
+    return f"{location}: {_safe_message(detail)}"
+
+
+def _safe_message(detail: ErrorDetails) -> str:
+    kind = detail["type"]
+    if kind in _ECHOING_ERROR_TYPES or kind not in _KNOWN_ERROR_TYPES:
+        return f"was rejected by a validation check ({kind})"
+    message = detail["msg"]
+    reason = detail.get("ctx", {}).get("error")
+    suffix = f", {reason}"
+    if reason is not None and message.endswith(suffix):
+        message = message[: -len(suffix)]  # the parser's reason may quote the input
+    return message
+
+
+def _format_location(loc: tuple[int | str, ...]) -> str:
+    if not loc:
+        return "arguments"
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text

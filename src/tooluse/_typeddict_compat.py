@@ -1,0 +1,85 @@
+"""Let `typing.TypedDict` classes through pydantic on Python < 3.12.
+
+pydantic refuses `typing.TypedDict` before Python 3.12 (it needs
+`typing_extensions.TypedDict`), yet users write the former. `fix_typeddicts`
+rebuilds each such class as an equivalent `typing_extensions.TypedDict` (same
+name, docstring, keys and required keys), inside unions, `Annotated`, generic
+containers and other TypedDicts. TypedDicts nested in dataclasses or models are
+not rewritten: pydantic reports those when the containing class is built.
+"""
+
+from __future__ import annotations
+
+import sys
+import typing
+from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
+
+import typing_extensions
+
+__all__ = ["fix_typeddicts"]
+
+_NEEDS_FIX = sys.version_info < (3, 12)
+_REQUIREDNESS = {
+    typing_extensions.Required,
+    typing_extensions.NotRequired,
+    getattr(typing, "Required", None),
+    getattr(typing, "NotRequired", None),
+} - {None}
+
+
+def fix_typeddicts(annotation: Any) -> Any:
+    """Return `annotation` with every `typing.TypedDict` replaced by a pydantic-friendly twin.
+
+    Args:
+        annotation: A resolved type annotation.
+
+    Returns:
+        The same annotation where nothing needed fixing (always on Python >= 3.12).
+    """
+    if not _NEEDS_FIX:
+        return annotation
+    return _fix(annotation, {})
+
+
+def _fix(tp: Any, memo: dict[Any, Any]) -> Any:
+    if _is_typing_typeddict(tp):
+        return memo.get(tp) or _rebuild(tp, memo)
+    args = get_args(tp)
+    origin = get_origin(tp)
+    if not args or origin is typing.Literal:
+        return tp
+    fixed = tuple(_fix(arg, memo) for arg in args)
+    if all(new is old for new, old in zip(fixed, args)):
+        return tp
+    if origin is Annotated:
+        return Annotated[(fixed[0], *args[1:])]  # type: ignore[valid-type]
+    if origin is Union or type(tp).__name__ == "UnionType":
+        return Union[fixed]  # noqa: UP007 - Union[tuple] builds the union at run time
+    return origin[fixed if len(fixed) > 1 else fixed[0]]
+
+
+def _is_typing_typeddict(tp: Any) -> bool:
+    return isinstance(tp, type) and type(tp).__module__ == "typing" and typing.is_typeddict(tp)
+
+
+def _rebuild(td: type, memo: dict[Any, Any]) -> Any:
+    required: frozenset[str] = td.__required_keys__  # type: ignore[attr-defined]
+    hints = get_type_hints(td, include_extras=True)
+    placeholder = {
+        key: typing_extensions.Required[Any] if key in required else typing_extensions.NotRequired[Any]
+        for key in hints
+    }
+    twin: Any = typing_extensions.TypedDict(td.__name__, placeholder)  # type: ignore[operator]
+    twin.__doc__ = td.__doc__
+    twin.__module__ = td.__module__
+    twin.__qualname__ = td.__qualname__
+    memo[td] = twin  # before the fields, so a recursive TypedDict refers to its twin
+    for key, hint in hints.items():
+        twin.__annotations__[key] = _fix(_strip_requiredness(hint), memo)
+    return twin
+
+
+def _strip_requiredness(hint: Any) -> Any:
+    while get_origin(hint) in _REQUIREDNESS:
+        hint = get_args(hint)[0]
+    return hint

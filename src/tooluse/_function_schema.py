@@ -68,6 +68,16 @@ class FuncSchema:
     """Whether `params_json_schema` follows OpenAI's strict-mode rules."""
     _slots: tuple[_Slot, ...] = field(default=(), repr=False)
     _context_slot: _Slot | None = field(default=None, repr=False)
+    _by_keyword: bool = field(default=False, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # The common case: every argument goes by keyword under its own name.
+        self._by_keyword = all(
+            slot.kind in (_P.POSITIONAL_OR_KEYWORD, _P.KEYWORD_ONLY)
+            and not slot.positional
+            and slot.attr == slot.name
+            for slot in self._slots
+        )
 
     def to_call_args(
         self, data: BaseModel, context: RunContextWrapper[Any] | None = None
@@ -82,6 +92,11 @@ class FuncSchema:
             The positional arguments and the keyword arguments.
         """
         values = data.__dict__
+        if self._by_keyword:
+            kwargs = dict(values)
+            if self._context_slot is not None:
+                kwargs[self._context_slot.name] = context
+            return [], kwargs
         args: list[Any] = []
         kwargs: dict[str, Any] = {}
         for slot in self._slots:

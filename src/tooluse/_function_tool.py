@@ -9,8 +9,6 @@ sync), turns its result into text, and turns failures into text for the model.
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import functools
 import inspect
 from collections.abc import Awaitable, Callable
@@ -24,6 +22,7 @@ from ._context import RunContextWrapper, ToolContext
 from ._docstrings import DocstringStyle
 from ._function_schema import FuncSchema, function_schema
 from ._strict import parameters_at, to_strict_schema
+from ._threads import run_in_thread
 from ._tool_errors import arguments_error, default_tool_error_function
 from .exceptions import UserError
 
@@ -190,10 +189,11 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         description=schema.description,
         params_json_schema=schema.params_json_schema,
         on_invoke_tool=_Invoker(func, schema, options.failure_error_function),
-        strict_json_schema=options.strict_mode,
+        strict_json_schema=False,  # already strict when asked: skip __post_init__'s transform
         is_enabled=options.is_enabled,
         timeout=options.timeout,
     )
+    tool.strict_json_schema = options.strict_mode
     tool._remake = lambda strict: _make_tool(func, replace(options, strict_mode=strict))
     return tool
 
@@ -213,21 +213,20 @@ class _Invoker:
 
     async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
         try:
-            return await self._invoke(ctx, arguments)
+            data = self._validate(arguments)
+            args, kwargs = self._schema.to_call_args(data, ctx)
+            if self._is_async:
+                result = await self._func(*args, **kwargs)
+            else:
+                result = await run_in_thread(self._func, args, kwargs)
+                if inspect.isawaitable(result):  # a sync wrapper that returned a coroutine
+                    result = await result
+            return tool_output_text(result, self._schema.name)
         except Exception as error:
             if self._on_failure is None:
                 raise
             text = self._on_failure(ctx, error)
             return await text if inspect.isawaitable(text) else text
-
-    async def _invoke(self, ctx: ToolContext[Any], arguments: str) -> str:
-        data = self._validate(arguments)
-        args, kwargs = self._schema.to_call_args(data, ctx)
-        if self._is_async:
-            result = await self._func(*args, **kwargs)
-        else:
-            result = await _run_in_thread(self._func, args, kwargs)
-        return tool_output_text(result, self._schema.name)
 
     def _validate(self, arguments: str) -> BaseModel:
         try:
@@ -235,14 +234,6 @@ class _Invoker:
         except ValidationError as error:
             # Not chained: pydantic's message repeats the input values.
             raise arguments_error(self._schema.name, error) from None
-
-
-async def _run_in_thread(func: ToolFunction, args: list[Any], kwargs: dict[str, Any]) -> Any:
-    """Run a sync tool in the default executor, keeping the caller's context variables."""
-    loop = asyncio.get_running_loop()
-    call = functools.partial(contextvars.copy_context().run, func, *args, **kwargs)
-    result = await loop.run_in_executor(None, call)
-    return await result if inspect.isawaitable(result) else result
 
 
 def tool_output_text(value: Any, tool_name: str = "tool") -> str:

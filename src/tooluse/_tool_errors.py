@@ -22,6 +22,18 @@ __all__ = ["arguments_error", "default_tool_error_function"]
 _KNOWN_ERROR_TYPES = frozenset(get_args(ErrorType))
 # Message templates that interpolate the input itself, or text a validator wrote about it.
 _ECHOING_ERROR_TYPES = frozenset({"value_error", "assertion_error", "union_tag_invalid"})
+# Date and time parsers explain themselves in fixed words ("month value is outside
+# expected range of 1-12"); other parsers' reasons may quote the input.
+_SELF_EXPLAINING_PARSERS = frozenset(
+    {
+        "date_parsing",
+        "date_from_datetime_parsing",
+        "datetime_parsing",
+        "datetime_from_date_parsing",
+        "time_parsing",
+        "time_delta_parsing",
+    }
+)
 _JSON_TYPE_NAMES = {
     dict: "object",
     list: "array",
@@ -96,7 +108,7 @@ def _safe_message(detail: ErrorDetails) -> str:
     message = detail["msg"]
     reason = detail.get("ctx", {}).get("error")
     suffix = f", {reason}"
-    if reason is not None and message.endswith(suffix):
+    if reason is not None and message.endswith(suffix) and kind not in _SELF_EXPLAINING_PARSERS:
         message = message[: -len(suffix)]  # the parser's reason may quote the input
     return message
 

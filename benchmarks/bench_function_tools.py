@@ -104,11 +104,11 @@ def measure(case: str, n: int) -> dict[str, list[float]]:
     decorators = {"tooluse": tooluse.function_tool, "openai-agents": agents.function_tool}
     funcs = {"invoke async tool": add_async, "invoke sync tool": add_sync}
     for _ in range(ROUNDS):
-        for sdk in samples:
+        for sdk, runs in samples.items():
             if case == "decorate + schema":
-                samples[sdk].append(time_decorate(decorators[sdk], n))
+                runs.append(time_decorate(decorators[sdk], n))
             else:
-                samples[sdk].append(asyncio.run(time_invoke(invoker(sdk, funcs[case]), n)))
+                runs.append(asyncio.run(time_invoke(invoker(sdk, funcs[case]), n)))
     return samples
 
 

@@ -10,7 +10,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 from ._function_tool import FunctionTool
 from ._tool_params import chat_completions_tool_param, responses_tool_param
@@ -93,7 +92,7 @@ def _import(location: str) -> ModuleType:
         raise
     except ModuleNotFoundError as error:
         raise CliError(f"no module named '{error.name}' (importing {location})") from None
-    except Exception as error:  # noqa: BLE001 - any failure of user code becomes one line
+    except Exception as error:
         raise CliError(f"importing {location} failed: {type(error).__name__}: {error}") from None
 
 
@@ -112,5 +111,3 @@ def _import_file(path: Path) -> ModuleType:
         del sys.modules[spec.name]
         raise
     return module
-
-

@@ -10,12 +10,12 @@ from __future__ import annotations
 import inspect
 import logging
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from griffe import Docstring, DocstringSectionKind
+from griffe import Docstring, DocstringParameter, DocstringSectionKind
 
 __all__ = ["DocstringStyle", "FuncDocumentation", "detect_docstring_style", "parse_docstring"]
 
@@ -76,16 +76,15 @@ def parse_docstring(func: Callable[..., Any], style: DocstringStyle | None) -> F
     if style == "google":
         doc = _separate_google_sections(doc)
     with _griffe_silenced():
-        sections = Docstring(doc, parser=style).parse()
+        sections: list[Any] = Docstring(doc, parser=style).parse()
     description = None
     if sections and sections[0].kind is DocstringSectionKind.text:
         description = str(sections[0].value).strip() or None
-    params = {
-        param.name.lstrip("*"): param.description.strip()
-        for section in sections
-        if section.kind in _PARAMETER_SECTIONS
-        for param in section.value
-    }
+    params: dict[str, str] = {}
+    for section in sections:
+        if section.kind in _PARAMETER_SECTIONS:
+            for param in cast(list[DocstringParameter], section.value):
+                params[param.name.lstrip("*")] = param.description.strip()
     return FuncDocumentation(description=description, param_descriptions=params)
 
 
@@ -101,7 +100,7 @@ def _separate_google_sections(doc: str) -> str:
 
 
 @contextmanager
-def _griffe_silenced() -> Iterator[None]:
+def _griffe_silenced() -> Generator[None]:
     """Keep griffe's parsing warnings (missing types, unknown names) out of the user's logs."""
     logger = logging.getLogger("griffe")
     was_disabled = logger.disabled

@@ -14,7 +14,7 @@ import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Literal, cast, get_args, get_origin, get_type_hints
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
@@ -23,7 +23,7 @@ from typing_extensions import Unpack, is_typeddict
 
 from ._context import RunContextWrapper
 from ._docstrings import DocstringStyle, parse_docstring
-from ._strict import parameters_at, to_strict_schema
+from ._strict import describe_problems, to_strict_schema
 from ._typeddict_compat import fix_typeddicts
 from .exceptions import UserError
 
@@ -43,9 +43,11 @@ class _Slot:
     """Where one validated field goes in the call."""
 
     attr: str
+    """The field's name in the arguments model."""
     name: str
-    kind: inspect._ParameterKind
-    positional: bool
+    """The parameter's name in the signature."""
+    how: Literal["position", "keyword", "*", "**"]
+    """Passed by position or keyword, or spread from a list (`*`) or dict (`**`)."""
 
 
 @dataclass
@@ -73,10 +75,7 @@ class FuncSchema:
     def __post_init__(self) -> None:
         # The common case: every argument goes by keyword under its own name.
         self._by_keyword = all(
-            slot.kind in (_P.POSITIONAL_OR_KEYWORD, _P.KEYWORD_ONLY)
-            and not slot.positional
-            and slot.attr == slot.name
-            for slot in self._slots
+            slot.how == "keyword" and slot.attr == slot.name for slot in self._slots
         )
 
     def to_call_args(
@@ -100,12 +99,12 @@ class FuncSchema:
         args: list[Any] = []
         kwargs: dict[str, Any] = {}
         for slot in self._slots:
-            value = context if slot is self._context_slot else values[slot.attr]
-            if slot.kind is _P.VAR_POSITIONAL:
+            value: Any = context if slot is self._context_slot else values[slot.attr]
+            if slot.how == "*":
                 args.extend(value)
-            elif slot.kind is _P.VAR_KEYWORD:
+            elif slot.how == "**":
                 kwargs.update(value)
-            elif slot.positional:
+            elif slot.how == "position":
                 args.append(value)
             else:
                 kwargs[slot.name] = value
@@ -178,7 +177,7 @@ class _SchemaBuilder:
         last_positional = _last_positional_index(self.signature)
         for index, param in enumerate(self.signature.parameters.values()):
             annotation = self.hints.get(param.name, _P.empty)
-            slot = _Slot(_attr_name(param.name), param.name, param.kind, index <= last_positional)
+            slot = _Slot(_attr_name(param.name), param.name, _how(param, index <= last_positional))
             slots.append(slot)
             if _is_context_annotation(annotation):
                 context_slot = self._check_context(param, context_slot, slot)
@@ -193,11 +192,7 @@ class _SchemaBuilder:
         if not strict_json_schema:
             return loose
         strict, problems = to_strict_schema(loose)
-        for problem in problems:
-            names = parameters_at(loose, problem.path) or ["?"]
-            location = ".".join(str(part) for part in problem.path)
-            for name in names:
-                self.problems.append(f"parameter '{name}' (at {location}) {problem.message}")
+        self.problems.extend(describe_problems(loose, problems))
         self._raise_if_problems()
         return strict
 
@@ -256,10 +251,8 @@ class _SchemaBuilder:
 
     def _report_unsupported_types(self, fields: dict[str, Any]) -> None:
         for attr, (annotation, info) in fields.items():
-            try:
-                TypeAdapter(annotation)
-            except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError) as error:
-                reason = str(error).splitlines()[0]
+            reason = _pydantic_rejection(annotation)
+            if reason is not None:
                 self.problems.append(
                     f"parameter '{info.alias or attr}' has a type pydantic cannot validate "
                     f"({_type_name(annotation)}): {reason}; use a JSON-friendly type such as "
@@ -274,6 +267,14 @@ class _SchemaBuilder:
     def _fail(self, problems: list[str]) -> None:
         lines = "\n".join(f"  - {problem}" for problem in problems)
         raise UserError(f"Cannot make a tool from function {self.where}:\n{lines}")
+
+
+def _how(param: _P, before_positional: bool) -> Literal["position", "keyword", "*", "**"]:
+    if param.kind is _P.VAR_POSITIONAL:
+        return "*"
+    if param.kind is _P.VAR_KEYWORD:
+        return "**"
+    return "position" if before_positional else "keyword"
 
 
 def _field_info(
@@ -324,10 +325,8 @@ def _annotated_string(annotation: Any) -> str | None:
 
 def _type_of_unannotated(param: _P) -> Any:
     """An unannotated parameter is a string, or the type of its primitive default."""
-    default = param.default
-    if default is not _P.empty and type(default) in _PRIMITIVES:
-        return type(default)
-    return str
+    kind: type[Any] = type(cast(object, param.default))
+    return kind if kind in _PRIMITIVES else str
 
 
 def _is_context_annotation(annotation: Any) -> bool:
@@ -376,6 +375,15 @@ def _describe_function(func: Callable[..., Any]) -> str:
     module = getattr(func, "__module__", None) or "?"
     qualname = getattr(func, "__qualname__", None) or repr(func)
     return f"'{module}.{qualname}'"
+
+
+def _pydantic_rejection(annotation: Any) -> str | None:
+    """Pydantic's first line of complaint about a type, or None if it accepts it."""
+    try:
+        TypeAdapter(annotation)
+    except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError) as error:
+        return str(error).splitlines()[0]
+    return None
 
 
 def _type_name(annotation: Any) -> str:

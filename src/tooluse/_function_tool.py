@@ -21,7 +21,7 @@ from pydantic_core import PydanticSerializationError, to_json
 from ._context import RunContextWrapper, ToolContext
 from ._docstrings import DocstringStyle
 from ._function_schema import FuncSchema, function_schema
-from ._strict import parameters_at, to_strict_schema
+from ._strict import describe_problems, to_strict_schema
 from ._threads import run_in_thread
 from ._tool_errors import arguments_error, default_tool_error_function
 from .exceptions import UserError
@@ -30,9 +30,7 @@ __all__ = ["FunctionTool", "ToolErrorFunction", "function_tool", "tool_output_te
 
 ToolFunction: TypeAlias = Callable[..., Any]
 """A sync or async function to turn into a tool."""
-ToolErrorFunction: TypeAlias = Callable[
-    [RunContextWrapper[Any], Exception], "str | Awaitable[str]"
-]
+ToolErrorFunction: TypeAlias = Callable[[RunContextWrapper[Any], Exception], "str | Awaitable[str]"]
 """Turns a failed tool call into the text the model receives."""
 EnabledPredicate: TypeAlias = Callable[[RunContextWrapper[Any], Any], "bool | Awaitable[bool]"]
 """Decides, per run context and agent, whether a tool is offered."""
@@ -70,11 +68,8 @@ class FunctionTool:
             return
         strict, problems = to_strict_schema(self.params_json_schema)
         if problems:
-            lines = "\n".join(
-                f"  - parameter '{', '.join(parameters_at(self.params_json_schema, p.path)) or '?'}'"
-                f" (at {'.'.join(map(str, p.path))}) {p.message}"
-                for p in problems
-            )
+            described = describe_problems(self.params_json_schema, problems)
+            lines = "\n".join(f"  - {line}" for line in described)
             raise UserError(f"Cannot make FunctionTool '{self.name}' strict:\n{lines}")
         loose = self.params_json_schema
         self._remake = lambda _: replace(self, params_json_schema=loose, strict_json_schema=False)
@@ -145,7 +140,6 @@ def function_tool(
     Returns:
         The tool, or a decorator that makes one.
     """
-
     options = _ToolOptions(
         name_override=name_override,
         description_override=description_override,
@@ -194,7 +188,8 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         timeout=options.timeout,
     )
     tool.strict_json_schema = options.strict_mode
-    tool._remake = lambda strict: _make_tool(func, replace(options, strict_mode=strict))
+    # Rebuilding from the function (not the schema) keeps `with_strict_mode` exact.
+    tool._remake = lambda strict: _make_tool(func, replace(options, strict_mode=strict))  # pyright: ignore[reportPrivateUsage]
     return tool
 
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-__all__ = ["StrictProblem", "parameters_at", "to_strict_schema"]
+__all__ = ["StrictProblem", "describe_problems", "parameters_at", "to_strict_schema"]
 
 JsonSchema = dict[str, Any]
 Path = tuple[str | int, ...]
@@ -68,12 +68,25 @@ def parameters_at(schema: JsonSchema, path: Path) -> list[str]:
     if len(path) >= 2 and path[0] == "$defs":
         defs: JsonSchema = schema.get("$defs", {})
         properties: JsonSchema = schema.get("properties", {})
-        return [
-            name
-            for name, prop in properties.items()
-            if path[1] in _reachable_defs(prop, defs)
-        ]
+        return [name for name, prop in properties.items() if path[1] in _reachable_defs(prop, defs)]
     return []
+
+
+def describe_problems(schema: JsonSchema, problems: list[StrictProblem]) -> list[str]:
+    """One line per problem and parameter it concerns, for a `UserError`.
+
+    Args:
+        schema: The schema the problems were found in.
+        problems: What `to_strict_schema` reported.
+
+    Returns:
+        Lines like `parameter 'x' (at properties.x) is a dict ...`.
+    """
+    return [
+        f"parameter '{name}' (at {'.'.join(map(str, problem.path))}) {problem.message}"
+        for problem in problems
+        for name in parameters_at(schema, problem.path) or ["?"]
+    ]
 
 
 class _Strictifier:
@@ -86,7 +99,7 @@ class _Strictifier:
     def node(self, node: Any, path: Path) -> Any:
         if not isinstance(node, dict):
             return node
-        node = self._inline_ref_with_siblings(node)
+        node = self._inline_ref_with_siblings(cast(JsonSchema, node))
         out = self._copy_children(node, path)
         if node.get("default") is not None:
             out["description"] = _describe_default(out.get("description"), node["default"])
@@ -164,8 +177,8 @@ def _describe_default(description: str | None, default: Any) -> str:
 
 
 def _unwrap_single_all_of(out: JsonSchema) -> JsonSchema:
-    all_of = out.get("allOf")
-    if not (isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict)):
+    all_of: Any = out.get("allOf")
+    if not (isinstance(all_of, list) and len(cast(list[Any], all_of)) == 1):
         return out
     rest = {k: v for k, v in out.items() if k != "allOf"}
     return {**all_of[0], **rest}
@@ -178,13 +191,13 @@ def _def_name(ref: str) -> str:
 def _refs_in(node: Any) -> Iterator[str]:
     """Every definition name referenced under `node` (not following the references)."""
     if isinstance(node, dict):
-        for key, value in node.items():
+        for key, value in cast(JsonSchema, node).items():
             if key == "$ref" and isinstance(value, str):
                 yield _def_name(value)
             else:
                 yield from _refs_in(value)
     elif isinstance(node, list):
-        for item in node:
+        for item in cast(list[Any], node):
             yield from _refs_in(item)
 
 

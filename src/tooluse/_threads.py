@@ -12,6 +12,7 @@ timeout must not keep the interpreter from exiting.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import os
 import queue
@@ -64,7 +65,7 @@ class _WorkerPool:
             loop, future, context, func, args, kwargs = self._jobs.get()
             try:
                 result = context.run(func, *args, **kwargs)
-            except BaseException as error:  # noqa: BLE001 - handed to the awaiting coroutine
+            except BaseException as error:
                 setter, value = _set_exception, error
             else:
                 setter, value = _set_result, result
@@ -81,10 +82,8 @@ def _deliver(
     setter: Callable[[asyncio.Future[Any], Any], None],
     value: Any,
 ) -> None:
-    try:
+    with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits for the result
         loop.call_soon_threadsafe(setter, future, value)
-    except RuntimeError:
-        pass  # the loop closed while the call ran: nobody is waiting for it
 
 
 def _set_result(future: asyncio.Future[Any], value: Any) -> None:

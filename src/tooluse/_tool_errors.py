@@ -8,7 +8,7 @@ their wording carries no input; the others are replaced or trimmed here.
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import Any, cast, get_args
 
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
@@ -34,7 +34,7 @@ _SELF_EXPLAINING_PARSERS = frozenset(
         "time_delta_parsing",
     }
 )
-_JSON_TYPE_NAMES = {
+_JSON_TYPE_NAMES: dict[type[Any], str] = {
     dict: "object",
     list: "array",
     str: "string",
@@ -92,7 +92,7 @@ def _describe(detail: ErrorDetails) -> str:
     if kind == "json_invalid":
         return f"the arguments are not valid JSON: {detail.get('ctx', {}).get('error')}"
     if kind in ("model_type", "model_attributes_type", "dict_type") and not detail["loc"]:
-        got = _JSON_TYPE_NAMES.get(type(detail["input"]), "value")
+        got = _JSON_TYPE_NAMES.get(type(cast(object, detail["input"])), "value")
         return f"the arguments must be a JSON object, not a JSON {got}"
     if kind == "missing":
         return f"{location}: required field is missing"

@@ -48,14 +48,15 @@ def _fix(tp: Any, memo: dict[Any, Any]) -> Any:
     origin = get_origin(tp)
     if not args or origin is typing.Literal:
         return tp
-    fixed = tuple(_fix(arg, memo) for arg in args)
-    if all(new is old for new, old in zip(fixed, args)):
+    fixed: list[Any] = [_fix(arg, memo) for arg in args]
+    if all(new is old for new, old in zip(fixed, args, strict=True)):
         return tp
+    rebuild: Any = origin
     if origin is Annotated:
         return Annotated[(fixed[0], *args[1:])]  # type: ignore[valid-type]
     if origin is Union or type(tp).__name__ == "UnionType":
-        return Union[fixed]  # noqa: UP007 - Union[tuple] builds the union at run time
-    return origin[fixed if len(fixed) > 1 else fixed[0]]
+        rebuild = Union  # X | Y rebuilt as Union[X, Y]: the same type to pydantic
+    return rebuild[tuple(fixed) if len(fixed) > 1 else fixed[0]]
 
 
 def _is_typing_typeddict(tp: Any) -> bool:
@@ -66,7 +67,9 @@ def _rebuild(td: type, memo: dict[Any, Any]) -> Any:
     required: frozenset[str] = td.__required_keys__  # type: ignore[attr-defined]
     hints = get_type_hints(td, include_extras=True)
     placeholder = {
-        key: typing_extensions.Required[Any] if key in required else typing_extensions.NotRequired[Any]
+        key: typing_extensions.Required[Any]
+        if key in required
+        else typing_extensions.NotRequired[Any]
         for key in hints
     }
     twin: Any = typing_extensions.TypedDict(td.__name__, placeholder)  # type: ignore[operator]

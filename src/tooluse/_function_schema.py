@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal, cast, get_args, get_origin, get_type
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
 from typing_extensions import Unpack, is_typeddict
 
 from ._context import RunContextWrapper
@@ -135,7 +136,7 @@ def function_schema(
     Raises:
         UserError: If the function cannot become a tool; the message lists every problem.
     """
-    builder = _SchemaBuilder(func, name_override)
+    builder = _SchemaBuilder(func, name_override, strict=strict_json_schema)
     doc = parse_docstring(func, docstring_style) if use_docstring_info else None
     model, slots, context_slot = builder.build_model(
         doc.param_descriptions if doc else {},
@@ -158,8 +159,11 @@ def function_schema(
 class _SchemaBuilder:
     """Collects a function's problems while building its arguments model."""
 
-    def __init__(self, func: Callable[..., Any], name_override: str | None) -> None:
+    def __init__(
+        self, func: Callable[..., Any], name_override: str | None, *, strict: bool
+    ) -> None:
         self.func = func
+        self.strict = strict
         self.where = _describe_function(func)
         self.problems: list[str] = []
         self.tool_name = name_override or getattr(func, "__name__", "")
@@ -182,7 +186,7 @@ class _SchemaBuilder:
             if _is_context_annotation(annotation):
                 context_slot = self._check_context(param, context_slot, slot)
                 continue
-            definition = self._field(param, annotation, docs.get(param.name))
+            definition = self._param_field(param, annotation, docs.get(param.name))
             if definition is not None:
                 fields[slot.attr] = definition
         self._raise_if_problems()
@@ -210,7 +214,9 @@ class _SchemaBuilder:
             )
         return current or slot
 
-    def _field(self, param: _P, annotation: Any, doc: str | None) -> tuple[Any, FieldInfo] | None:
+    def _param_field(
+        self, param: _P, annotation: Any, doc: str | None
+    ) -> tuple[Any, FieldInfo] | None:
         if annotation is _P.empty:
             annotation = _type_of_unannotated(param)
         annotation = fix_typeddicts(annotation)
@@ -218,7 +224,7 @@ class _SchemaBuilder:
             return self._var_positional_field(param, annotation, doc)
         if param.kind is _P.VAR_KEYWORD:
             return self._var_keyword_field(param, annotation, doc)
-        return annotation, _field_info(param, annotation, doc)
+        return _field(param, annotation, doc)
 
     def _var_positional_field(
         self, param: _P, annotation: Any, doc: str | None
@@ -233,14 +239,21 @@ class _SchemaBuilder:
                 )
                 return None
             annotation = items[0]
-        return list[annotation], _field_info(param, None, doc, default_factory=list)
+        return _field(param, list[annotation], doc, default_factory=list)
 
     def _var_keyword_field(
         self, param: _P, annotation: Any, doc: str | None
     ) -> tuple[Any, FieldInfo] | None:
         if get_origin(annotation) is Unpack and is_typeddict(get_args(annotation)[0]):
-            return get_args(annotation)[0], _field_info(param, None, doc, default_factory=dict)
-        return dict[str, annotation], _field_info(param, None, doc, default_factory=dict)
+            return _field(param, get_args(annotation)[0], doc, default_factory=dict)
+        if self.strict:
+            self.problems.append(
+                f"parameter '**{param.name}' takes free-form keyword arguments, which strict "
+                "mode cannot express; declare named parameters (or annotate it "
+                "Unpack[SomeTypedDict]), or pass strict_mode=False"
+            )
+            return None
+        return _field(param, dict[str, annotation], doc, default_factory=dict)
 
     def _create_model(self, fields: dict[str, Any], config: ConfigDict) -> type[BaseModel]:
         try:
@@ -277,35 +290,47 @@ def _how(param: _P, before_positional: bool) -> Literal["position", "keyword", "
     return "position" if before_positional else "keyword"
 
 
-def _field_info(
+def _field(
     param: _P,
     annotation: Any,
     doc: str | None,
     default_factory: Callable[[], Any] | None = None,
-) -> FieldInfo:
-    """The field's settings: default, and the description the docstring or annotation gives."""
-    description = doc or _annotated_string(annotation)
-    if default_factory is not None:
-        return _aliased(Field(default_factory=default_factory, description=description), param.name)
-    if isinstance(param.default, FieldInfo):
-        info = copy.copy(param.default)
-        info.description = doc or info.description or description
-        return _aliased(info, param.name)
-    has_field_description = any(
-        isinstance(meta, FieldInfo) and meta.description for meta in _metadata(annotation)
+) -> tuple[Any, FieldInfo]:
+    """The field's type and settings: default, alias, and the description that wins.
+
+    A docstring description beats one from `Field(description=...)`, which beats
+    `Annotated[T, "text"]`. A `Field(...)` default moves into `Annotated` (without
+    its default) so that its constraints stay and a later description can win.
+    """
+    settings: dict[str, Any] = {}
+    user_field = param.default if isinstance(param.default, FieldInfo) else None
+    if user_field is not None:
+        annotation = Annotated[annotation, _without_default(user_field)]
+        settings["default"] = user_field.default
+        settings["default_factory"] = user_field.default_factory
+    elif default_factory is not None:
+        settings["default_factory"] = default_factory
+    else:
+        settings["default"] = ... if param.default is _P.empty else param.default
+    description = doc or (
+        None if _has_field_description(annotation) else _annotated_string(annotation)
     )
-    if has_field_description and not doc:
-        description = None  # the annotated Field(description=...) stands
-    default = ... if param.default is _P.empty else param.default
-    return _aliased(Field(default, description=description), param.name)
+    if description:
+        settings["description"] = description
+    if _attr_name(param.name) != param.name:
+        settings["alias"] = param.name
+    return annotation, Field(**settings)
 
 
-def _aliased(info: FieldInfo, name: str) -> FieldInfo:
-    if _attr_name(name) != name:
-        info.alias = name
-        info.validation_alias = name
-        info.serialization_alias = name
-    return info
+def _without_default(info: FieldInfo) -> FieldInfo:
+    stripped = copy.copy(info)
+    stripped.default = PydanticUndefined
+    stripped.default_factory = None
+    return stripped
+
+
+def _has_field_description(annotation: Any) -> bool:
+    return any(isinstance(meta, FieldInfo) and meta.description for meta in _metadata(annotation))
 
 
 def _attr_name(name: str) -> str:
@@ -382,7 +407,7 @@ def _pydantic_rejection(annotation: Any) -> str | None:
     try:
         TypeAdapter(annotation)
     except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError) as error:
-        return str(error).splitlines()[0]
+        return str(error).splitlines()[0].split(". ")[0]
     return None
 
 

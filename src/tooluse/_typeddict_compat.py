@@ -15,6 +15,7 @@ import typing
 from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 import typing_extensions
+from typing_extensions import is_typeddict
 
 __all__ = ["fix_typeddicts"]
 
@@ -42,8 +43,8 @@ def fix_typeddicts(annotation: Any) -> Any:
 
 
 def _fix(tp: Any, memo: dict[Any, Any]) -> Any:
-    if _is_typing_typeddict(tp):
-        return memo.get(tp) or _rebuild(tp, memo)
+    if is_typeddict(tp):
+        return memo[tp] if tp in memo else _fix_typeddict(tp, memo)
     args = get_args(tp)
     origin = get_origin(tp)
     if not args or origin is typing.Literal:
@@ -59,13 +60,27 @@ def _fix(tp: Any, memo: dict[Any, Any]) -> Any:
     return rebuild[tuple(fixed) if len(fixed) > 1 else fixed[0]]
 
 
-def _is_typing_typeddict(tp: Any) -> bool:
-    return isinstance(tp, type) and type(tp).__module__ == "typing" and typing.is_typeddict(tp)
+def _fix_typeddict(td: Any, memo: dict[Any, Any]) -> Any:
+    """Rebuild `td` if it is a `typing.TypedDict` or holds one; else return it as is."""
+    hints = {
+        key: _strip_requiredness(hint)
+        for key, hint in get_type_hints(td, include_extras=True).items()
+    }
+    if type(td).__module__ != "typing":
+        memo[td] = td  # provisional, so that a recursive TypedDict ends the walk
+        fixed = {key: _fix(hint, memo) for key, hint in hints.items()}
+        if all(fixed[key] is hint for key, hint in hints.items()):
+            return td
+    twin = _twin_of(td, hints)
+    memo[td] = twin  # before the fields, so a recursive TypedDict refers to its twin
+    for key, hint in hints.items():
+        twin.__annotations__[key] = _fix(hint, memo)
+    return twin
 
 
-def _rebuild(td: type, memo: dict[Any, Any]) -> Any:
-    required: frozenset[str] = td.__required_keys__  # type: ignore[attr-defined]
-    hints = get_type_hints(td, include_extras=True)
+def _twin_of(td: Any, hints: dict[str, Any]) -> Any:
+    """A `typing_extensions.TypedDict` with `td`'s name, docstring and required keys."""
+    required: frozenset[str] = td.__required_keys__
     placeholder = {
         key: typing_extensions.Required[Any]
         if key in required
@@ -76,9 +91,8 @@ def _rebuild(td: type, memo: dict[Any, Any]) -> Any:
     twin.__doc__ = td.__doc__
     twin.__module__ = td.__module__
     twin.__qualname__ = td.__qualname__
-    memo[td] = twin  # before the fields, so a recursive TypedDict refers to its twin
-    for key, hint in hints.items():
-        twin.__annotations__[key] = _fix(_strip_requiredness(hint), memo)
+    if hasattr(td, "__pydantic_config__"):
+        twin.__pydantic_config__ = td.__pydantic_config__
     return twin
 
 

@@ -1,0 +1,21 @@
+"""Functions whose annotations are strings (PEP 563), resolved by tooluse."""
+
+from __future__ import annotations
+
+import datetime
+from typing import TYPE_CHECKING, Any
+
+from tooluse import RunContextWrapper
+
+if TYPE_CHECKING:
+    from decimal import Decimal  # not importable at run time: tooluse cannot resolve it
+
+
+def forecast(ctx: RunContextWrapper[Any], city: str, when: datetime.date) -> str:
+    """Forecast the weather."""
+    return f"{ctx.context}{city}{when}"
+
+
+def broken(amount: Decimal) -> str:
+    """An annotation that only a type checker can see."""
+    return str(amount)

@@ -1,0 +1,243 @@
+"""Descriptions come from google, numpy and sphinx docstrings, detected or forced."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from inline_snapshot import snapshot
+
+from tooluse import DocstringStyle, function_schema
+
+
+def google(city: str, days: int = 1, *args: str, **kwargs: int) -> str:
+    """Forecast the weather.
+
+    Uses the national service.
+
+    Args:
+        city: The city to forecast.
+        days: How many days ahead.
+        *args: Extra cities.
+
+    Keyword Args:
+        **kwargs: Tuning knobs.
+
+    Returns:
+        The forecast.
+    """
+    return f"{city}{days}{args}{kwargs}"
+
+
+def numpy(city: str, days: int = 1, *args: str, **kwargs: int) -> str:
+    """Forecast the weather.
+
+    Uses the national service.
+
+    Parameters
+    ----------
+    city : str
+        The city to forecast.
+    days : int
+        How many days ahead.
+    *args : str
+        Extra cities.
+
+    Other Parameters
+    ----------------
+    **kwargs : int
+        Tuning knobs.
+
+    Returns
+    -------
+    str
+        The forecast.
+    """
+    return f"{city}{days}{args}{kwargs}"
+
+
+def sphinx(city: str, days: int = 1, *args: str, **kwargs: int) -> str:
+    """Forecast the weather.
+
+    Uses the national service.
+
+    :param city: The city to forecast.
+    :param days: How many days ahead.
+    :param args: Extra cities.
+    :keyword kwargs: Tuning knobs.
+    :returns: The forecast.
+    """
+    return f"{city}{days}{args}{kwargs}"
+
+
+STYLES: dict[DocstringStyle, Callable[..., str]] = {
+    "google": google,
+    "numpy": numpy,
+    "sphinx": sphinx,
+}
+EXPECTED_PARAMS = {
+    "city": "The city to forecast.",
+    "days": "How many days ahead.",
+    "args": "Extra cities.",
+    "kwargs": "Tuning knobs.",
+}
+
+
+def descriptions(func: Callable[..., Any], style: DocstringStyle | None = None) -> dict[str, Any]:
+    schema = function_schema(func, docstring_style=style, strict_json_schema=False)
+    properties = schema.params_json_schema["properties"]
+    return {
+        "description": schema.description,
+        **{name: prop.get("description") for name, prop in properties.items()},
+    }
+
+
+@pytest.mark.parametrize("style", list(STYLES))
+@pytest.mark.parametrize("forced", [False, True], ids=["detected", "forced"])
+def test_each_style_gives_all_descriptions(style: DocstringStyle, forced: bool) -> None:
+    found = descriptions(STYLES[style], style if forced else None)
+    assert found == {"description": "Forecast the weather.\n\nUses the national service."} | (
+        EXPECTED_PARAMS
+    )
+
+
+def test_google_section_right_under_the_summary() -> None:
+    def tight(city: str) -> str:
+        """Forecast the weather.
+        Args:
+            city: The city to forecast.
+        """
+        return city
+
+    assert descriptions(tight) == {
+        "description": "Forecast the weather.",
+        "city": "The city to forecast.",
+    }
+
+
+def test_multiline_parameter_description() -> None:
+    def spread(city: str) -> str:
+        """Forecast.
+
+        Args:
+            city: The city to forecast,
+                written in English.
+        """
+        return city
+
+    assert descriptions(spread)["city"] == "The city to forecast,\nwritten in English."
+
+
+def test_no_docstring() -> None:
+    def bare(city: str) -> str:
+        return city
+
+    assert descriptions(bare) == {"description": None, "city": None}
+
+
+def test_docstring_without_sections() -> None:
+    def prose(city: str) -> str:
+        """Forecast the weather for a city."""
+        return city
+
+    assert descriptions(prose) == {"description": "Forecast the weather for a city.", "city": None}
+
+
+def test_use_docstring_info_false_ignores_the_docstring() -> None:
+    schema = function_schema(google, use_docstring_info=False, strict_json_schema=False)
+    assert schema.description is None
+    assert all("description" not in p for p in schema.params_json_schema["properties"].values())
+
+
+def test_description_override_wins() -> None:
+    schema = function_schema(google, description_override="Custom.", strict_json_schema=False)
+    assert schema.description == "Custom."
+
+
+def test_griffe_warnings_stay_out_of_the_logs(
+    caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def undocumented_types(a: str) -> str:
+        """Summary.
+
+        Args:
+            a: Documented without a type.
+            ghost: Not a parameter at all.
+
+        Returns:
+            Something without a type.
+        """
+        return a
+
+    griffe_logger = logging.getLogger("griffe")
+    with caplog.at_level(logging.DEBUG):
+        function_schema(undocumented_types)
+    assert caplog.records == []
+    assert capsys.readouterr().err == ""
+    assert griffe_logger.disabled is False
+
+
+def test_griffe_logger_restored_when_it_was_disabled() -> None:
+    griffe_logger = logging.getLogger("griffe")
+    griffe_logger.disabled = True
+    try:
+        function_schema(google, strict_json_schema=False)
+        assert griffe_logger.disabled is True
+    finally:
+        griffe_logger.disabled = False
+
+
+@pytest.mark.parametrize(
+    ("doc", "style"),
+    [
+        ("Summary.\n\nArgs:\n    a: x.", "google"),
+        ("Summary.", "google"),
+        ("Summary.\n\nParameters\n----------\na : int\n    x.", "numpy"),
+        ("Summary.\n\n:param a: x.", "sphinx"),
+        ("Summary.\n\n:type a: int", "sphinx"),
+    ],
+)
+def test_style_detection(doc: str, style: str) -> None:
+    from tooluse._docstrings import detect_docstring_style
+
+    assert detect_docstring_style(doc) == style
+
+
+def test_forced_style_parses_a_docstring_in_that_style_only() -> None:
+    # A numpy docstring read as google finds no parameters (and does not fail).
+    found = descriptions(numpy, "google")
+    assert found["city"] is None
+    assert found == snapshot(
+        {
+            "description": """\
+Forecast the weather.
+
+Uses the national service.
+
+Parameters
+----------
+city : str
+    The city to forecast.
+days : int
+    How many days ahead.
+*args : str
+    Extra cities.
+
+Other Parameters
+----------------
+**kwargs : int
+    Tuning knobs.
+
+Returns
+-------
+str
+    The forecast.\
+""",
+            "city": None,
+            "days": None,
+            "args": None,
+            "kwargs": None,
+        }
+    )

@@ -1,0 +1,359 @@
+"""Signatures into schemas: descriptions, constraints, context parameters, kinds, errors."""
+
+import functools
+import inspect
+import json
+from typing import Annotated, Any
+
+import pytest
+from inline_snapshot import snapshot
+from pydantic import Field
+from typing_extensions import TypedDict, Unpack
+
+from tooluse import (
+    FuncSchema,
+    RunContextWrapper,
+    ToolContext,
+    UserError,
+    function_schema,
+    function_tool,
+)
+
+from .conftest import tool_context
+
+
+def properties(schema: FuncSchema) -> dict[str, Any]:
+    return schema.params_json_schema["properties"]
+
+
+class TestDescriptions:
+    def test_annotated_string(self) -> None:
+        def f(city: Annotated[str, "The city."]) -> str:
+            return city
+
+        assert properties(function_schema(f))["city"]["description"] == "The city."
+
+    def test_annotated_field(self) -> None:
+        def f(city: Annotated[str, Field(description="The city.")]) -> str:
+            return city
+
+        assert properties(function_schema(f))["city"]["description"] == "The city."
+
+    def test_field_default(self) -> None:
+        def f(days: int = Field(default=3, description="Days ahead.")) -> str:
+            return str(days)
+
+        loose = function_schema(f, strict_json_schema=False)
+        assert properties(loose)["days"] == {
+            "default": 3,
+            "description": "Days ahead.",
+            "title": "Days",
+            "type": "integer",
+        }
+
+    def test_docstring_wins_over_annotations(self) -> None:
+        def f(
+            a: Annotated[str, "from Annotated"],
+            b: Annotated[str, Field(description="from Field")],
+            c: str = Field(default="x", description="from default Field"),
+        ) -> str:
+            """Summary.
+
+            Args:
+                a: from docstring a
+                b: from docstring b
+                c: from docstring c
+            """
+            return a + b + c
+
+        props = properties(function_schema(f, strict_json_schema=False))
+        assert {name: p["description"] for name, p in props.items()} == {
+            "a": "from docstring a",
+            "b": "from docstring b",
+            "c": "from docstring c",
+        }
+
+    def test_field_constraints_are_kept_in_model_and_schema(self) -> None:
+        def f(
+            count: Annotated[int, Field(ge=1, le=10)],
+            name: str = Field(default="x", max_length=5),
+        ) -> str:
+            return name * count
+
+        schema = function_schema(f, strict_json_schema=False)
+        assert properties(schema) == snapshot(
+            {
+                "count": {"maximum": 10, "minimum": 1, "title": "Count", "type": "integer"},
+                "name": {"default": "x", "maxLength": 5, "title": "Name", "type": "string"},
+            }
+        )
+        with pytest.raises(ValueError, match="greater than or equal to 1"):
+            schema.params_pydantic_model.model_validate({"count": 0})
+
+
+class TestContextParameters:
+    @pytest.mark.parametrize("position", ["first", "middle", "last"])
+    async def test_found_by_type_in_any_position(self, position: str) -> None:
+        def first(ctx: RunContextWrapper[str], a: int, b: int) -> str:
+            return f"{ctx.context}:{a + b}"
+
+        def middle(a: int, ctx: ToolContext[str], b: int) -> str:
+            return f"{ctx.context}:{a + b}"
+
+        def last(a: int, b: int, ctx: RunContextWrapper[str]) -> str:
+            return f"{ctx.context}:{a + b}"
+
+        func = {"first": first, "middle": middle, "last": last}[position]
+        schema = function_schema(func)
+        assert schema.takes_context
+        assert list(properties(schema)) == ["a", "b"]
+        tool = function_tool(func)
+        assert await tool.on_invoke_tool(tool_context(context="C"), '{"a": 1, "b": 2}') == "C:3"
+
+    async def test_the_tool_context_itself_is_injected(self) -> None:
+        seen: list[ToolContext[Any]] = []
+
+        @function_tool
+        def f(ctx: ToolContext[Any]) -> str:
+            seen.append(ctx)
+            return "ok"
+
+        ctx = tool_context("f")
+        await f.on_invoke_tool(ctx, "")
+        assert seen == [ctx]
+
+    def test_bare_and_annotated_context_annotations(self) -> None:
+        def f(ctx: Annotated[RunContextWrapper[Any], "ctx"], x: int) -> int:
+            return x
+
+        def g(ctx: RunContextWrapper, x: int) -> int:  # type: ignore[type-arg]  # pyright: ignore[reportMissingTypeArgument, reportUnknownParameterType]
+            return x
+
+        assert list(properties(function_schema(f))) == ["x"]
+        assert list(properties(function_schema(g))) == ["x"]  # pyright: ignore[reportUnknownArgumentType]
+
+    def test_no_context(self) -> None:
+        def f(x: int) -> int:
+            return x
+
+        assert function_schema(f).takes_context is False
+
+
+class TestSignatureKinds:
+    async def test_positional_only_and_varargs(self) -> None:
+        received: list[Any] = []
+
+        @function_tool(strict_mode=False)
+        def f(a: int, /, b: int, *rest: int, c: int = 0, **extra: str) -> str:
+            received.append((a, b, rest, c, extra))
+            return "ok"
+
+        arguments = json.dumps({"a": 1, "b": 2, "rest": [3, 4], "c": 5, "extra": {"k": "v"}})
+        assert await f.on_invoke_tool(tool_context(), arguments) == "ok"
+        assert received == [(1, 2, (3, 4), 5, {"k": "v"})]
+
+    async def test_context_before_varargs_goes_by_position(self) -> None:
+        @function_tool
+        def f(ctx: RunContextWrapper[str], *numbers: int) -> str:
+            return f"{ctx.context}{sum(numbers)}"
+
+        assert await f.on_invoke_tool(tool_context(context="="), '{"numbers": [1, 2]}') == "=3"
+
+    def test_varargs_schema_is_a_list(self) -> None:
+        def f(*numbers: int) -> int:
+            return sum(numbers)
+
+        assert properties(function_schema(f, strict_json_schema=False)) == snapshot(
+            {"numbers": {"items": {"type": "integer"}, "title": "Numbers", "type": "array"}}
+        )
+
+    def test_var_keyword_unpacked_typeddict_is_strict(self) -> None:
+        class Opts(TypedDict, total=False):
+            verbose: bool
+
+        def f(**opts: Unpack[Opts]) -> str:
+            return str(opts)
+
+        assert function_schema(f).params_json_schema == snapshot(
+            {
+                "$defs": {
+                    "Opts": {
+                        "additionalProperties": False,
+                        "properties": {"verbose": {"title": "Verbose", "type": "boolean"}},
+                        "title": "Opts",
+                        "type": "object",
+                        "required": ["verbose"],
+                    }
+                },
+                "additionalProperties": False,
+                "properties": {"opts": {"$ref": "#/$defs/Opts"}},
+                "title": "f_args",
+                "type": "object",
+                "required": ["opts"],
+            }
+        )
+
+    async def test_reserved_and_private_names_keep_their_names(self) -> None:
+        received: list[Any] = []
+
+        @function_tool
+        def f(json: str, model_config: int, _hidden: bool) -> str:
+            received.append((json, model_config, _hidden))
+            return "ok"
+
+        assert list(f.params_json_schema["properties"]) == ["json", "model_config", "_hidden"]
+        arguments = '{"json": "j", "model_config": 1, "_hidden": true}'
+        assert await f.on_invoke_tool(tool_context(), arguments) == "ok"
+        assert received == [("j", 1, True)]
+
+    def test_unannotated_parameters(self) -> None:
+        def f(a, b=3, c=None, d=1.5):  # type: ignore[no-untyped-def]  # noqa: ANN001, ANN202
+            return a
+
+        schema = function_schema(f, strict_json_schema=False)  # pyright: ignore[reportUnknownArgumentType]
+        assert {k: v.get("type") for k, v in properties(schema).items()} == {
+            "a": "string",
+            "b": "integer",
+            "c": "string",
+            "d": "number",
+        }
+
+    def test_string_annotations_resolve(self) -> None:
+        from . import future_annotations_module
+
+        schema = function_schema(future_annotations_module.forecast)
+        assert list(properties(schema)) == ["city", "when"]
+        assert schema.takes_context
+
+    def test_partial_and_callable_object(self) -> None:
+        def add(a: int, b: int) -> int:
+            return a + b
+
+        class Adder:
+            def __call__(self, a: int) -> int:
+                return a
+
+        partial_schema = function_schema(functools.partial(add, b=1), name_override="add1")
+        assert list(properties(partial_schema)) == ["a", "b"]
+        assert list(properties(function_schema(Adder(), name_override="adder"))) == ["a"]
+
+    def test_signature_is_kept(self) -> None:
+        def f(a: int) -> int:
+            return a
+
+        assert function_schema(f).signature == inspect.signature(f)
+
+
+class TestErrors:
+    def error(self, func: Any, **kwargs: Any) -> str:
+        with pytest.raises(UserError) as raised:
+            function_schema(func, **kwargs)
+        return str(raised.value)
+
+    def test_two_context_parameters(self) -> None:
+        def f(a: RunContextWrapper[Any], b: ToolContext[Any], x: int) -> int:
+            return x
+
+        assert self.error(f) == snapshot("""\
+Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_two_context_parameters.<locals>.f':
+  - parameter 'b' is a second context parameter (the first is 'a'); a tool receives one RunContextWrapper/ToolContext: remove one\
+""")
+
+    def test_var_keyword_in_strict_mode(self) -> None:
+        def f(**kwargs: int) -> int:
+            return len(kwargs)
+
+        assert self.error(f) == snapshot("""\
+Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_var_keyword_in_strict_mode.<locals>.f':
+  - parameter '**kwargs' takes free-form keyword arguments, which strict mode cannot express; declare named parameters (or annotate it Unpack[SomeTypedDict]), or pass strict_mode=False\
+""")
+
+    def test_fixed_length_varargs(self) -> None:
+        def f(*args: Unpack[tuple[int, str]]) -> int:
+            return len(args)
+
+        assert self.error(f) == snapshot("""\
+Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_fixed_length_varargs.<locals>.f':
+  - parameter '*args' is a fixed-length tuple of positional arguments, which a tool cannot receive; declare them as named parameters\
+""")
+
+    def test_every_problem_in_one_error(self) -> None:
+        def f(
+            a: RunContextWrapper[Any],
+            b: RunContextWrapper[Any],
+            *args: Unpack[tuple[int, str]],
+            **kwargs: int,
+        ) -> int:
+            return len(kwargs)
+
+        assert self.error(f) == snapshot("""\
+Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_every_problem_in_one_error.<locals>.f':
+  - parameter 'b' is a second context parameter (the first is 'a'); a tool receives one RunContextWrapper/ToolContext: remove one
+  - parameter '*args' is a fixed-length tuple of positional arguments, which a tool cannot receive; declare them as named parameters
+  - parameter '**kwargs' takes free-form keyword arguments, which strict mode cannot express; declare named parameters (or annotate it Unpack[SomeTypedDict]), or pass strict_mode=False\
+""")
+
+    def test_type_pydantic_cannot_validate(self) -> None:
+        class Opaque:
+            pass
+
+        def f(ok: int, thing: Opaque) -> int:
+            return ok
+
+        assert self.error(f) == snapshot(
+            """\
+Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_type_pydantic_cannot_validate.<locals>.f':
+  - parameter 'thing' has a type pydantic cannot validate (Opaque): Unable to generate pydantic-core schema for <class 'tests.test_function_schema.TestErrors.test_type_pydantic_cannot_validate.<locals>.Opaque'>; use a JSON-friendly type such as a TypedDict, dataclass or pydantic model\
+"""
+        )
+
+    def test_any_in_strict_mode(self) -> None:
+        def f(thing: Any, items: list) -> int:  # type: ignore[type-arg]  # pyright: ignore[reportMissingTypeArgument, reportUnknownParameterType]
+            return 0
+
+        assert self.error(f) == snapshot("""\
+Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_any_in_strict_mode.<locals>.f':
+  - parameter 'thing' (at properties.thing) accepts a value of any type (Any, or a bare list/dict), which strict mode cannot express; give it a concrete type or pass strict_mode=False
+  - parameter 'items' (at properties.items.items) accepts a value of any type (Any, or a bare list/dict), which strict mode cannot express; give it a concrete type or pass strict_mode=False\
+""")
+
+    def test_strict_problem_inside_a_nested_type(self) -> None:
+        from .types_for_tests import Point
+
+        class Holder(TypedDict):
+            tags: dict[str, str]
+            where: Point
+
+        def f(first: Holder, second: list[Holder]) -> int:
+            return 0
+
+        assert self.error(f) == snapshot(
+            """\
+Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_strict_problem_inside_a_nested_type.<locals>.f':
+  - parameter 'first' (at $defs.Holder.properties.tags) is a dict with free-form keys, which strict mode cannot express; use a TypedDict, dataclass or model with named fields, or pass strict_mode=False
+  - parameter 'second' (at $defs.Holder.properties.tags) is a dict with free-form keys, which strict mode cannot express; use a TypedDict, dataclass or model with named fields, or pass strict_mode=False\
+"""
+        )
+
+    def test_unresolvable_annotation(self) -> None:
+        from . import future_annotations_module
+
+        assert self.error(future_annotations_module.broken) == snapshot(
+            "Cannot make a tool from function 'tests.future_annotations_module.broken': an annotation cannot be resolved (name 'Decimal' is not defined); define the type at module level or import it where the function is defined"
+        )
+
+    def test_lambda_needs_a_name(self) -> None:
+        assert self.error(lambda x: x) == snapshot("""\
+Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_lambda_needs_a_name.<locals>.<lambda>':
+  - it has no usable name: pass name_override='...'\
+""")  # pyright: ignore[reportUnknownLambdaType]
+
+    def test_loose_mode_accepts_what_strict_refuses(self) -> None:
+        def f(thing: Any, tags: dict[str, int], **kwargs: int) -> int:
+            return 0
+
+        assert list(properties(function_schema(f, strict_json_schema=False))) == [
+            "thing",
+            "tags",
+            "kwargs",
+        ]

@@ -1,0 +1,46 @@
+"""Types used as tool parameters across the tests, defined at module level."""
+
+from __future__ import annotations
+
+import enum
+import typing
+from dataclasses import dataclass
+
+import typing_extensions
+from pydantic import BaseModel
+
+
+class Color(enum.Enum):
+    RED = "red"
+    GREEN = "green"
+
+
+class Point(typing.TypedDict):
+    x: int
+    y: int
+
+
+class Options(typing_extensions.TypedDict, total=False):
+    verbose: bool
+    label: str
+
+
+class Tree(typing.TypedDict):
+    value: int
+    children: list[Tree]
+
+
+@dataclass
+class Window:
+    width: int
+    height: int = 10
+
+
+class User(BaseModel):
+    name: str
+    age: int | None = None
+
+
+class Node(BaseModel):
+    label: str
+    next: Node | None = None

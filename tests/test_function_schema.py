@@ -313,8 +313,8 @@ Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_typ
 
         assert self.error(f) == snapshot("""\
 Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_any_in_strict_mode.<locals>.f':
-  - parameter 'thing' (at properties.thing) accepts a value of any type (Any, or a bare list/dict), which strict mode cannot express; give it a concrete type or pass strict_mode=False
-  - parameter 'items' (at properties.items.items) accepts a value of any type (Any, or a bare list/dict), which strict mode cannot express; give it a concrete type or pass strict_mode=False\
+  - parameter 'thing' (at properties.thing) accepts a value of any type (Any, or a bare list/dict), which strict mode cannot express; give it a concrete type, or turn strict mode off (strict_mode=False)
+  - parameter 'items' (at properties.items.items) accepts a value of any type (Any, or a bare list/dict), which strict mode cannot express; give it a concrete type, or turn strict mode off (strict_mode=False)\
 """)
 
     def test_strict_problem_inside_a_nested_type(self) -> None:
@@ -330,8 +330,8 @@ Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_any
         assert self.error(f) == snapshot(
             """\
 Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_strict_problem_inside_a_nested_type.<locals>.f':
-  - parameter 'first' (at $defs.Holder.properties.tags) is a dict with free-form keys, which strict mode cannot express; use a TypedDict, dataclass or model with named fields, or pass strict_mode=False
-  - parameter 'second' (at $defs.Holder.properties.tags) is a dict with free-form keys, which strict mode cannot express; use a TypedDict, dataclass or model with named fields, or pass strict_mode=False\
+  - parameter 'first' (at $defs.Holder.properties.tags) is a dict with free-form keys, which strict mode cannot express; use a TypedDict, dataclass or model with named fields, or turn strict mode off (strict_mode=False)
+  - parameter 'second' (at $defs.Holder.properties.tags) is a dict with free-form keys, which strict mode cannot express; use a TypedDict, dataclass or model with named fields, or turn strict mode off (strict_mode=False)\
 """
         )
 

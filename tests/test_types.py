@@ -671,11 +671,11 @@ STRICT_ERRORS: dict[str, str] = snapshot(
     {
         "dict": """\
 Cannot make a tool from function 'tests.test_types.tool_for.<locals>.take':
-  - parameter 'value' (at properties.value) is a dict with free-form keys, which strict mode cannot express; use a TypedDict, dataclass or model with named fields, or pass strict_mode=False\
+  - parameter 'value' (at properties.value) is a dict with free-form keys, which strict mode cannot express; use a TypedDict, dataclass or model with named fields, or turn strict mode off (strict_mode=False)\
 """,
         "fixed_tuple": """\
 Cannot make a tool from function 'tests.test_types.tool_for.<locals>.take':
-  - parameter 'value' (at properties.value) is a fixed-length tuple, which strict mode cannot express; use list[T] or a model with named fields, or pass strict_mode=False\
+  - parameter 'value' (at properties.value) is a fixed-length tuple, which strict mode cannot express; use list[T] or a model with named fields, or turn strict mode off (strict_mode=False)\
 """,
     }
 )

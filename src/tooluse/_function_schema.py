@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, cast, get_args, get_origin, get_type_hints
@@ -196,7 +197,7 @@ class _SchemaBuilder:
         if not strict_json_schema:
             return loose
         strict, problems = to_strict_schema(loose)
-        self.problems.extend(describe_problems(loose, problems))
+        self.problems.extend(describe_problems(loose, problems, "strict_mode=False"))
         self._raise_if_problems()
         return strict
 
@@ -388,12 +389,31 @@ def _type_hints(func: Callable[..., Any], where: str) -> dict[str, Any]:
         target = type(target).__call__
     try:
         return get_type_hints(target, include_extras=True)
+    except NameError:
+        pass
+    # String annotations (PEP 563) naming a class local to the function that defines
+    # the tool: the decorating frame's locals can resolve them, as pydantic does.
+    try:
+        return get_type_hints(target, localns=_caller_locals(), include_extras=True)
     except NameError as error:
         raise UserError(
             f"Cannot make a tool from function {where}: an annotation cannot be resolved "
             f"({error}); define the type at module level or import it where the function is "
             "defined"
         ) from error
+
+
+def _caller_locals(depth: int = 12) -> dict[str, Any]:
+    """The local names of the frames calling into tooluse, innermost first."""
+    names: dict[str, Any] = {}
+    frame = sys._getframe(1)  # noqa: SLF001 - the documented way to reach a caller's frame
+    for _ in range(depth):
+        frame = frame.f_back
+        if frame is None:
+            break
+        for name, value in frame.f_locals.items():
+            names.setdefault(name, value)
+    return names
 
 
 def _describe_function(func: Callable[..., Any]) -> str:

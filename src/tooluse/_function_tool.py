@@ -68,7 +68,9 @@ class FunctionTool:
             return
         strict, problems = to_strict_schema(self.params_json_schema)
         if problems:
-            described = describe_problems(self.params_json_schema, problems)
+            described = describe_problems(
+                self.params_json_schema, problems, "strict_json_schema=False"
+            )
             lines = "\n".join(f"  - {line}" for line in described)
             raise UserError(f"Cannot make FunctionTool '{self.name}' strict:\n{lines}")
         loose = self.params_json_schema

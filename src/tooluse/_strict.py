@@ -72,18 +72,22 @@ def parameters_at(schema: JsonSchema, path: Path) -> list[str]:
     return []
 
 
-def describe_problems(schema: JsonSchema, problems: list[StrictProblem]) -> list[str]:
+def describe_problems(
+    schema: JsonSchema, problems: list[StrictProblem], off_switch: str
+) -> list[str]:
     """One line per problem and parameter it concerns, for a `UserError`.
 
     Args:
         schema: The schema the problems were found in.
         problems: What `to_strict_schema` reported.
+        off_switch: How the reader turns strict mode off, e.g. `strict_mode=False`.
 
     Returns:
-        Lines like `parameter 'x' (at properties.x) is a dict ...`.
+        Lines like `parameter 'x' (at properties.x) is a dict ... (strict_mode=False)`.
     """
     return [
         f"parameter '{name}' (at {'.'.join(map(str, problem.path))}) {problem.message}"
+        f" ({off_switch})"
         for problem in problems
         for name in parameters_at(schema, problem.path) or ["?"]
     ]
@@ -143,7 +147,7 @@ class _Strictifier:
                 path,
                 "is a dict with free-form keys, which strict mode cannot express; "
                 "use a TypedDict, dataclass or model with named fields, "
-                "or pass strict_mode=False",
+                "or turn strict mode off",
             )
         out["additionalProperties"] = False
         out["required"] = list(out.get("properties", {}))
@@ -153,13 +157,13 @@ class _Strictifier:
             self._problem(
                 path,
                 "is a fixed-length tuple, which strict mode cannot express; "
-                "use list[T] or a model with named fields, or pass strict_mode=False",
+                "use list[T] or a model with named fields, or turn strict mode off",
             )
         elif not any(key in out for key in _TYPED_KEYS):
             self._problem(
                 path,
                 "accepts a value of any type (Any, or a bare list/dict), which strict mode "
-                "cannot express; give it a concrete type or pass strict_mode=False",
+                "cannot express; give it a concrete type, or turn strict mode off",
             )
 
     def _problem(self, path: Path, message: str) -> None:

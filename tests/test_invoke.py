@@ -1,0 +1,360 @@
+"""Calling a tool: arguments in, Python values to the function, text out, failures as text."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import dataclasses
+import datetime
+import threading
+import time
+from typing import Any
+
+import pytest
+from inline_snapshot import snapshot
+from pydantic import BaseModel, Field, field_validator
+
+from tooluse import (
+    ModelRetry,
+    RunContextWrapper,
+    ToolArgumentsError,
+    ToolContext,
+    UserError,
+    function_tool,
+    tool_output_text,
+)
+
+from .conftest import tool_context
+from .types_for_tests import Color, User
+
+SECRET = "s3cr3t-value"
+
+
+@function_tool
+def book(user: User, color: Color, when: datetime.date, seats: int = 1) -> str:
+    """Book seats.
+
+    Args:
+        user: Who books.
+        color: The seat color.
+        when: The day.
+        seats: How many seats.
+    """
+    return f"{user.name}:{color.value}:{when.isoformat()}:{seats}"
+
+
+async def call(tool: Any, arguments: str) -> str:
+    return await tool.on_invoke_tool(tool_context(tool.name, arguments), arguments)
+
+
+class TestArguments:
+    async def test_valid_call(self) -> None:
+        arguments = '{"user": {"name": "ann", "age": null}, "color": "red", "when": "2024-05-01", "seats": 2}'
+        assert await call(book, arguments) == "ann:red:2024-05-01:2"
+
+    @pytest.mark.parametrize("arguments", ["", "{}"])
+    async def test_empty_string_means_no_arguments(self, arguments: str) -> None:
+        @function_tool
+        def ping() -> str:
+            return "pong"
+
+        assert await call(ping, arguments) == "pong"
+
+    async def test_invalid_json(self) -> None:
+        assert await call(book, '{"user": {"name": "ann"') == snapshot("""\
+Tool 'book' was called with invalid arguments:
+- the arguments are not valid JSON: EOF while parsing an object at line 1 column 23
+Call 'book' again with corrected arguments.\
+""")
+
+    async def test_not_an_object(self) -> None:
+        assert await call(book, '["a", "b"]') == snapshot("""\
+Tool 'book' was called with invalid arguments:
+- the arguments must be a JSON object, not a JSON array
+Call 'book' again with corrected arguments.\
+""")
+        assert await call(book, '"just text"') == snapshot("""\
+Tool 'book' was called with invalid arguments:
+- the arguments must be a JSON object, not a JSON string
+Call 'book' again with corrected arguments.\
+""")
+
+    async def test_wrong_types_missing_and_extra_fields(self) -> None:
+        arguments = (
+            '{"user": {"name": 5, "age": null}, "color": "purple", "when": "2024-13-45",'
+            ' "seats": "many", "vip": true}'
+        )
+        assert await call(book, arguments) == snapshot("""\
+Tool 'book' was called with invalid arguments:
+- user.name: Input should be a valid string
+- color: Input should be 'red' or 'green'
+- when: Input should be a valid date or datetime, month value is outside expected range of 1-12
+- seats: Input should be a valid integer, unable to parse string as an integer
+- vip: unexpected field; remove it
+Call 'book' again with corrected arguments.\
+""")
+
+    async def test_missing_fields(self) -> None:
+        assert await call(book, '{"color": "red"}') == snapshot("""\
+Tool 'book' was called with invalid arguments:
+- user: required field is missing
+- when: required field is missing
+Call 'book' again with corrected arguments.\
+""")
+
+    async def test_no_argument_value_is_echoed(self) -> None:
+        class Strict(BaseModel):
+            code: str = Field(pattern=r"^[A-Z]{3}$")
+
+            @field_validator("code")
+            @classmethod
+            def known(cls, value: str) -> str:
+                raise ValueError(f"unknown code {value}")
+
+        @function_tool
+        def lookup(item: Strict, count: int, day: datetime.date, ref: int | None = None) -> str:
+            return "never"
+
+        values = [
+            f'{{"item": {{"code": "{SECRET}"}}, "count": 1, "day": "2024-01-01", "ref": 1}}',
+            f'{{"item": {{"code": "ABC"}}, "count": "{SECRET}", "day": "2024-01-01", "ref": 1}}',
+            f'{{"item": {{"code": "ABC"}}, "count": 1, "day": "{SECRET}", "ref": 1}}',
+            f'{{"item": {{"code": "ABC"}}, "count": 1, "day": "2024-01-01", "ref": 1, "{SECRET[:3]}x": "{SECRET}"}}',
+            f'{{"item": "{SECRET}"',
+            f'"{SECRET}"',
+        ]
+        for arguments in values:
+            text = await lookup.on_invoke_tool(tool_context("lookup"), arguments)
+            assert SECRET not in text
+            assert text.startswith("Tool 'lookup' was called with invalid arguments")
+
+    async def test_validator_message_is_not_sent(self) -> None:
+        class Checked(BaseModel):
+            code: str
+
+            @field_validator("code")
+            @classmethod
+            def known(cls, value: str) -> str:
+                raise ValueError(f"unknown code {value}")
+
+        @function_tool(strict_mode=False)
+        def lookup(item: Checked) -> str:
+            return "never"
+
+        assert await call(lookup, '{"item": {"code": "X"}}') == snapshot("""\
+Tool 'lookup' was called with invalid arguments:
+- item.code: was rejected by a validation check (value_error)
+Call 'lookup' again with corrected arguments.\
+""")
+
+    async def test_failure_error_function_none_raises_tool_arguments_error(self) -> None:
+        @function_tool(failure_error_function=None)
+        def add(a: int) -> int:
+            return a
+
+        with pytest.raises(ToolArgumentsError) as raised:
+            await call(add, f'{{"a": "{SECRET}"}}')
+        assert raised.value.tool_name == "add"
+        assert SECRET not in str(raised.value)
+        assert raised.value.__cause__ is None
+        assert str(raised.value) == snapshot("""\
+Invalid arguments for tool 'add':
+- a: Input should be a valid integer, unable to parse string as an integer\
+""")
+
+
+class TestFailures:
+    async def test_exception_sends_only_tool_name_and_type(self) -> None:
+        @function_tool
+        def explode() -> str:
+            raise KeyError(SECRET)
+
+        text = await call(explode, "")
+        assert SECRET not in text
+        assert text == snapshot(
+            "Tool 'explode' failed with an internal error (KeyError); its details are hidden. Do not retry the same call unchanged."
+        )
+
+    async def test_model_retry_message_is_sent_verbatim(self) -> None:
+        @function_tool
+        async def find(city: str) -> str:
+            raise ModelRetry(f"No city named {city!r}; check the spelling.")
+
+        assert (
+            await call(find, '{"city": "Pariss"}') == "No city named 'Pariss'; check the spelling."
+        )
+
+    async def test_custom_failure_error_function(self) -> None:
+        seen: list[tuple[Any, Exception]] = []
+
+        def explain(ctx: RunContextWrapper[Any], error: Exception) -> str:
+            seen.append((ctx, error))
+            return f"custom: {type(error).__name__}"
+
+        @function_tool(failure_error_function=explain)
+        def explode(a: int) -> str:
+            raise RuntimeError("boom")
+
+        assert await call(explode, '{"a": 1}') == "custom: RuntimeError"
+        assert await call(explode, '{"a": "x"}') == "custom: ToolArgumentsError"
+        assert isinstance(seen[0][0], ToolContext)
+
+    async def test_async_failure_error_function(self) -> None:
+        async def explain(ctx: RunContextWrapper[Any], error: Exception) -> str:
+            await asyncio.sleep(0)
+            return "async custom"
+
+        @function_tool(failure_error_function=explain)
+        def explode() -> str:
+            raise RuntimeError("boom")
+
+        assert await call(explode, "") == "async custom"
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    async def test_failure_error_function_none_reraises_the_original(self, is_async: bool) -> None:
+        class Boom(Exception):
+            pass
+
+        def sync_explode() -> str:
+            raise Boom
+
+        async def async_explode() -> str:
+            raise Boom
+
+        tool = function_tool(failure_error_function=None)(
+            async_explode if is_async else sync_explode
+        )
+        with pytest.raises(Boom):
+            await call(tool, "")
+
+    async def test_cancellation_is_not_swallowed(self) -> None:
+        @function_tool
+        async def slow() -> str:
+            await asyncio.sleep(10)
+            return "late"
+
+        task = asyncio.create_task(call(slow, ""))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+
+class TestOutput:
+    @dataclasses.dataclass
+    class Pair:
+        a: int
+        b: str
+
+    @pytest.mark.parametrize(
+        ("value", "text"),
+        [
+            ("plain text", "plain text"),
+            (User(name="ann"), '{"name":"ann","age":null}'),
+            (Pair(1, "x"), '{"a":1,"b":"x"}'),
+            ({"k": [1, 2.5, None]}, '{"k":[1,2.5,null]}'),
+            ([1, "two"], '[1,"two"]'),
+            (3, "3"),
+            (2.5, "2.5"),
+            (True, "true"),
+            (None, "null"),
+            (Color.RED, '"red"'),
+            (datetime.date(2024, 1, 2), '"2024-01-02"'),
+            ({"é": "ü"}, '{"é":"ü"}'),
+        ],
+        ids=lambda v: type(v).__name__,
+    )
+    def test_values_become_text(self, value: Any, text: str) -> None:
+        assert tool_output_text(value) == text
+
+    def test_unserialisable_value_is_a_user_error(self) -> None:
+        with pytest.raises(UserError, match=r"Tool 'f' returned a object, which cannot be written"):
+            tool_output_text(object(), "f")
+
+    async def test_returned_value_goes_through_to_text(self) -> None:
+        @function_tool
+        async def info() -> User:
+            return User(name="bo", age=3)
+
+        assert await call(info, "") == '{"name":"bo","age":3}'
+
+
+class TestSyncTools:
+    async def test_sync_tool_runs_in_a_worker_thread(self) -> None:
+        threads: list[threading.Thread] = []
+
+        @function_tool
+        def where() -> str:
+            threads.append(threading.current_thread())
+            return "ok"
+
+        await call(where, "")
+        assert threads[0] is not threading.main_thread()
+
+    async def test_sync_tool_does_not_block_the_event_loop(self) -> None:
+        started = threading.Event()
+        release = threading.Event()
+
+        @function_tool
+        def blocking() -> str:
+            started.set()
+            release.wait(5)
+            return "done"
+
+        task = asyncio.create_task(call(blocking, ""))
+        ticks = 0
+        while not started.is_set():
+            await asyncio.sleep(0.001)
+        for _ in range(20):  # the loop keeps running while the tool blocks
+            await asyncio.sleep(0.001)
+            ticks += 1
+        release.set()
+        assert await task == "done"
+        assert ticks == 20
+
+    async def test_sync_tools_run_concurrently(self) -> None:
+        @function_tool
+        def nap(seconds: float) -> str:
+            time.sleep(seconds)
+            return "ok"
+
+        start = time.perf_counter()
+        results = await asyncio.gather(*(call(nap, '{"seconds": 0.2}') for _ in range(4)))
+        assert results == ["ok"] * 4
+        assert time.perf_counter() - start < 0.6  # not 0.8: they overlap
+
+    async def test_context_variables_reach_the_sync_tool(self) -> None:
+        var: contextvars.ContextVar[str] = contextvars.ContextVar("var")
+        var.set("from the caller")
+
+        @function_tool
+        def read() -> str:
+            return var.get()
+
+        assert await call(read, "") == "from the caller"
+
+    async def test_sync_tool_exception_reaches_the_caller(self) -> None:
+        @function_tool(failure_error_function=None)
+        def explode() -> str:
+            raise ValueError("boom")
+
+        with pytest.raises(ValueError, match="boom"):
+            await call(explode, "")
+
+    async def test_sync_function_returning_a_coroutine_is_awaited(self) -> None:
+        async def inner() -> str:
+            return "inner"
+
+        def outer() -> Any:
+            return inner()
+
+        tool = function_tool(name_override="outer")(outer)
+        assert await call(tool, "") == "inner"
+
+    async def test_callable_object_with_async_call(self) -> None:
+        class Greeter:
+            async def __call__(self, name: str) -> str:
+                return f"hi {name}"
+
+        tool = function_tool(name_override="greet")(Greeter())
+        assert await call(tool, '{"name": "x"}') == "hi x"

@@ -93,7 +93,8 @@ def _import(location: str) -> ModuleType:
     except ModuleNotFoundError as error:
         raise CliError(f"no module named '{error.name}' (importing {location})") from None
     except Exception as error:
-        raise CliError(f"importing {location} failed: {type(error).__name__}: {error}") from None
+        detail = " ".join(line.strip() for line in str(error).splitlines())
+        raise CliError(f"importing {location} failed: {type(error).__name__}: {detail}") from None
 
 
 def _import_file(path: Path) -> ModuleType:

@@ -1,0 +1,92 @@
+"""The public API: every name exported once, documented, and importable from where users look."""
+
+from __future__ import annotations
+
+import inspect
+
+import tooluse
+import tooluse.exceptions
+
+EXPECTED_PUBLIC = {
+    "DocstringStyle",
+    "FuncSchema",
+    "FunctionTool",
+    "ModelBehaviorError",
+    "ModelRetry",
+    "RunContextWrapper",
+    "ToolArgumentsError",
+    "ToolContext",
+    "ToolErrorFunction",
+    "Usage",
+    "UserError",
+    "chat_completions_tool_param",
+    "default_tool_error_function",
+    "function_schema",
+    "function_tool",
+    "responses_tool_param",
+    "tool_output_text",
+}
+
+
+def test_all_is_exactly_the_public_api() -> None:
+    assert sorted(tooluse.__all__) == tooluse.__all__
+    assert len(set(tooluse.__all__)) == len(tooluse.__all__)
+    assert set(tooluse.__all__) == EXPECTED_PUBLIC
+
+
+def test_every_public_name_resolves() -> None:
+    for name in tooluse.__all__:
+        assert getattr(tooluse, name) is not None
+
+
+def test_nothing_public_is_left_out() -> None:
+    public = {
+        name
+        for name, value in vars(tooluse).items()
+        if not name.startswith("_") and not inspect.ismodule(value)
+    }
+    assert public == set(tooluse.__all__)
+
+
+def test_public_objects_have_docstrings() -> None:
+    for name in tooluse.__all__:
+        value = getattr(tooluse, name)
+        if inspect.isclass(value) or inspect.isfunction(value):
+            assert inspect.getdoc(value), name
+
+
+def test_exceptions_module() -> None:
+    assert set(tooluse.exceptions.__all__) == {
+        "ModelBehaviorError",
+        "ModelRetry",
+        "RunError",
+        "ToolArgumentsError",
+        "TooluseError",
+        "UserError",
+    }
+    assert issubclass(tooluse.UserError, TypeError)
+    assert issubclass(tooluse.UserError, tooluse.exceptions.TooluseError)
+    assert issubclass(tooluse.ToolArgumentsError, tooluse.ModelBehaviorError)
+    assert issubclass(tooluse.ModelBehaviorError, tooluse.exceptions.RunError)
+    assert not issubclass(tooluse.ModelRetry, tooluse.exceptions.TooluseError)
+
+
+def test_openai_agents_names_are_here() -> None:
+    # Code written for the OpenAI Agents SDK's tool API moves over by changing the import.
+    for name in (
+        "function_tool",
+        "FunctionTool",
+        "function_schema",
+        "FuncSchema",
+        "RunContextWrapper",
+        "ToolContext",
+        "default_tool_error_function",
+    ):
+        assert hasattr(tooluse, name)
+
+
+def test_tool_context_is_keyword_constructible() -> None:
+    ctx = tooluse.ToolContext(context=1, tool_name="t", tool_call_id="c", tool_arguments="{}")
+    assert isinstance(ctx, tooluse.RunContextWrapper)
+    assert (ctx.context, ctx.tool_name, ctx.tool_call_id, ctx.tool_arguments) == (1, "t", "c", "{}")
+    assert ctx.usage == tooluse.Usage()

@@ -1,0 +1,43 @@
+"""Each example runs, as its "Run with:" line says."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
+def test_example_has_a_run_with_line(example: Path) -> None:
+    assert "Run with:" in example.read_text()
+
+
+def test_weather_schemas_print() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tooluse", "schema", "examples/weather.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    assert [p["name"] for p in json.loads(done.stdout)] == ["fetch_weather", "fetch_data"]
+
+
+async def test_weather_tools_run() -> None:
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        import weather  # pyright: ignore[reportMissingImports]
+    finally:
+        sys.path.pop(0)
+    from tests.conftest import tool_context
+
+    text = await weather.fetch_weather.on_invoke_tool(  # pyright: ignore[reportUnknownMemberType]
+        tool_context(), '{"location": {"lat": 48.85, "long": 2.35}}'
+    )
+    assert text == "Sunny at 48.85, 2.35"

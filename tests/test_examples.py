@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tooluse import FunctionTool
+
+from .conftest import tool_context
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
@@ -32,12 +37,9 @@ def test_weather_schemas_print() -> None:
 async def test_weather_tools_run() -> None:
     sys.path.insert(0, str(ROOT / "examples"))
     try:
-        import weather  # pyright: ignore[reportMissingImports]
+        weather = importlib.import_module("weather")
     finally:
         sys.path.pop(0)
-    from tests.conftest import tool_context
-
-    text = await weather.fetch_weather.on_invoke_tool(  # pyright: ignore[reportUnknownMemberType]
-        tool_context(), '{"location": {"lat": 48.85, "long": 2.35}}'
-    )
+    tool: FunctionTool = weather.fetch_weather
+    text = await tool.on_invoke_tool(tool_context(), '{"location": {"lat": 48.85, "long": 2.35}}')
     assert text == "Sunny at 48.85, 2.35"

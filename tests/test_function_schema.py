@@ -3,6 +3,7 @@
 import functools
 import inspect
 import json
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import pytest
@@ -80,7 +81,7 @@ class TestDescriptions:
         ) -> str:
             return name * count
 
-        schema = function_schema(f, strict_json_schema=False)
+        schema = function_schema(f, strict_json_schema=False)  # pyright: ignore[reportUnknownArgumentType]
         assert properties(schema) == snapshot(
             {
                 "count": {"maximum": 10, "minimum": 1, "title": "Count", "type": "integer"},
@@ -207,8 +208,8 @@ class TestSignatureKinds:
         assert received == [("j", 1, True)]
 
     def test_unannotated_parameters(self) -> None:
-        def f(a, b=3, c=None, d=1.5):  # type: ignore[no-untyped-def]  # noqa: ANN001, ANN202
-            return a
+        def f(a, b=3, c=None, d=1.5) -> str:  # type: ignore[no-untyped-def]  # pyright: ignore[reportMissingParameterType]
+            return "unused"
 
         schema = function_schema(f, strict_json_schema=False)  # pyright: ignore[reportUnknownArgumentType]
         assert {k: v.get("type") for k, v in properties(schema).items()} == {
@@ -343,10 +344,11 @@ Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_str
         )
 
     def test_lambda_needs_a_name(self) -> None:
-        assert self.error(lambda x: x) == snapshot("""\
+        nameless: Callable[[int], int] = lambda x: x  # noqa: E731 - a lambda is the case under test
+        assert self.error(nameless) == snapshot("""\
 Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_lambda_needs_a_name.<locals>.<lambda>':
   - it has no usable name: pass name_override='...'\
-""")  # pyright: ignore[reportUnknownLambdaType]
+""")
 
     def test_loose_mode_accepts_what_strict_refuses(self) -> None:
         def f(thing: Any, tags: dict[str, int], **kwargs: int) -> int:

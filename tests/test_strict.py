@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from inline_snapshot import snapshot
-from pydantic import BaseModel, Field
 
 from tooluse import FunctionTool, UserError, function_tool
 from tooluse._strict import to_strict_schema
+
+from .types_for_tests import Node
 
 
 async def echo(ctx: Any, arguments: str) -> str:
@@ -165,38 +166,23 @@ def test_single_all_of_is_unwrapped() -> None:
 
 
 def test_recursive_definitions_survive() -> None:
-    class Node(BaseModel):
-        label: str
-        children: list[Node] = Field(default_factory=list, description="Sub-nodes.")
-
-    Node.model_rebuild()
     result = strict(Node.model_json_schema())
     assert result == snapshot(
         {
             "properties": {
                 "label": {"title": "Label", "type": "string"},
-                "children": {
-                    "description": "Sub-nodes.",
-                    "items": {"$ref": "#/$defs/Node"},
-                    "title": "Children",
-                    "type": "array",
-                },
+                "next": {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]},
             },
-            "required": ["label", "children"],
+            "required": ["label", "next"],
             "title": "Node",
             "type": "object",
             "$defs": {
                 "Node": {
                     "properties": {
                         "label": {"title": "Label", "type": "string"},
-                        "children": {
-                            "description": "Sub-nodes.",
-                            "items": {"$ref": "#/$defs/Node"},
-                            "title": "Children",
-                            "type": "array",
-                        },
+                        "next": {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]},
                     },
-                    "required": ["label", "children"],
+                    "required": ["label", "next"],
                     "title": "Node",
                     "type": "object",
                     "additionalProperties": False,
@@ -271,29 +257,31 @@ def test_transform_is_idempotent_and_closes_every_object(schema: dict[str, Any])
 
     def check(node: Any) -> None:
         if isinstance(node, dict):
-            assert "default" not in node
-            assert "oneOf" not in node
-            assert not ("$ref" in node and len(node) > 1)
-            if node.get("type") == "object":
-                assert node["additionalProperties"] is False
-                assert node["required"] == list(node["properties"])
-            for value in node.values():
+            mapping = cast(dict[str, Any], node)
+            assert "default" not in mapping
+            assert "oneOf" not in mapping
+            assert not ("$ref" in mapping and len(mapping) > 1)
+            if mapping.get("type") == "object":
+                assert mapping["additionalProperties"] is False
+                assert mapping["required"] == list(mapping["properties"])
+            for value in mapping.values():
                 check(value)
         elif isinstance(node, list):
-            for item in node:
+            for item in cast(list[Any], node):
                 check(item)
 
     check(once)
 
 
-class TestHandBuiltTools:
-    SCHEMA = {
-        "type": "object",
-        "properties": {"q": {"type": "string", "default": "all"}},
-    }
+HAND_BUILT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"q": {"type": "string", "default": "all"}},
+}
 
+
+class TestHandBuiltTools:
     def test_strict_tool_gets_the_transform(self) -> None:
-        tool = FunctionTool("search", "Search.", copy.deepcopy(self.SCHEMA), echo)
+        tool = FunctionTool("search", "Search.", copy.deepcopy(HAND_BUILT_SCHEMA), echo)
         assert tool.params_json_schema == snapshot(
             {
                 "type": "object",
@@ -305,9 +293,9 @@ class TestHandBuiltTools:
 
     def test_loose_tool_keeps_its_schema(self) -> None:
         tool = FunctionTool(
-            "search", None, copy.deepcopy(self.SCHEMA), echo, strict_json_schema=False
+            "search", None, copy.deepcopy(HAND_BUILT_SCHEMA), echo, strict_json_schema=False
         )
-        assert tool.params_json_schema == self.SCHEMA
+        assert tool.params_json_schema == HAND_BUILT_SCHEMA
 
     def test_unfixable_schema_names_the_tool(self) -> None:
         schema = {"type": "object", "properties": {"meta": {"type": "object"}}}
@@ -320,13 +308,13 @@ Cannot make FunctionTool 'search' strict:
 
     def test_with_strict_mode_both_ways(self) -> None:
         loose = FunctionTool(
-            "search", None, copy.deepcopy(self.SCHEMA), echo, strict_json_schema=False
+            "search", None, copy.deepcopy(HAND_BUILT_SCHEMA), echo, strict_json_schema=False
         )
         made_strict = loose.with_strict_mode(True)
         assert made_strict.strict_json_schema
         assert made_strict.params_json_schema["required"] == ["q"]
         back = made_strict.with_strict_mode(False)
-        assert back.params_json_schema == self.SCHEMA
+        assert back.params_json_schema == HAND_BUILT_SCHEMA
         assert back.with_strict_mode(False) is back
 
     def test_decorated_tool_with_strict_mode_rebuilds_from_the_function(self) -> None:

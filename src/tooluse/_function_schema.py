@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, cast, get_args, get_origin, get_type_hints
@@ -406,9 +405,9 @@ def _type_hints(func: Callable[..., Any], where: str) -> dict[str, Any]:
 def _caller_locals(depth: int = 12) -> dict[str, Any]:
     """The local names of the frames calling into tooluse, innermost first."""
     names: dict[str, Any] = {}
-    frame = sys._getframe(1)  # noqa: SLF001 - the documented way to reach a caller's frame
+    frame = inspect.currentframe()
     for _ in range(depth):
-        frame = frame.f_back
+        frame = frame.f_back if frame is not None else None
         if frame is None:
             break
         for name, value in frame.f_locals.items():

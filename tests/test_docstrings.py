@@ -103,6 +103,45 @@ def test_each_style_gives_all_descriptions(style: DocstringStyle, forced: bool) 
     )
 
 
+@pytest.mark.parametrize("style", list(STYLES))
+@pytest.mark.parametrize("forced", [False, True], ids=["detected", "forced"])
+def test_each_style_gives_the_same_schema(style: DocstringStyle, forced: bool) -> None:
+    schema = function_schema(
+        STYLES[style],
+        docstring_style=style if forced else None,
+        name_override="forecast",
+        strict_json_schema=False,
+    )
+    assert schema.params_json_schema == snapshot(
+        {
+            "properties": {
+                "city": {"description": "The city to forecast.", "title": "City", "type": "string"},
+                "days": {
+                    "default": 1,
+                    "description": "How many days ahead.",
+                    "title": "Days",
+                    "type": "integer",
+                },
+                "args": {
+                    "description": "Extra cities.",
+                    "items": {"type": "string"},
+                    "title": "Args",
+                    "type": "array",
+                },
+                "kwargs": {
+                    "additionalProperties": {"type": "integer"},
+                    "description": "Tuning knobs.",
+                    "title": "Kwargs",
+                    "type": "object",
+                },
+            },
+            "required": ["city"],
+            "title": "forecast_args",
+            "type": "object",
+        }
+    )
+
+
 def test_google_section_right_under_the_summary() -> None:
     def tight(city: str) -> str:
         """Forecast the weather.

@@ -306,6 +306,23 @@ Cannot make FunctionTool 'search' strict:
   - parameter 'meta' (at properties.meta) is a dict with free-form keys, which strict mode cannot express; use a TypedDict, dataclass or model with named fields, or turn strict mode off (strict_json_schema=False)\
 """)
 
+    def test_object_without_properties_is_a_tool_without_arguments(self) -> None:
+        tool = FunctionTool("ping", None, {"type": "object"}, echo)
+        assert tool.params_json_schema == {
+            "type": "object",
+            "properties": {},
+            "additionalProperties": False,
+            "required": [],
+        }
+
+    def test_open_root_names_the_arguments_object(self) -> None:
+        with pytest.raises(UserError) as raised:
+            FunctionTool("any", None, {"type": "object", "additionalProperties": True}, echo)
+        assert str(raised.value) == snapshot("""\
+Cannot make FunctionTool 'any' strict:
+  - the arguments object is a dict with free-form keys, which strict mode cannot express; use a TypedDict, dataclass or model with named fields, or turn strict mode off (strict_json_schema=False)\
+""")
+
     def test_with_strict_mode_both_ways(self) -> None:
         loose = FunctionTool(
             "search", None, copy.deepcopy(HAND_BUILT_SCHEMA), echo, strict_json_schema=False

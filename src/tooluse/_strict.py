@@ -85,12 +85,15 @@ def describe_problems(
     Returns:
         Lines like `parameter 'x' (at properties.x) is a dict ... (strict_mode=False)`.
     """
-    return [
-        f"parameter '{name}' (at {'.'.join(map(str, problem.path))}) {problem.message}"
-        f" ({off_switch})"
-        for problem in problems
-        for name in parameters_at(schema, problem.path) or ["?"]
-    ]
+    lines: list[str] = []
+    for problem in problems:
+        where = ".".join(map(str, problem.path))
+        names = parameters_at(schema, problem.path)
+        subjects = [f"parameter '{name}' (at {where})" for name in names] or [
+            f"the schema at '{where}'" if where else "the arguments object"
+        ]
+        lines.extend(f"{subject} {problem.message} ({off_switch})" for subject in subjects)
+    return lines
 
 
 class _Strictifier:
@@ -142,6 +145,8 @@ class _Strictifier:
 
     def _close_object(self, out: JsonSchema, path: Path) -> None:
         extra = out.get("additionalProperties", False)
+        if not path and extra is False:
+            out.setdefault("properties", {})  # `{"type": "object"}`: a tool without arguments
         if extra is not False or "properties" not in out:
             self._problem(
                 path,

@@ -90,3 +90,9 @@ def test_tool_context_is_keyword_constructible() -> None:
     assert isinstance(ctx, tooluse.RunContextWrapper)
     assert (ctx.context, ctx.tool_name, ctx.tool_call_id, ctx.tool_arguments) == (1, "t", "c", "{}")
     assert ctx.usage == tooluse.Usage()
+
+
+def test_usage_adds_up() -> None:
+    total = tooluse.Usage(requests=1, input_tokens=10, output_tokens=5, total_tokens=15)
+    total.add(tooluse.Usage(requests=1, input_tokens=1, output_tokens=2, total_tokens=3))
+    assert total == tooluse.Usage(requests=2, input_tokens=11, output_tokens=7, total_tokens=18)

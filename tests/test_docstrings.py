@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from inline_snapshot import snapshot
 
-from tooluse import DocstringStyle, function_schema
+from tooluse import DocstringStyle, UserError, function_schema
 
 
 def google(city: str, days: int = 1, *args: str, **kwargs: int) -> str:
@@ -140,6 +140,14 @@ def test_each_style_gives_the_same_schema(style: DocstringStyle, forced: bool) -
             "type": "object",
         }
     )
+
+
+def test_unknown_style_is_a_user_error() -> None:
+    with pytest.raises(
+        UserError,
+        match=r"docstring_style='rst' for function 'google' is not a docstring style; use one of 'google', 'numpy', 'sphinx'",
+    ):
+        function_schema(google, docstring_style="rst", strict_json_schema=False)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 
 
 def test_google_section_right_under_the_summary() -> None:

@@ -359,3 +359,58 @@ Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_lam
             "tags",
             "kwargs",
         ]
+
+
+class TestDecoratorMisuse:
+    def test_positional_name_instead_of_function(self) -> None:
+        with pytest.raises(
+            UserError,
+            match=r"function_tool takes the function itself, or only keyword arguments; got 'lookup'\. For a name, write @function_tool\(name_override='lookup'\)",
+        ):
+            function_tool("lookup")  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]
+
+    @pytest.mark.parametrize("timeout", [0, -1.5])
+    def test_timeout_must_be_positive(self, timeout: float) -> None:
+        def f() -> str:
+            return ""
+
+        with pytest.raises(
+            UserError, match=r"FunctionTool 'f': timeout=.* must be a positive number of seconds"
+        ):
+            function_tool(timeout=timeout)(f)
+
+    def test_options_are_kept_on_the_tool(self) -> None:
+        def enabled(ctx: Any, agent: Any) -> bool:
+            return False
+
+        @function_tool(timeout=2.5, is_enabled=enabled, description_override="Custom.")
+        def f() -> str:
+            return ""
+
+        assert (f.timeout, f.is_enabled, f.description) == (2.5, enabled, "Custom.")
+
+
+class TestMoreKinds:
+    async def test_varargs_of_any_length_unpacked(self) -> None:
+        @function_tool
+        def total(*numbers: Unpack[tuple[int, ...]]) -> int:
+            return sum(numbers)
+
+        assert total.params_json_schema["properties"]["numbers"]["items"] == {"type": "integer"}
+        assert await total.on_invoke_tool(tool_context(), '{"numbers": [1, 2, 3]}') == "6"
+
+    def test_variadic_context_is_an_error(self) -> None:
+        def f(*ctx: RunContextWrapper[Any]) -> str:
+            return ""
+
+        with pytest.raises(
+            UserError,
+            match=r"parameter 'ctx' is variadic but annotated as a context; declare the context as a plain parameter",
+        ):
+            function_schema(f)
+
+    def test_unreadable_signature(self) -> None:
+        with pytest.raises(
+            UserError, match=r"its signature cannot be read .*; wrap it in a plain def or async def"
+        ):
+            function_schema(max)

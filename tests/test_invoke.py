@@ -8,6 +8,7 @@ import dataclasses
 import datetime
 import threading
 import time
+import uuid
 from typing import Any
 
 import pytest
@@ -127,6 +128,17 @@ Call 'book' again with corrected arguments.\
             text = await lookup.on_invoke_tool(tool_context("lookup"), arguments)
             assert SECRET not in text
             assert text.startswith("Tool 'lookup' was called with invalid arguments")
+
+    async def test_parser_reason_quoting_the_input_is_dropped(self) -> None:
+        @function_tool
+        def fetch(id: uuid.UUID) -> str:
+            return str(id)
+
+        assert await call(fetch, '{"id": "not-a-uuid-Q"}') == snapshot("""\
+Tool 'fetch' was called with invalid arguments:
+- id: Input should be a valid UUID
+Call 'fetch' again with corrected arguments.\
+""")
 
     async def test_validator_message_is_not_sent(self) -> None:
         class Checked(BaseModel):
@@ -268,7 +280,10 @@ class TestOutput:
         assert tool_output_text(value) == text
 
     def test_unserialisable_value_is_a_user_error(self) -> None:
-        with pytest.raises(UserError, match=r"Tool 'f' returned a object, which cannot be written"):
+        with pytest.raises(
+            UserError,
+            match=r"Tool 'f' returned a value of type object, which cannot be written as JSON",
+        ):
             tool_output_text(object(), "f")
 
     async def test_returned_value_goes_through_to_text(self) -> None:

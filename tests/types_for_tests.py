@@ -7,6 +7,7 @@ import typing
 from dataclasses import dataclass
 
 import typing_extensions
+import pydantic
 from pydantic import BaseModel
 
 
@@ -44,3 +45,16 @@ class User(BaseModel):
 class Node(BaseModel):
     label: str
     next: Node | None = None
+
+
+class Address(typing.TypedDict):
+    """A postal address."""
+
+    street: typing.Annotated[str, "The street and number."]
+    city: str
+    zip: typing_extensions.NotRequired[str]
+
+
+@pydantic.with_config(pydantic.ConfigDict(str_strip_whitespace=True))
+class Stripped(typing.TypedDict):
+    name: str

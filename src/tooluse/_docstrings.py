@@ -13,14 +13,17 @@ import re
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal, cast, get_args
 
 from griffe import Docstring, DocstringParameter, DocstringSectionKind
+
+from .exceptions import UserError
 
 __all__ = ["DocstringStyle", "FuncDocumentation", "detect_docstring_style", "parse_docstring"]
 
 DocstringStyle = Literal["google", "numpy", "sphinx"]
 """The docstring styles tooluse reads."""
+_STYLES: tuple[DocstringStyle, ...] = get_args(DocstringStyle)
 
 _SPHINX_FIELD = re.compile(
     r"^\s*:(param|parameter|arg|argument|key|keyword|type|raises?|returns?|rtype)\b", re.M
@@ -69,6 +72,12 @@ def parse_docstring(func: Callable[..., Any], style: DocstringStyle | None) -> F
     Returns:
         The description and the parameter descriptions (empty when there is no docstring).
     """
+    if style is not None and style not in _STYLES:
+        raise UserError(
+            f"docstring_style={style!r} for function '{getattr(func, '__qualname__', func)}' "
+            f"is not a docstring style; use one of {', '.join(map(repr, _STYLES))}, or None "
+            "to detect it"
+        )
     doc = inspect.getdoc(func)
     if not doc:
         return FuncDocumentation(description=None, param_descriptions={})

@@ -162,7 +162,6 @@ class _SchemaBuilder:
     def __init__(
         self, func: Callable[..., Any], name_override: str | None, *, strict: bool
     ) -> None:
-        self.func = func
         self.strict = strict
         self.where = _describe_function(func)
         self.problems: list[str] = []
@@ -375,7 +374,7 @@ def _signature(func: Callable[..., Any], where: str) -> inspect.Signature:
         return inspect.signature(func)
     except (TypeError, ValueError) as error:
         raise UserError(
-            f"Cannot make a tool from {where}: its signature cannot be read ({error}); "
+            f"Cannot make a tool from function {where}: its signature cannot be read ({error}); "
             "wrap it in a plain def or async def"
         ) from error
 

@@ -64,6 +64,11 @@ class FunctionTool:
     )
 
     def __post_init__(self) -> None:
+        if self.timeout is not None and not self.timeout > 0:
+            raise UserError(
+                f"FunctionTool '{self.name}': timeout={self.timeout!r} must be a positive number "
+                "of seconds, or None for no limit"
+            )
         if not self.strict_json_schema:
             return
         strict, problems = to_strict_schema(self.params_json_schema)
@@ -156,7 +161,14 @@ def function_tool(
     def decorate(f: ToolFunction) -> FunctionTool:
         return _make_tool(f, options)
 
-    return decorate if func is None else decorate(func)
+    if func is None:
+        return decorate
+    if not callable(func):
+        raise UserError(
+            f"function_tool takes the function itself, or only keyword arguments; got "
+            f"{func!r}. For a name, write @function_tool(name_override={func!r})"
+        )
+    return decorate(func)
 
 
 @dataclass(frozen=True)
@@ -253,7 +265,8 @@ def tool_output_text(value: Any, tool_name: str = "tool") -> str:
         return to_json(value).decode()
     except PydanticSerializationError as error:
         raise UserError(
-            f"Tool '{tool_name}' returned a {type(value).__name__}, which cannot be written as "
+            f"Tool '{tool_name}' returned a value of type {type(value).__name__}, which cannot be "
+            "written as "
             "JSON; return a str, or a JSON-friendly value (dict, list, dataclass, pydantic model)"
         ) from error
 

@@ -62,30 +62,37 @@ def _fix(tp: Any, memo: dict[Any, Any]) -> Any:
 
 def _fix_typeddict(td: Any, memo: dict[Any, Any]) -> Any:
     """Rebuild `td` if it is a `typing.TypedDict` or holds one; else return it as is."""
-    hints = {
-        key: _strip_requiredness(hint)
-        for key, hint in get_type_hints(td, include_extras=True).items()
-    }
+    raw = get_type_hints(td, include_extras=True)
+    hints = {key: _strip_requiredness(hint) for key, hint in raw.items()}
     if type(td).__module__ != "typing":
         memo[td] = td  # provisional, so that a recursive TypedDict ends the walk
         fixed = {key: _fix(hint, memo) for key, hint in hints.items()}
         if all(fixed[key] is hint for key, hint in hints.items()):
             return td
-    twin = _twin_of(td, hints)
+    twin = _twin_of(td, {key: _is_required(td, key, hint) for key, hint in raw.items()})
     memo[td] = twin  # before the fields, so a recursive TypedDict refers to its twin
     for key, hint in hints.items():
         twin.__annotations__[key] = _fix(hint, memo)
     return twin
 
 
-def _twin_of(td: Any, hints: dict[str, Any]) -> Any:
+def _is_required(td: Any, key: str, hint: Any) -> bool:
+    """`Required[...]`/`NotRequired[...]` decide; else the class's totality does.
+
+    Read from the resolved hint: with string annotations (PEP 563) a `typing.TypedDict`
+    before 3.12 cannot see `NotRequired` and lists every key in `__required_keys__`.
+    """
+    origin = get_origin(hint)
+    if origin in _REQUIREDNESS:
+        return origin in (typing_extensions.Required, getattr(typing, "Required", None))
+    return key in td.__required_keys__
+
+
+def _twin_of(td: Any, required: dict[str, bool]) -> Any:
     """A `typing_extensions.TypedDict` with `td`'s name, docstring and required keys."""
-    required: frozenset[str] = td.__required_keys__
     placeholder = {
-        key: typing_extensions.Required[Any]
-        if key in required
-        else typing_extensions.NotRequired[Any]
-        for key in hints
+        key: typing_extensions.Required[Any] if is_required else typing_extensions.NotRequired[Any]
+        for key, is_required in required.items()
     }
     twin: Any = typing_extensions.TypedDict(td.__name__, placeholder)  # type: ignore[operator]
     twin.__doc__ = td.__doc__

@@ -6,8 +6,8 @@ import enum
 import typing
 from dataclasses import dataclass
 
-import typing_extensions
 import pydantic
+import typing_extensions
 from pydantic import BaseModel
 
 

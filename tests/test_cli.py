@@ -98,13 +98,13 @@ def test_tool_definition_error_is_one_line(
     bad = tmp_path / "bad_tool.py"
     bad.write_text(
         "from typing import Any\nfrom tooluse import function_tool\n\n"
-        "@function_tool\ndef f(x: Any) -> str:\n    return ''\n"
+        "@function_tool(name_override='bad name')\ndef f(x: Any) -> str:\n    return ''\n"
     )
     code, _, err = run(capsys, "schema", str(bad))
     assert code == 2
     assert err.count("\n") == 1
     assert "UserError" in err
-    assert "parameter 'x'" in err
+    assert "the tool name 'bad name' does not match" in err
 
 
 def test_python_dash_m_entry_point() -> None:

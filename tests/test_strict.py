@@ -21,9 +21,10 @@ async def echo(ctx: Any, arguments: str) -> str:
 
 
 def strict(schema: dict[str, Any]) -> dict[str, Any]:
-    result, problems = to_strict_schema(schema)
-    assert problems == []
-    return result
+    result = to_strict_schema(schema)
+    assert result.problems == []
+    assert result.adapters == {}
+    return result.schema
 
 
 def test_objects_are_closed_and_fully_required() -> None:
@@ -213,12 +214,12 @@ def test_problems_are_reported_with_paths() -> None:
             "anything": {},
         },
     }
-    _, problems = to_strict_schema(schema)
+    problems = to_strict_schema(schema).problems
     assert [(p.path, p.message.split(",")[0]) for p in problems] == snapshot(
         [
-            (("properties", "tags"), "is a dict with free-form keys"),
+            (("properties", "tags"), "is a dict"),
             (("properties", "pair"), "is a fixed-length tuple"),
-            (("properties", "anything"), "accepts a value of any type (Any"),
+            (("properties", "anything"), "is a value of any type (Any"),
         ]
     )
 
@@ -303,7 +304,7 @@ class TestHandBuiltTools:
             FunctionTool("search", None, schema, echo)
         assert str(raised.value) == snapshot("""\
 Cannot make FunctionTool 'search' strict:
-  - parameter 'meta' (at properties.meta) is a dict with free-form keys, which strict mode cannot express; use a TypedDict, dataclass or model with named fields, or turn strict mode off (strict_json_schema=False)\
+  - parameter 'meta' (at properties.meta) is a dict, which strict mode can express only through a rewrite that tooluse undoes for tools made by @function_tool; use @function_tool, or turn strict mode off (strict_json_schema=False)\
 """)
 
     def test_object_without_properties_is_a_tool_without_arguments(self) -> None:
@@ -320,7 +321,7 @@ Cannot make FunctionTool 'search' strict:
             FunctionTool("any", None, {"type": "object", "additionalProperties": True}, echo)
         assert str(raised.value) == snapshot("""\
 Cannot make FunctionTool 'any' strict:
-  - the arguments object is a dict with free-form keys, which strict mode cannot express; use a TypedDict, dataclass or model with named fields, or turn strict mode off (strict_json_schema=False)\
+  - the arguments object is a dict with free-form keys, which strict mode cannot express at the root; name the arguments, or turn strict mode off (strict_json_schema=False)\
 """)
 
     def test_with_strict_mode_both_ways(self) -> None:

@@ -12,7 +12,7 @@ import pytest
 from inline_snapshot import snapshot
 from jsonschema import Draft202012Validator
 
-from tooluse import UserError, function_tool
+from tooluse import check_strict_schema, function_tool
 
 from .conftest import tool_context
 from .types_for_tests import Color, Node, Options, Point, Tree, User, Window
@@ -86,7 +86,12 @@ SAMPLES: dict[str, tuple[Any, Any]] = {
     "decimal": ("1.25", decimal.Decimal("1.25")),
 }
 
-NOT_STRICT = {"fixed_tuple", "dict"}
+# What the model sends for these in strict mode, where the schema adapts the type.
+STRICT_WIRE: dict[str, Any] = {
+    "dict": [{"key": "a", "value": 1}],
+    "fixed_tuple": {"item_0": 1, "item_1": "a"},
+    "total_false_typeddict": {"verbose": True, "label": None},
+}
 
 
 def tool_for(annotation: Any, strict: bool) -> Any:
@@ -107,27 +112,22 @@ def test_loose_schema(name: str) -> None:
     assert tool.params_json_schema == LOOSE[name]
 
 
-@pytest.mark.parametrize("name", sorted(set(TYPES) - NOT_STRICT))
+@pytest.mark.parametrize("name", TYPES)
 def test_strict_schema(name: str) -> None:
     tool, _ = tool_for(TYPES[name], strict=True)
     Draft202012Validator.check_schema(tool.params_json_schema)
+    assert check_strict_schema(tool.params_json_schema) == []
     assert tool.params_json_schema == STRICT[name]
 
 
-@pytest.mark.parametrize("name", sorted(NOT_STRICT))
-def test_types_strict_mode_cannot_express(name: str) -> None:
-    with pytest.raises(UserError) as raised:
-        tool_for(TYPES[name], strict=True)
-    assert str(raised.value) == STRICT_ERRORS[name]
-
-
-@pytest.mark.parametrize(
-    ("name", "strict"),
-    [(name, False) for name in TYPES] + [(name, True) for name in TYPES if name not in NOT_STRICT],
-)
+@pytest.mark.parametrize("strict", [False, True], ids=["loose", "strict"])
+@pytest.mark.parametrize("name", TYPES)
 async def test_value_arrives_as_python_type(name: str, strict: bool) -> None:
     tool, received = tool_for(TYPES[name], strict=strict)
     sent, expected = SAMPLES[name]
+    if strict:
+        sent = STRICT_WIRE.get(name, sent)
+        Draft202012Validator(tool.params_json_schema).validate({"value": sent})
     arguments = json.dumps({"value": sent})
     assert await tool.on_invoke_tool(tool_context("take", arguments), arguments) == "ok"
     assert received == [expected]
@@ -581,7 +581,7 @@ STRICT: dict[str, Any] = snapshot(
                     "items": {"type": "string"},
                     "title": "Value",
                     "type": "array",
-                    "uniqueItems": True,
+                    "description": "Items must be unique.",
                 }
             },
             "required": ["value"],
@@ -607,8 +607,16 @@ STRICT: dict[str, Any] = snapshot(
                 "Options": {
                     "additionalProperties": False,
                     "properties": {
-                        "verbose": {"title": "Verbose", "type": "boolean"},
-                        "label": {"title": "Label", "type": "string"},
+                        "verbose": {
+                            "anyOf": [{"type": "boolean"}, {"type": "null"}],
+                            "title": "Verbose",
+                            "description": "Null leaves it out.",
+                        },
+                        "label": {
+                            "anyOf": [{"type": "string"}, {"type": "null"}],
+                            "title": "Label",
+                            "description": "Null leaves it out.",
+                        },
                     },
                     "title": "Options",
                     "type": "object",
@@ -665,17 +673,40 @@ STRICT: dict[str, Any] = snapshot(
             "title": "take_args",
             "type": "object",
         },
-    }
-)
-STRICT_ERRORS: dict[str, str] = snapshot(
-    {
-        "dict": """\
-Cannot make a tool from function 'tests.test_types.tool_for.<locals>.take':
-  - parameter 'value' (at properties.value) is a dict with free-form keys, which strict mode cannot express; use a TypedDict, dataclass or model with named fields, or turn strict mode off (strict_mode=False)\
-""",
-        "fixed_tuple": """\
-Cannot make a tool from function 'tests.test_types.tool_for.<locals>.take':
-  - parameter 'value' (at properties.value) is a fixed-length tuple, which strict mode cannot express; use list[T] or a model with named fields, or turn strict mode off (strict_mode=False)\
-""",
+        "fixed_tuple": {
+            "additionalProperties": False,
+            "properties": {
+                "value": {
+                    "title": "Value",
+                    "type": "object",
+                    "properties": {"item_0": {"type": "integer"}, "item_1": {"type": "string"}},
+                    "required": ["item_0", "item_1"],
+                    "additionalProperties": False,
+                    "description": "The tuple's 2 items in order, as item_0, item_1.",
+                }
+            },
+            "required": ["value"],
+            "title": "take_args",
+            "type": "object",
+        },
+        "dict": {
+            "additionalProperties": False,
+            "properties": {
+                "value": {
+                    "title": "Value",
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"key": {"type": "string"}, "value": {"type": "integer"}},
+                        "required": ["key", "value"],
+                        "additionalProperties": False,
+                    },
+                    "description": 'Given as a list of {"key": ..., "value": ...} pairs; a repeated key keeps its last value.',
+                }
+            },
+            "required": ["value"],
+            "title": "take_args",
+            "type": "object",
+        },
     }
 )

@@ -12,21 +12,30 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, cast, get_args, get_origin, get_type_hints
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 from typing_extensions import Unpack, is_typeddict
 
+from ._adapters import AdapterMismatch, ArgumentAdapters, compile_adapters
 from ._context import RunContextWrapper
 from ._docstrings import DocstringStyle, parse_docstring
-from ._strict import describe_problems, to_strict_schema
+from ._strict import describe_problems, describe_violations, to_strict_schema
+from ._strict_rules import check_strict_schema, check_tool_name
+from ._tool_errors import (
+    arguments_error,
+    format_location,
+    json_syntax_problem,
+    not_an_object_problem,
+)
 from ._typeddict_compat import fix_typeddicts
-from .exceptions import UserError
+from .exceptions import ToolArgumentsError, UserError
 
 __all__ = ["FuncSchema", "function_schema"]
 
@@ -71,6 +80,7 @@ class FuncSchema:
     """Whether `params_json_schema` follows OpenAI's strict-mode rules."""
     _slots: tuple[_Slot, ...] = field(default=(), repr=False)
     _context_slot: _Slot | None = field(default=None, repr=False)
+    _adapters: ArgumentAdapters | None = field(default=None, repr=False)
     _by_keyword: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -78,6 +88,41 @@ class FuncSchema:
         self._by_keyword = all(
             slot.how == "keyword" and slot.attr == slot.name for slot in self._slots
         )
+
+    def parse_arguments(self, arguments: str) -> BaseModel:
+        """Validate the JSON arguments a model sent, undoing any strict-mode rewrites.
+
+        Args:
+            arguments: The raw JSON text; an empty string means `{}`.
+
+        Returns:
+            An instance of `params_pydantic_model`.
+
+        Raises:
+            ToolArgumentsError: If the arguments are not valid; the message names
+                each problem without repeating any value.
+        """
+        try:
+            if self._adapters is None:  # the fast path: one pass over the JSON text
+                return self.params_pydantic_model.model_validate_json(arguments or "{}")
+            return self.params_pydantic_model.model_validate(self._undo_adapters(arguments))
+        except ValidationError as error:
+            # Not chained: pydantic's message repeats the input values.
+            raise arguments_error(self.name, error) from None
+
+    def _undo_adapters(self, arguments: str) -> dict[str, Any]:
+        adapters = cast(ArgumentAdapters, self._adapters)
+        try:
+            data: Any = json.loads(arguments or "{}")
+        except json.JSONDecodeError as error:
+            raise ToolArgumentsError(self.name, [json_syntax_problem(error)]) from None
+        if not isinstance(data, dict):
+            raise ToolArgumentsError(self.name, [not_an_object_problem(data)])
+        try:
+            return adapters.apply(cast(dict[str, Any], data))
+        except AdapterMismatch as mismatch:
+            problem = f"{format_location(mismatch.location)}: {mismatch.message}"
+            raise ToolArgumentsError(self.name, [problem]) from None
 
     def to_call_args(
         self, data: BaseModel, context: RunContextWrapper[Any] | None = None
@@ -142,7 +187,9 @@ def function_schema(
         doc.param_descriptions if doc else {},
         _STRICT_CONFIG if strict_json_schema else _LOOSE_CONFIG,
     )
-    schema = builder.make_strict(model.model_json_schema(), strict_json_schema=strict_json_schema)
+    schema, adapters = builder.make_strict(
+        model.model_json_schema(), strict_json_schema=strict_json_schema
+    )
     return FuncSchema(
         name=builder.tool_name,
         description=description_override or (doc.description if doc else None),
@@ -153,6 +200,7 @@ def function_schema(
         strict_json_schema=strict_json_schema,
         _slots=slots,
         _context_slot=context_slot,
+        _adapters=adapters,
     )
 
 
@@ -162,12 +210,15 @@ class _SchemaBuilder:
     def __init__(
         self, func: Callable[..., Any], name_override: str | None, *, strict: bool
     ) -> None:
-        self.strict = strict
         self.where = _describe_function(func)
         self.problems: list[str] = []
         self.tool_name = name_override or getattr(func, "__name__", "")
         if not self.tool_name or self.tool_name == "<lambda>":
             self._fail(["it has no usable name: pass name_override='...'"])
+        if strict:  # a loose tool's name is only warned about (see _lints)
+            self.problems.extend(
+                f"{v.message}; fix: {v.fix}" for v in check_tool_name(self.tool_name)
+            )
         self.signature = _signature(func, self.where)
         self.hints = _type_hints(func, self.where)
 
@@ -191,13 +242,18 @@ class _SchemaBuilder:
         self._raise_if_problems()
         return self._create_model(fields, config), tuple(slots), context_slot
 
-    def make_strict(self, loose: dict[str, Any], *, strict_json_schema: bool) -> dict[str, Any]:
+    def make_strict(
+        self, loose: dict[str, Any], *, strict_json_schema: bool
+    ) -> tuple[dict[str, Any], ArgumentAdapters | None]:
         if not strict_json_schema:
-            return loose
-        strict, problems = to_strict_schema(loose)
-        self.problems.extend(describe_problems(loose, problems, "strict_mode=False"))
+            return loose, None
+        result = to_strict_schema(loose, adapters=True)
+        self.problems.extend(describe_problems(loose, result.problems, "strict_mode=False"))
         self._raise_if_problems()
-        return strict
+        violations = check_strict_schema(result.schema)
+        self.problems.extend(describe_violations(result.schema, violations))
+        self._raise_if_problems()
+        return result.schema, compile_adapters(result.schema, result.adapters)
 
     def _check_context(self, param: _P, current: _Slot | None, slot: _Slot) -> _Slot:
         if current is not None:
@@ -245,13 +301,6 @@ class _SchemaBuilder:
     ) -> tuple[Any, FieldInfo] | None:
         if get_origin(annotation) is Unpack and is_typeddict(get_args(annotation)[0]):
             return _field(param, get_args(annotation)[0], doc, default_factory=dict)
-        if self.strict:
-            self.problems.append(
-                f"parameter '**{param.name}' takes free-form keyword arguments, which strict "
-                "mode cannot express; declare named parameters (or annotate it "
-                "Unpack[SomeTypedDict]), or pass strict_mode=False"
-            )
-            return None
         return _field(param, dict[str, annotation], doc, default_factory=dict)
 
     def _create_model(self, fields: dict[str, Any], config: ConfigDict) -> type[BaseModel]:

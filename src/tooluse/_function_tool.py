@@ -15,15 +15,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias, overload
 
-from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError, to_json
 
 from ._context import RunContextWrapper, ToolContext
 from ._docstrings import DocstringStyle
 from ._function_schema import FuncSchema, function_schema
-from ._strict import describe_problems, to_strict_schema
+from ._strict import describe_problems, describe_violations, to_strict_schema
+from ._strict_rules import check_strict_schema
 from ._threads import run_in_thread
-from ._tool_errors import arguments_error, default_tool_error_function
+from ._tool_errors import default_tool_error_function
 from .exceptions import UserError
 
 __all__ = ["FunctionTool", "ToolErrorFunction", "function_tool", "tool_output_text"]
@@ -71,16 +71,17 @@ class FunctionTool:
             )
         if not self.strict_json_schema:
             return
-        strict, problems = to_strict_schema(self.params_json_schema)
-        if problems:
-            described = describe_problems(
-                self.params_json_schema, problems, "strict_json_schema=False"
-            )
-            lines = "\n".join(f"  - {line}" for line in described)
-            raise UserError(f"Cannot make FunctionTool '{self.name}' strict:\n{lines}")
         loose = self.params_json_schema
+        result = to_strict_schema(loose)
+        problems = describe_problems(loose, result.problems, "strict_json_schema=False")
+        if not problems:
+            violations = check_strict_schema(result.schema, name=self.name)
+            problems = describe_violations(result.schema, violations)
+        if problems:
+            lines = "\n".join(f"  - {line}" for line in problems)
+            raise UserError(f"Cannot make FunctionTool '{self.name}' strict:\n{lines}")
         self._remake = lambda _: replace(self, params_json_schema=loose, strict_json_schema=False)
-        self.params_json_schema = strict
+        self.params_json_schema = result.schema
 
     def with_strict_mode(self, strict: bool) -> FunctionTool:
         """Return this tool with its schema built for strict mode on or off.
@@ -222,7 +223,7 @@ class _Invoker:
 
     async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
         try:
-            data = self._validate(arguments)
+            data = self._schema.parse_arguments(arguments)
             args, kwargs = self._schema.to_call_args(data, ctx)
             if self._is_async:
                 result = await self._func(*args, **kwargs)
@@ -236,13 +237,6 @@ class _Invoker:
                 raise
             text = self._on_failure(ctx, error)
             return await text if inspect.isawaitable(text) else text
-
-    def _validate(self, arguments: str) -> BaseModel:
-        try:
-            return self._schema.params_pydantic_model.model_validate_json(arguments or "{}")
-        except ValidationError as error:
-            # Not chained: pydantic's message repeats the input values.
-            raise arguments_error(self._schema.name, error) from None
 
 
 def tool_output_text(value: Any, tool_name: str = "tool") -> str:

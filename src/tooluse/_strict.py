@@ -2,21 +2,42 @@
 
 Strict mode (constrained decoding) needs every object closed
 (`additionalProperties: false`) with all its properties required, no
-`default`, `anyOf` rather than `oneOf`, and no `$ref` with sibling keywords.
-`to_strict_schema` makes those rewrites on a copy and reports, as
-`StrictProblem`s, what it cannot rewrite (an open dict, a value of any type, a
-fixed-length tuple); callers turn those into one `UserError`. The transform is
-idempotent, so a schema may safely go through it twice.
+`default`, `anyOf` rather than `oneOf`, no `$ref` with sibling keywords, and
+only the keywords listed in `_strict_rules`. `to_strict_schema` makes those
+rewrites on a copy:
+
+- defaults move into the description (`Defaults to 3.`);
+- keywords outside the subset (`minLength`, `uniqueItems`, an unknown
+  `format`, ...) move into the description in plain words; pydantic still
+  enforces them on the arguments;
+- where a Python type has no strict form, an *adapter* rewrites it and is
+  recorded so that its inverse can be applied to the model's arguments
+  (`_adapters`): a dict becomes a list of key/value pairs, a fixed-length
+  tuple an object of `item_0`, `item_1`, ..., and a value of any type a
+  string of JSON.
+
+What no rewrite can express is reported as `StrictProblem`s, which callers
+turn into one `UserError`. Without adapters the transform is idempotent.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any, cast
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
 
-__all__ = ["StrictProblem", "describe_problems", "parameters_at", "to_strict_schema"]
+from ._strict_rules import SUPPORTED_FORMATS, SUPPORTED_KEYWORDS, StrictViolation
+
+__all__ = [
+    "Adapter",
+    "StrictProblem",
+    "StrictSchema",
+    "describe_problems",
+    "describe_violations",
+    "parameters_at",
+    "to_strict_schema",
+]
 
 JsonSchema = dict[str, Any]
 Path = tuple[str | int, ...]
@@ -24,7 +45,54 @@ Path = tuple[str | int, ...]
 _TYPED_KEYS = ("type", "anyOf", "$ref", "enum", "const")
 _SUBSCHEMA_MAPS = ("properties", "$defs")
 _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
-_SUBSCHEMAS = ("items", "additionalProperties")
+_SUBSCHEMAS = ("items", "additionalProperties", "propertyNames")
+# Annotations that mean nothing to the model: dropped without a word.
+_DROPPED = frozenset(
+    {"default", "discriminator", "readOnly", "writeOnly", "$comment", "$schema", "$id"}
+)
+# Structure no rewrite can express in strict mode.
+_INEXPRESSIBLE = frozenset(
+    [
+        "allOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "dependentRequired",
+        "dependentSchemas",
+        "patternProperties",
+        "contains",
+        "minContains",
+        "maxContains",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+    ]
+)
+_PLAIN_WORDS = {
+    "minLength": "At least {} characters long.",
+    "maxLength": "At most {} characters long.",
+    "minProperties": "At least {} entries.",
+    "maxProperties": "At most {} entries.",
+    "format": "Format: {}.",
+}
+PAIRS_NOTE = (
+    'Given as a list of {"key": ..., "value": ...} pairs; a repeated key keeps its last value.'
+)
+JSON_NOTE = 'Any JSON value, written as a string of JSON (for example "[1, 2]").'
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """A rewrite of one schema node whose inverse applies to the model's arguments."""
+
+    kind: Literal["pairs", "tuple", "json", "omit"]
+    """`pairs`: a dict as key/value pairs; `tuple`: a tuple as an `item_i` object;
+    `json`: a value of any type as a string of JSON; `omit`: optional keys made
+    nullable, left out when null."""
+    size: int = 0
+    """The tuple's length, for `tuple`."""
+    keys: frozenset[str] = frozenset()
+    """The nullable optional keys, for `omit`."""
 
 
 @dataclass(frozen=True)
@@ -37,20 +105,37 @@ class StrictProblem:
     """What is wrong and how to fix it."""
 
 
-def to_strict_schema(schema: JsonSchema) -> tuple[JsonSchema, list[StrictProblem]]:
-    """Return a strict-mode copy of `schema`, and what could not be made strict.
+@dataclass
+class StrictSchema:
+    """What the strict transform produced."""
+
+    schema: JsonSchema
+    """The strict schema."""
+    problems: list[StrictProblem] = field(default_factory=list[StrictProblem])
+    """What could not be made strict."""
+    adapters: dict[int, Adapter] = field(default_factory=dict[int, Adapter])
+    """The adapted nodes of `schema`, by `id()`; empty when nothing was adapted."""
+
+
+def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSchema:
+    """Return a strict-mode copy of `schema`, what could not be made strict, and the adapters.
 
     Args:
         schema: A JSON schema whose root is an object, e.g. from pydantic.
+        adapters: Whether to rewrite types with no strict form (dicts, tuples, any
+            value); only for callers that undo the rewrites on the arguments.
 
     Returns:
-        The rewritten schema (the input is not modified) and the problems left.
+        The rewritten schema (the input is not modified), the problems left, and
+        the adapters applied.
     """
-    walker = _Strictifier(schema.get("$defs", {}))
+    walker = _Strictifier(schema.get("$defs", {}), allow_adapters=adapters)
     strict = walker.node(schema, ())
     dropped = _drop_unreferenced_defs(strict)
     problems = [p for p in walker.problems if not _inside_defs(p.path, dropped)]
-    return strict, problems
+    live = {id(node) for node in _all_nodes(strict)}
+    kept = {key: adapter for key, adapter in walker.adapters.items() if key in live}
+    return StrictSchema(strict, problems, kept)
 
 
 def parameters_at(schema: JsonSchema, path: Path) -> list[str]:
@@ -96,12 +181,37 @@ def describe_problems(
     return lines
 
 
-class _Strictifier:
-    """One walk over a schema, collecting problems as it goes."""
+def describe_violations(schema: JsonSchema, violations: list[StrictViolation]) -> list[str]:
+    """One line per rule violation and parameter it concerns, for a `UserError`.
 
-    def __init__(self, defs: JsonSchema) -> None:
+    Args:
+        schema: The strict schema that was checked.
+        violations: What `check_strict_schema` found.
+
+    Returns:
+        Lines like `parameter 'x' (at properties.x) ... [rule]; fix: ...`.
+    """
+    lines: list[str] = []
+    for violation in violations:
+        path = tuple(violation.path.split(".")) if violation.path else ()
+        names = parameters_at(schema, path)
+        where = violation.path or "(root)"
+        text = f"{violation.message} [{violation.rule}]; fix: {violation.fix}"
+        if violation.rule == "tool-name" or not names:
+            lines.append(f"{'the tool' if violation.rule == 'tool-name' else where}: {text}")
+        else:
+            lines.extend(f"parameter '{name}' (at {where}): {text}" for name in names)
+    return lines
+
+
+class _Strictifier:
+    """One walk over a schema, collecting problems and adapters as it goes."""
+
+    def __init__(self, defs: JsonSchema, *, allow_adapters: bool) -> None:
         self.defs = defs
+        self.allow_adapters = allow_adapters
         self.problems: list[StrictProblem] = []
+        self.adapters: dict[int, Adapter] = {}
 
     def node(self, node: Any, path: Path) -> Any:
         if not isinstance(node, dict):
@@ -109,17 +219,24 @@ class _Strictifier:
         node = self._inline_ref_with_siblings(cast(JsonSchema, node))
         out = self._copy_children(node, path)
         if node.get("default") is not None:
-            out["description"] = _describe_default(out.get("description"), node["default"])
+            out["description"] = _add_sentence(
+                out.get("description"), f"Defaults to {_json(node['default'])}."
+            )
         out = _unwrap_single_all_of(out)
+        out = self._adapt(out, path)
         if out.get("type") == "object" or "properties" in out:
-            self._close_object(out, path)
-        self._check_expressible(out, path)
+            # Named keys declared by the user (not made by an adapter), below the root,
+            # whose optional fields all have defaults (a default_factory shows none).
+            if "properties" in node and path:
+                self._nullable_optional_keys(node, out)
+            _close_object(out, path)
+        self._relocate_unsupported(out, path)
         return out
 
     def _copy_children(self, node: JsonSchema, path: Path) -> JsonSchema:
         out: JsonSchema = {}
         for key, value in node.items():
-            if key in ("default", "discriminator"):
+            if key in _DROPPED:
                 continue
             new_key = "anyOf" if key == "oneOf" else key
             child_path = (*path, new_key)
@@ -143,41 +260,190 @@ class _Strictifier:
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         return {**target, **siblings}
 
-    def _close_object(self, out: JsonSchema, path: Path) -> None:
-        extra = out.get("additionalProperties", False)
-        if not path and extra is False:
-            out.setdefault("properties", {})  # `{"type": "object"}`: a tool without arguments
-        if extra is not False or "properties" not in out:
+    def _adapt(self, out: JsonSchema, path: Path) -> JsonSchema:
+        """Rewrite a type strict mode has no form for, if the caller can undo it."""
+        if _is_free_form_object(out) and not path and "additionalProperties" in out:
+            self._problem(path, "is a dict with free-form keys, which strict mode cannot express "
+                          "at the root; name the arguments, or turn strict mode off")  # fmt: skip
+        elif _is_free_form_object(out) and path:
+            if self.allow_adapters and not isinstance(out.get("additionalProperties"), dict):
+                out["additionalProperties"] = self._adapt({}, (*path, "additionalProperties"))
+            return self._with_adapter(out, path, _pairs_schema, Adapter("pairs"), "a dict")
+        if "prefixItems" in out:
+            if "items" in out or out.get("minItems") != out.get("maxItems"):
+                message = "is a tuple of varying length, which strict mode cannot express"
+                self._problem(path, f"{message}; use list[T] or a fixed tuple")
+                return out
+            adapter = Adapter("tuple", len(out["prefixItems"]))
+            return self._with_adapter(out, path, _tuple_schema, adapter, "a fixed-length tuple")
+        if not any(key in out for key in _TYPED_KEYS):
+            what = "a value of any type (Any, or a bare list/dict)"
+            return self._with_adapter(out, path, _json_text_schema, Adapter("json"), what)
+        return out
+
+    def _nullable_optional_keys(self, original: JsonSchema, out: JsonSchema) -> None:
+        """Let the model leave out an optional key that has no default by sending null.
+
+        Strict mode requires every key, so a `NotRequired` TypedDict key becomes
+        nullable, and an `omit` adapter drops it again when the model sends null.
+        """
+        required = set(original.get("required", []))
+        originals: JsonSchema = original.get("properties", {})
+        properties: JsonSchema = out.get("properties", {})
+        keys = [
+            key
+            for key, prop in properties.items()
+            if key not in required
+            and "default" not in originals.get(key, {})
+            and not self._admits_null(prop)
+        ]
+        if not keys or not self.allow_adapters:
+            return
+        for key in keys:
+            properties[key] = _nullable(properties[key])
+        self.adapters[id(out)] = Adapter("omit", keys=frozenset(keys))
+
+    def _admits_null(self, node: JsonSchema) -> bool:
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            node = self.defs.get(_def_name(ref), {})
+        declared = node.get("type")
+        types = declared if isinstance(declared, list) else [declared]
+        return (
+            "null" in types
+            or None in node.get("enum", [1])
+            or ("const" in node and node["const"] is None)
+            or any(self._admits_null(branch) for branch in node.get("anyOf", []))
+        )
+
+    def _with_adapter(
+        self,
+        out: JsonSchema,
+        path: Path,
+        rewrite: Callable[[JsonSchema], JsonSchema],
+        adapter: Adapter,
+        what: str,
+    ) -> JsonSchema:
+        if not self.allow_adapters:
             self._problem(
                 path,
-                "is a dict with free-form keys, which strict mode cannot express; "
-                "use a TypedDict, dataclass or model with named fields, "
+                f"is {what}, which strict mode can express only through a rewrite that "
+                "tooluse undoes for tools made by @function_tool; use @function_tool, "
                 "or turn strict mode off",
             )
-        out["additionalProperties"] = False
-        out["required"] = list(out.get("properties", {}))
+            return out
+        adapted = rewrite(out)
+        self.adapters[id(adapted)] = adapter
+        return adapted
 
-    def _check_expressible(self, out: JsonSchema, path: Path) -> None:
-        if "prefixItems" in out:
-            self._problem(
-                path,
-                "is a fixed-length tuple, which strict mode cannot express; "
-                "use list[T] or a model with named fields, or turn strict mode off",
-            )
-        elif not any(key in out for key in _TYPED_KEYS):
-            self._problem(
-                path,
-                "accepts a value of any type (Any, or a bare list/dict), which strict mode "
-                "cannot express; give it a concrete type, or turn strict mode off",
-            )
+    def _relocate_unsupported(self, out: JsonSchema, path: Path) -> None:
+        """Move keywords strict mode refuses into the description, in plain words."""
+        for key in [k for k in out if k not in SUPPORTED_KEYWORDS or k == "format"]:
+            if key == "format" and out[key] in SUPPORTED_FORMATS:
+                continue
+            if key in _INEXPRESSIBLE:
+                message = f"uses {key!r}, which strict mode cannot express"
+                self._problem(path, f"{message}; simplify the type, or turn strict mode off")
+                continue
+            sentence = _plain_words(key, out.pop(key))
+            if sentence:
+                out["description"] = _add_sentence(out.get("description"), sentence)
 
     def _problem(self, path: Path, message: str) -> None:
         self.problems.append(StrictProblem(path, message))
 
 
-def _describe_default(description: str | None, default: Any) -> str:
-    """State a removed default in the description, so the model still learns it."""
-    sentence = f"Defaults to {json.dumps(default, ensure_ascii=False)}."
+def _is_free_form_object(out: JsonSchema) -> bool:
+    """A dict: an object whose keys are not named in advance."""
+    if "properties" in out or out.get("type") != "object":
+        return False
+    return out.get("additionalProperties", True) is not False
+
+
+def _pairs_schema(out: JsonSchema) -> JsonSchema:
+    """`{"type": "object", "additionalProperties": V}` as an array of key/value pairs."""
+    value = out["additionalProperties"]
+    key = out.get("propertyNames", {"type": "string"})
+    pair = {
+        "type": "object",
+        "properties": {"key": key, "value": value},
+        "required": ["key", "value"],
+        "additionalProperties": False,
+    }
+    dict_keywords = {"additionalProperties", "propertyNames", "minProperties", "maxProperties"}
+    adapted = _carry_over(out, drop={"type", *dict_keywords})
+    adapted.update(type="array", items=pair)
+    if "minProperties" in out:
+        adapted["minItems"] = out["minProperties"]
+    if "maxProperties" in out:
+        adapted["maxItems"] = out["maxProperties"]
+    adapted["description"] = _add_sentence(out.get("description"), PAIRS_NOTE)
+    return adapted
+
+
+def _tuple_schema(out: JsonSchema) -> JsonSchema:
+    """A `prefixItems` tuple as an object of `item_0`, `item_1`, ..."""
+    items: list[JsonSchema] = out["prefixItems"]
+    names = [f"item_{index}" for index in range(len(items))]
+    adapted = _carry_over(out, drop={"type", "prefixItems", "minItems", "maxItems"})
+    adapted.update(
+        type="object",
+        properties=dict(zip(names, items, strict=True)),
+        required=names,
+        additionalProperties=False,
+    )
+    note = f"The tuple's {len(items)} items in order, as {', '.join(names)}."
+    adapted["description"] = _add_sentence(out.get("description"), note)
+    return adapted
+
+
+def _json_text_schema(out: JsonSchema) -> JsonSchema:
+    """A value of any type as a string of JSON."""
+    adapted = _carry_over(out, drop=set())
+    adapted["type"] = "string"
+    adapted["description"] = _add_sentence(out.get("description"), JSON_NOTE)
+    return adapted
+
+
+def _nullable(prop: JsonSchema) -> JsonSchema:
+    inner = {key: value for key, value in prop.items() if key not in ("title", "description")}
+    branches = inner["anyOf"] if list(inner) == ["anyOf"] else [inner]
+    outer: JsonSchema = {"anyOf": [*branches, {"type": "null"}]}
+    if "title" in prop:
+        outer["title"] = prop["title"]
+    outer["description"] = _add_sentence(prop.get("description"), "Null leaves it out.")
+    return outer
+
+
+def _carry_over(out: JsonSchema, drop: set[str]) -> JsonSchema:
+    return {key: value for key, value in out.items() if key not in drop}
+
+
+def _close_object(out: JsonSchema, path: Path) -> None:
+    if not path:
+        out.setdefault("properties", {})  # `{"type": "object"}`: a tool without arguments
+    out["additionalProperties"] = False
+    out["required"] = list(out.get("properties", {}))
+
+
+def _plain_words(key: str, value: Any) -> str | None:
+    if key == "uniqueItems":
+        return "Items must be unique." if value else None
+    if key == "deprecated":
+        return "Deprecated." if value else None
+    if key == "examples":
+        return f"Examples: {_json(value)}."
+    if key in _PLAIN_WORDS:
+        return _PLAIN_WORDS[key].format(value)
+    return f"Must satisfy {key}: {_json(value)}."
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _add_sentence(description: str | None, sentence: str) -> str:
+    """Append a sentence to a description, punctuating between them."""
     if not description:
         return sentence
     text = description.rstrip()
@@ -238,3 +504,15 @@ def _drop_unreferenced_defs(schema: JsonSchema) -> set[str]:
 
 def _inside_defs(path: Path, names: set[str]) -> bool:
     return len(path) >= 2 and path[0] == "$defs" and path[1] in names
+
+
+def _all_nodes(node: Any) -> Iterator[JsonSchema]:
+    """Every dict in a schema, subschema or not."""
+    if isinstance(node, dict):
+        mapping = cast(JsonSchema, node)
+        yield mapping
+        for value in mapping.values():
+            yield from _all_nodes(value)
+    elif isinstance(node, list):
+        for item in cast(list[Any], node):
+            yield from _all_nodes(item)

@@ -8,6 +8,7 @@ their wording carries no input; the others are replaced or trimmed here.
 
 from __future__ import annotations
 
+import json
 from typing import Any, cast, get_args
 
 from pydantic import ValidationError
@@ -17,7 +18,13 @@ from pydantic_core.core_schema import ErrorType
 from ._context import RunContextWrapper, ToolContext
 from .exceptions import ModelRetry, ToolArgumentsError
 
-__all__ = ["arguments_error", "default_tool_error_function"]
+__all__ = [
+    "arguments_error",
+    "default_tool_error_function",
+    "format_location",
+    "json_syntax_problem",
+    "not_an_object_problem",
+]
 
 _KNOWN_ERROR_TYPES = frozenset(get_args(ErrorType))
 # Message templates that interpolate the input itself, or text a validator wrote about it.
@@ -86,14 +93,40 @@ def arguments_error(tool_name: str, error: ValidationError) -> ToolArgumentsErro
     return ToolArgumentsError(tool_name, problems)
 
 
+def json_syntax_problem(error: json.JSONDecodeError) -> str:
+    """The problem line for arguments that are not JSON, with the error's position.
+
+    Args:
+        error: The error from `json.loads`.
+
+    Returns:
+        The same wording as for pydantic's JSON errors.
+    """
+    return (
+        f"the arguments are not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+    )
+
+
+def not_an_object_problem(value: object) -> str:
+    """The problem line for arguments that are JSON but not an object.
+
+    Args:
+        value: The parsed arguments.
+
+    Returns:
+        A line naming the JSON type that was sent instead.
+    """
+    got = _JSON_TYPE_NAMES.get(type(value), "value")
+    return f"the arguments must be a JSON object, not a JSON {got}"
+
+
 def _describe(detail: ErrorDetails) -> str:
     kind = detail["type"]
-    location = _format_location(detail["loc"])
+    location = format_location(detail["loc"])
     if kind == "json_invalid":
         return f"the arguments are not valid JSON: {detail.get('ctx', {}).get('error')}"
     if kind in ("model_type", "model_attributes_type", "dict_type") and not detail["loc"]:
-        got = _JSON_TYPE_NAMES.get(type(cast(object, detail["input"])), "value")
-        return f"the arguments must be a JSON object, not a JSON {got}"
+        return not_an_object_problem(cast(object, detail["input"]))
     if kind == "missing":
         return f"{location}: required field is missing"
     if kind == "extra_forbidden":
@@ -113,7 +146,15 @@ def _safe_message(detail: ErrorDetails) -> str:
     return message
 
 
-def _format_location(loc: tuple[int | str, ...]) -> str:
+def format_location(loc: tuple[int | str, ...]) -> str:
+    """A path into the arguments as the model would write it: `user.tags[2].name`.
+
+    Args:
+        loc: The keys and indexes from the root.
+
+    Returns:
+        The dotted path, or `arguments` for the root.
+    """
     if not loc:
         return "arguments"
     text = ""

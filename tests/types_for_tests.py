@@ -58,3 +58,26 @@ class Address(typing.TypedDict):
 @pydantic.with_config(pydantic.ConfigDict(str_strip_whitespace=True))
 class Stripped(typing.TypedDict):
     name: str
+
+
+class Tagged(BaseModel):
+    """A model with a dict inside: adapted in strict mode."""
+
+    name: str
+    tags: dict[str, int]
+
+
+@dataclass
+class Box:
+    size: tuple[int, int]
+    labels: dict[str, str]
+
+
+class Branch(BaseModel):
+    weights: dict[str, float]
+    children: list[Branch] = []
+
+
+class Sparse(typing.TypedDict, total=False):
+    note: str
+    scores: dict[str, int]

@@ -134,7 +134,7 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
     dropped = _drop_unreferenced_defs(strict)
     problems = [p for p in walker.problems if not _inside_defs(p.path, dropped)]
     live = {id(node) for node in _all_nodes(strict)}
-    kept = {key: adapter for key, adapter in walker.adapters.items() if key in live}
+    kept = {key: adapter for key, (_, adapter) in walker.adapters.items() if key in live}
     return StrictSchema(strict, problems, kept)
 
 
@@ -211,7 +211,8 @@ class _Strictifier:
         self.defs = defs
         self.allow_adapters = allow_adapters
         self.problems: list[StrictProblem] = []
-        self.adapters: dict[int, Adapter] = {}
+        # Keyed by id(); each node is held so that no id is reused during the walk.
+        self.adapters: dict[int, tuple[JsonSchema, Adapter]] = {}
 
     def node(self, node: Any, path: Path) -> Any:
         if not isinstance(node, dict):
@@ -301,7 +302,7 @@ class _Strictifier:
             return
         for key in keys:
             properties[key] = _nullable(properties[key])
-        self.adapters[id(out)] = Adapter("omit", keys=frozenset(keys))
+        self.adapters[id(out)] = (out, Adapter("omit", keys=frozenset(keys)))
 
     def _admits_null(self, node: JsonSchema) -> bool:
         ref = node.get("$ref")
@@ -333,7 +334,7 @@ class _Strictifier:
             )
             return out
         adapted = rewrite(out)
-        self.adapters[id(adapted)] = adapter
+        self.adapters[id(adapted)] = (adapted, adapter)
         return adapted
 
     def _relocate_unsupported(self, out: JsonSchema, path: Path) -> None:
@@ -406,12 +407,14 @@ def _json_text_schema(out: JsonSchema) -> JsonSchema:
 
 
 def _nullable(prop: JsonSchema) -> JsonSchema:
-    inner = {key: value for key, value in prop.items() if key not in ("title", "description")}
-    branches = inner["anyOf"] if list(inner) == ["anyOf"] else [inner]
+    """`prop` or null. `prop` itself stays in the tree: it may be an adapted node."""
+    title = prop.pop("title", None)
+    description = prop.pop("description", None)
+    branches = prop["anyOf"] if list(prop) == ["anyOf"] else [prop]
     outer: JsonSchema = {"anyOf": [*branches, {"type": "null"}]}
-    if "title" in prop:
-        outer["title"] = prop["title"]
-    outer["description"] = _add_sentence(prop.get("description"), "Null leaves it out.")
+    if title is not None:
+        outer["title"] = title
+    outer["description"] = _add_sentence(description, "Null leaves it out.")
     return outer
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from jsonschema import Draft202012Validator
+
 from tooluse import ToolContext
 
 
@@ -12,3 +14,10 @@ def tool_context(name: str = "tool", arguments: str = "", context: Any = None) -
     return ToolContext(
         context=context, tool_name=name, tool_call_id="call_1", tool_arguments=arguments
     )
+
+
+def assert_admits(schema: dict[str, Any], instance: Any) -> None:
+    """Fail unless the JSON schema admits the instance (as strict decoding would)."""
+    validator: Any = Draft202012Validator(schema)  # the stubs' deprecated overload is untyped
+    errors = [error.message for error in validator.iter_errors(instance)]
+    assert errors == []

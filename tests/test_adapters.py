@@ -8,11 +8,10 @@ from typing import Any
 
 import pytest
 from inline_snapshot import snapshot
-from jsonschema import Draft202012Validator
 
 from tooluse import FunctionTool, check_strict_schema, function_schema, function_tool
 
-from .conftest import tool_context
+from .conftest import assert_admits, tool_context
 from .types_for_tests import Box, Branch, Color, Sparse, Tagged
 
 SECRET = "s3cr3t"
@@ -31,7 +30,7 @@ def tool_taking(annotation: Any) -> tuple[FunctionTool, list[Any]]:
 
 async def send(tool: FunctionTool, value: Any) -> str:
     """Send {"value": value}, first checking the schema admits it, as strict decoding would."""
-    Draft202012Validator(tool.params_json_schema).validate({"value": value})
+    assert_admits(tool.params_json_schema, {"value": value})
     arguments = json.dumps({"value": value})
     return await tool.on_invoke_tool(tool_context(tool.name, arguments), arguments)
 
@@ -82,7 +81,7 @@ async def test_inside_models_dataclasses_and_typeddicts() -> None:
         "box": {"size": {"item_0": 2, "item_1": 3}, "labels": pairs(front="F")},
         "extra": {"note": None, "scores": pairs(a=5)},
     }
-    Draft202012Validator(file.params_json_schema).validate(arguments)
+    assert_admits(file.params_json_schema, arguments)
     text = json.dumps(arguments)
     assert await file.on_invoke_tool(tool_context("file", text), text) == "ok"
     assert received == [
@@ -94,7 +93,7 @@ async def test_inside_models_dataclasses_and_typeddicts() -> None:
 
 async def test_recursive_model_with_dicts_at_every_level() -> None:
     tool, received = tool_taking(Branch)
-    sent = {
+    sent: dict[str, Any] = {
         "weights": pairs(a=1.0),
         "children": [{"weights": pairs(b=2.0), "children": [{"weights": [], "children": []}]}],
     }

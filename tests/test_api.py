@@ -63,6 +63,7 @@ def test_exceptions_module() -> None:
         "ModelRetry",
         "RunError",
         "ToolArgumentsError",
+        "ToolDefinitionWarning",
         "TooluseError",
         "UserError",
     }

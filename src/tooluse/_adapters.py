@@ -90,25 +90,24 @@ class ArgumentAdapters:
             plan = self._definitions[plan.ref]
         if plan.adapter is not None:
             return self._undo(plan, value, where)
-        if plan.omit and isinstance(value, dict):
-            mapping = cast(dict[str, Any], value)
-            for key in plan.omit:
-                if key in mapping and mapping[key] is None:
-                    del mapping[key]
         if plan.branches is not None:
-            for shape, branch in plan.branches:
-                if shape.matches(value):
-                    return value if branch is None else self._walk(branch, value, where)
-            return value
-        if plan.properties is not None and isinstance(value, dict):
-            mapping = cast(dict[str, Any], value)
-            for key, child in plan.properties.items():
-                if key in mapping:
-                    mapping[key] = self._walk(child, mapping[key], (*where, key))
-        elif plan.items is not None and isinstance(value, list):
+            branch = next((p for shape, p in plan.branches if shape.matches(value)), None)
+            return value if branch is None else self._walk(branch, value, where)
+        if isinstance(value, dict):
+            return self._walk_object(plan, cast(dict[str, Any], value), where)
+        if plan.items is not None and isinstance(value, list):
             items = cast(list[Any], value)
             return [self._walk(plan.items, item, (*where, i)) for i, item in enumerate(items)]
         return value
+
+    def _walk_object(self, plan: _Plan, mapping: dict[str, Any], where: Location) -> Any:
+        for key in plan.omit:
+            if key in mapping and mapping[key] is None:
+                del mapping[key]
+        for key, child in (plan.properties or {}).items():
+            if key in mapping:
+                mapping[key] = self._walk(child, mapping[key], (*where, key))
+        return mapping
 
     def _undo(self, plan: _Plan, value: Any, where: Location) -> Any:
         kind = cast(Adapter, plan.adapter).kind
@@ -198,8 +197,6 @@ class _Compiler:
         if id(node) not in self.relevant:
             return None
         adapter = self.adapters.get(id(node))
-        if adapter is not None and adapter.kind == "omit":
-            return _Plan(properties=self._children(node["properties"]), omit=adapter.keys)
         if adapter is not None:
             return self._adapter_plan(node, adapter)
         if "anyOf" in node:
@@ -210,6 +207,8 @@ class _Compiler:
         return _Plan(items=self.plan(node["items"])) if "items" in node else None
 
     def _adapter_plan(self, node: JsonSchema, adapter: Adapter) -> _Plan:
+        if adapter.kind == "omit":  # an ordinary object, but for the keys it drops when null
+            return _Plan(properties=self._children(node["properties"]), omit=adapter.keys)
         if adapter.kind == "pairs":
             return _Plan(adapter=adapter, value=self.plan(node["items"]["properties"]["value"]))
         if adapter.kind == "tuple":

@@ -26,6 +26,7 @@ from typing_extensions import Unpack, is_typeddict
 from ._adapters import AdapterMismatch, ArgumentAdapters, compile_adapters
 from ._context import RunContextWrapper
 from ._docstrings import DocstringStyle, parse_docstring
+from ._lints import Finding, parameter_findings
 from ._strict import describe_problems, describe_violations, to_strict_schema
 from ._strict_rules import check_strict_schema, check_tool_name
 from ._tool_errors import (
@@ -81,6 +82,7 @@ class FuncSchema:
     _slots: tuple[_Slot, ...] = field(default=(), repr=False)
     _context_slot: _Slot | None = field(default=None, repr=False)
     _adapters: ArgumentAdapters | None = field(default=None, repr=False)
+    _findings: tuple[Finding, ...] = field(default=(), repr=False)
     _by_keyword: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -190,6 +192,7 @@ def function_schema(
     schema, adapters = builder.make_strict(
         model.model_json_schema(), strict_json_schema=strict_json_schema
     )
+    findings = builder.findings(doc.param_descriptions if doc else {}, model, context_slot)
     return FuncSchema(
         name=builder.tool_name,
         description=description_override or (doc.description if doc else None),
@@ -201,6 +204,7 @@ def function_schema(
         _slots=slots,
         _context_slot=context_slot,
         _adapters=adapters,
+        _findings=tuple(findings),
     )
 
 
@@ -254,6 +258,21 @@ class _SchemaBuilder:
         self.problems.extend(describe_violations(result.schema, violations))
         self._raise_if_problems()
         return result.schema, compile_adapters(result.schema, result.adapters)
+
+    def findings(
+        self, docs: dict[str, str], model: type[BaseModel], context: _Slot | None
+    ) -> list[Finding]:
+        described = {
+            info.alias or attr for attr, info in model.model_fields.items() if info.description
+        }
+        return parameter_findings(
+            self.tool_name,
+            self.signature,
+            self.hints,
+            docs,
+            described,
+            context.name if context else None,
+        )
 
     def _check_context(self, param: _P, current: _Slot | None, slot: _Slot) -> _Slot:
         if current is not None:

@@ -20,6 +20,7 @@ from pydantic_core import PydanticSerializationError, to_json
 from ._context import RunContextWrapper, ToolContext
 from ._docstrings import DocstringStyle
 from ._function_schema import FuncSchema, function_schema
+from ._lints import Finding, tool_findings, warn
 from ._strict import describe_problems, describe_violations, to_strict_schema
 from ._strict_rules import check_strict_schema
 from ._threads import run_in_thread
@@ -62,6 +63,7 @@ class FunctionTool:
     _remake: Callable[[bool], FunctionTool] | None = field(
         default=None, init=False, repr=False, compare=False
     )
+    _findings: tuple[Finding, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.timeout is not None and not self.timeout > 0:
@@ -203,6 +205,11 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         timeout=options.timeout,
     )
     tool.strict_json_schema = options.strict_mode
+    tool._findings = (  # pyright: ignore[reportPrivateUsage]
+        *schema._findings,  # pyright: ignore[reportPrivateUsage]
+        *tool_findings(tool.name, tool.description, strict=options.strict_mode),
+    )
+    warn(tool._findings, func)  # pyright: ignore[reportPrivateUsage]
     # Rebuilding from the function (not the schema) keeps `with_strict_mode` exact.
     tool._remake = lambda strict: _make_tool(func, replace(options, strict_mode=strict))  # pyright: ignore[reportPrivateUsage]
     return tool

@@ -308,8 +308,8 @@ class _Strictifier:
         ref = node.get("$ref")
         if isinstance(ref, str):
             node = self.defs.get(_def_name(ref), {})
-        declared = node.get("type")
-        types = declared if isinstance(declared, list) else [declared]
+        declared: Any = node.get("type")
+        types = cast(list[Any], declared) if isinstance(declared, list) else [declared]
         return (
             "null" in types
             or None in node.get("enum", [1])

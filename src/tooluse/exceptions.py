@@ -9,7 +9,10 @@ Exception
 │   └── RunError                  something failed while a run was going on
 │       └── ModelBehaviorError    the model sent something unusable
 │           └── ToolArgumentsError  a tool call's arguments did not validate
-└── ModelRetry                    raised by a tool: its message goes to the model
+├── ModelRetry                    raised by a tool: its message goes to the model
+└── Warning
+    └── UserWarning
+        └── ToolDefinitionWarning  a tool's definition has a likely mistake
 ```
 
 `UserError` subclasses `TypeError` because nearly every misuse is a function or
@@ -24,6 +27,7 @@ __all__ = [
     "ModelRetry",
     "RunError",
     "ToolArgumentsError",
+    "ToolDefinitionWarning",
     "TooluseError",
     "UserError",
 ]
@@ -64,6 +68,15 @@ class ToolArgumentsError(ModelBehaviorError):
         """One line per problem, safe to show to the model."""
         lines = "\n".join(f"- {problem}" for problem in problems)
         super().__init__(f"Invalid arguments for tool '{tool_name}':\n{lines}")
+
+
+class ToolDefinitionWarning(UserWarning):
+    """A tool's definition has a likely mistake that does not stop it from working.
+
+    For example a parameter without a description, or a docstring entry for a
+    parameter that does not exist. `tooluse check` lists the same findings;
+    run tests with `-W error::tooluse.exceptions.ToolDefinitionWarning` to fail on them.
+    """
 
 
 class ModelRetry(Exception):

@@ -1,0 +1,183 @@
+"""Definition-time findings about tools: what `tooluse check` reports and decoration warns about.
+
+Strict-mode violations stop decoration with a `UserError`; the findings here
+are softer. Each is emitted at decoration time as a `ToolDefinitionWarning`
+(so a test run with `-W error` fails on them) and listed by `tooluse check`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ._strict_rules import check_tool_name
+from .exceptions import ToolDefinitionWarning
+
+__all__ = [
+    "MAX_DESCRIPTION",
+    "Finding",
+    "duplicate_name_findings",
+    "parameter_findings",
+    "tool_findings",
+    "warn",
+]
+
+MAX_DESCRIPTION = 1_024
+"""Characters a tool description may have."""
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem with a tool's definition."""
+
+    code: str
+    """What kind: `no-description`, `unknown-doc-param`, `unannotated`, `tool-name`,
+    `duplicate-name`, `long-description` or `strict`."""
+    severity: Severity
+    """`error` makes `tooluse check` exit 1; `warning` does not."""
+    tool: str
+    """The tool's name."""
+    message: str
+    """What is wrong and how to fix it."""
+    parameter: str | None = None
+    """The parameter concerned, if any."""
+
+    def __str__(self) -> str:
+        where = f"{self.tool}({self.parameter})" if self.parameter else self.tool
+        return f"{where}: {self.severity}: {self.message} [{self.code}]"
+
+
+def parameter_findings(
+    tool: str,
+    signature: inspect.Signature,
+    hints: dict[str, Any],
+    documented: Iterable[str],
+    described: set[str],
+    context: str | None,
+) -> list[Finding]:
+    """Findings about a function's parameters and its docstring's parameter entries.
+
+    Args:
+        tool: The tool's name.
+        signature: The function's signature.
+        hints: Its resolved annotations.
+        documented: The parameter names the docstring describes (without stars).
+        described: The parameters with a description from any source.
+        context: The context parameter's name, if any: it needs no description.
+
+    Returns:
+        Unknown docstring entries, then per parameter: unannotated, undescribed.
+    """
+    names = list(signature.parameters)
+    findings = [
+        Finding(
+            "unknown-doc-param",
+            "error",
+            tool,
+            f"the docstring describes '{name}', which is not a parameter: its description "
+            "is dropped; fix the name in the docstring",
+        )
+        for name in documented
+        if name not in names
+    ]
+    for name in names:
+        if name == context:
+            continue
+        if name not in hints:
+            findings.append(
+                Finding(
+                    "unannotated",
+                    "warning",
+                    tool,
+                    "has no annotation, so the model is asked for a string; annotate it",
+                    name,
+                )
+            )
+        if name not in described:
+            findings.append(
+                Finding(
+                    "no-description",
+                    "warning",
+                    tool,
+                    "has no description; document it in the docstring's Args section",
+                    name,
+                )
+            )
+    return findings
+
+
+def tool_findings(name: str, description: str | None, *, strict: bool) -> list[Finding]:
+    """Findings about a tool as a whole: its name and the length of its description.
+
+    Args:
+        name: The tool's name.
+        description: The tool's description.
+        strict: Whether the tool is strict (then a bad name already failed decoration).
+
+    Returns:
+        The findings, possibly none.
+    """
+    findings: list[Finding] = []
+    if not strict:
+        findings.extend(
+            Finding("tool-name", "error", name, f"{v.message}; fix: {v.fix}")
+            for v in check_tool_name(name)
+        )
+    if description and len(description) > MAX_DESCRIPTION:
+        findings.append(
+            Finding(
+                "long-description",
+                "error",
+                name,
+                f"the description has {len(description):,} characters, more than "
+                f"{MAX_DESCRIPTION:,}; shorten it",
+            )
+        )
+    return findings
+
+
+def duplicate_name_findings(names: Iterable[str]) -> list[Finding]:
+    """Findings for tool names used more than once among tools offered together.
+
+    Args:
+        names: The names of the tools one agent (or module) offers.
+
+    Returns:
+        One finding per repeated name.
+    """
+    counts = Counter(names)
+    return [
+        Finding(
+            "duplicate-name",
+            "error",
+            name,
+            f"{count} tools are named '{name}'; the model cannot tell them apart: "
+            "rename all but one (name_override='...')",
+        )
+        for name, count in counts.items()
+        if count > 1
+    ]
+
+
+def warn(findings: Iterable[Finding], func: Callable[..., Any]) -> None:
+    """Emit findings as `ToolDefinitionWarning`s pointing at the function's definition.
+
+    Args:
+        findings: What to warn about.
+        func: The decorated function, whose file and first line the warnings name.
+    """
+    code = getattr(inspect.unwrap(func), "__code__", None)
+    filename = code.co_filename if code else "<unknown>"
+    lineno = code.co_firstlineno if code else 0
+    module_globals: dict[str, Any] = getattr(func, "__globals__", {})
+    registry = module_globals.setdefault("__warningregistry__", {})
+    for finding in findings:
+        warnings.warn_explicit(
+            str(finding), ToolDefinitionWarning, filename, lineno, registry=registry
+        )

@@ -66,6 +66,9 @@ class FunctionTool:
     _findings: tuple[Finding, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._findings = tuple(
+            tool_findings(self.name, self.description, strict=self.strict_json_schema)
+        )
         if self.timeout is not None and not self.timeout > 0:
             raise UserError(
                 f"FunctionTool '{self.name}': timeout={self.timeout!r} must be a positive number "

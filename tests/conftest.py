@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from jsonschema import Draft202012Validator
 
 from tooluse import ToolContext
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Most test tools are deliberately undocumented; test_lints checks these warnings.
+    # Added here, not in pyproject.toml: naming the category there would import tooluse
+    # before coverage starts.
+    config.addinivalue_line("filterwarnings", "ignore::tooluse.exceptions.ToolDefinitionWarning")
 
 
 def tool_context(name: str = "tool", arguments: str = "", context: Any = None) -> ToolContext[Any]:

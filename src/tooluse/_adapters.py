@@ -125,6 +125,8 @@ class ArgumentAdapters:
             if not (isinstance(pair, dict) and set(cast(dict[str, Any], pair)) == {"key", "value"}):
                 raise AdapterMismatch((*where, index), 'expected an object with "key" and "value"')
             entry = cast(dict[str, Any], pair)
+            if isinstance(entry["key"], list | dict):  # unhashable: it cannot be a dict key
+                raise AdapterMismatch((*where, index, "key"), "expected a string")
             child = plan.value
             result[entry["key"]] = (
                 entry["value"]

@@ -208,10 +208,8 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         timeout=options.timeout,
     )
     tool.strict_json_schema = options.strict_mode
-    tool._findings = (  # pyright: ignore[reportPrivateUsage]
-        *schema._findings,  # pyright: ignore[reportPrivateUsage]
-        *tool_findings(tool.name, tool.description, strict=options.strict_mode),
-    )
+    # __post_init__ found the tool-level findings; a strict tool's bad name already failed.
+    tool._findings = (*schema._findings, *tool._findings)  # pyright: ignore[reportPrivateUsage]
     warn(tool._findings, func)  # pyright: ignore[reportPrivateUsage]
     # Rebuilding from the function (not the schema) keeps `with_strict_mode` exact.
     tool._remake = lambda strict: _make_tool(func, replace(options, strict_mode=strict))  # pyright: ignore[reportPrivateUsage]

@@ -172,6 +172,9 @@ def warn(findings: Iterable[Finding], func: Callable[..., Any]) -> None:
         findings: What to warn about.
         func: The decorated function, whose file and first line the warnings name.
     """
+    findings = list(findings)
+    if not findings:
+        return
     code = getattr(inspect.unwrap(func), "__code__", None)
     filename = code.co_filename if code else "<unknown>"
     lineno = code.co_firstlineno if code else 0

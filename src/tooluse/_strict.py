@@ -27,7 +27,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from ._strict_rules import SUPPORTED_FORMATS, SUPPORTED_KEYWORDS, StrictViolation
+from ._strict_rules import (
+    SUPPORTED_FORMATS,
+    SUPPORTED_KEYWORDS,
+    StrictViolation,
+    is_plain_leaf,
+)
 
 __all__ = [
     "Adapter",
@@ -133,6 +138,8 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
     strict = walker.node(schema, ())
     dropped = _drop_unreferenced_defs(strict)
     problems = [p for p in walker.problems if not _inside_defs(p.path, dropped)]
+    if not walker.adapters:
+        return StrictSchema(strict, problems)
     live = {id(node) for node in _all_nodes(strict)}
     kept = {key: adapter for key, (_, adapter) in walker.adapters.items() if key in live}
     return StrictSchema(strict, problems, kept)
@@ -217,6 +224,8 @@ class _Strictifier:
     def node(self, node: Any, path: Path) -> Any:
         if not isinstance(node, dict):
             return node
+        if is_plain_leaf(cast(JsonSchema, node)):
+            return dict(cast(JsonSchema, node))  # the common case: already strict
         node = self._inline_ref_with_siblings(cast(JsonSchema, node))
         out = self._copy_children(node, path)
         if node.get("default") is not None:

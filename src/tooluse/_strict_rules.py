@@ -21,6 +21,7 @@ __all__ = [
     "StrictViolation",
     "check_strict_schema",
     "check_tool_name",
+    "is_plain_leaf",
 ]
 
 SUPPORTED_KEYWORDS = frozenset(
@@ -65,6 +66,7 @@ MAX_LARGE_ENUM_SIZE = 15_000
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
 _TYPED_KEYS = ("type", "anyOf", "$ref", "enum", "const")
+_SCALAR_TYPES = SUPPORTED_TYPES - {"object", "array"}
 Path = tuple[str | int, ...]
 
 
@@ -110,9 +112,11 @@ def check_strict_schema(
                 "wrap the arguments in an object with named properties",
             )
         )
-    for path, node in _nodes(schema, ()):
-        violations.extend(_check_node(_dotted(path), node))
-    violations.extend(_check_limits(schema))
+    nodes: list[tuple[Path, dict[str, Any]]] = []
+    depth = _collect(schema, (), 0, nodes)
+    for path, node in nodes:
+        violations.extend(_check_node(path, node))
+    violations.extend(_check_limits(schema, [node for _, node in nodes], depth))
     return violations
 
 
@@ -137,7 +141,10 @@ def check_tool_name(name: str) -> list[StrictViolation]:
     ]
 
 
-def _check_node(path: str, node: dict[str, Any]) -> Iterator[StrictViolation]:
+def _check_node(at: Path, node: dict[str, Any]) -> Iterator[StrictViolation]:
+    if is_plain_leaf(node):
+        return
+    path = _dotted(at)
     for key in node:
         if key not in SUPPORTED_KEYWORDS:
             yield StrictViolation(
@@ -157,6 +164,24 @@ def _check_node(path: str, node: dict[str, Any]) -> Iterator[StrictViolation]:
     yield from _check_type(path, node)
     if node.get("type") == "object" or "properties" in node:
         yield from _check_object(path, node)
+
+
+def is_plain_leaf(node: dict[str, Any]) -> bool:
+    """Whether `node` is the common case: a scalar with supported keywords only.
+
+    Args:
+        node: A subschema.
+
+    Returns:
+        True when there is nothing inside to check or rewrite.
+    """
+    kind = node.get("type")
+    return (
+        isinstance(kind, str)
+        and kind in _SCALAR_TYPES
+        and "format" not in node
+        and node.keys() <= SUPPORTED_KEYWORDS
+    )
 
 
 def _check_type(path: str, node: dict[str, Any]) -> Iterator[StrictViolation]:
@@ -198,12 +223,12 @@ def _check_object(path: str, node: dict[str, Any]) -> Iterator[StrictViolation]:
         )
 
 
-def _check_limits(schema: dict[str, Any]) -> Iterator[StrictViolation]:
-    nodes = [node for _, node in _nodes(schema, ())]
+def _check_limits(
+    schema: dict[str, Any], nodes: list[dict[str, Any]], depth: int
+) -> Iterator[StrictViolation]:
     properties = sum(len(node.get("properties", {})) for node in nodes)
     if properties > MAX_PROPERTIES:
         yield _limit("max-properties", f"{properties} object properties", MAX_PROPERTIES)
-    depth = _nesting(schema)
     if depth > MAX_NESTING:
         yield _limit("max-nesting", f"{depth} levels of nesting", MAX_NESTING)
     enums = [cast(list[Any], node["enum"]) for node in nodes if isinstance(node.get("enum"), list)]
@@ -246,20 +271,21 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def _nesting(node: dict[str, Any], depth: int = 0) -> int:
-    """How many objects deep the schema goes (each definition counted on its own)."""
+def _collect(
+    node: dict[str, Any], path: Path, depth: int, found: list[tuple[Path, dict[str, Any]]]
+) -> int:
+    """Gather every subschema with its path, the root first, into `found`.
+
+    Returns:
+        How many objects deep the schema goes (each definition counted on its own).
+    """
+    found.append((path, node))
     here = depth + 1 if "properties" in node else depth
     deepest = here
     for steps, child in _children(node):
-        deepest = max(deepest, _nesting(child, 0 if steps[0] == "$defs" else here))
+        child_depth = 0 if steps[0] == "$defs" else here
+        deepest = max(deepest, _collect(child, (*path, *steps), child_depth, found))
     return deepest
-
-
-def _nodes(node: dict[str, Any], path: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
-    """Every subschema with its path, the root first."""
-    yield path, node
-    for steps, child in _children(node):
-        yield from _nodes(child, (*path, *steps))
 
 
 def _children(node: dict[str, Any]) -> Iterator[tuple[Path, dict[str, Any]]]:

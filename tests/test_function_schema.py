@@ -399,3 +399,13 @@ class TestMoreKinds:
             UserError, match=r"its signature cannot be read .*; wrap it in a plain def or async def"
         ):
             function_schema(max)
+
+
+def test_pydantic_failing_to_write_the_schema_is_a_user_error() -> None:
+    def f(weights: dict[str, list[int]] = {"$defs": [1]}) -> str:  # noqa: B006
+        return ""
+
+    with pytest.raises(
+        UserError, match=r"pydantic could not write the arguments' JSON schema \(AttributeError"
+    ):
+        function_schema(f)

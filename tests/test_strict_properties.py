@@ -20,7 +20,7 @@ from typing import Any, Literal, Optional, cast
 
 import pydantic
 import typing_extensions
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -74,10 +74,15 @@ def list_of(spec: Spec) -> Spec:
     )
 
 
+# pydantic reads a default's "$ref"/"$defs" keys as schema keywords and crashes while
+# writing the JSON schema: keys here avoid "$" (tooluse reports that crash as a UserError).
+KEYS = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="$"), max_size=8)
+
+
 def dict_of(spec: Spec) -> Spec:
     return Spec(
         dict[str, spec.annotation],
-        st.dictionaries(TEXT, spec.values, max_size=3),
+        st.dictionaries(KEYS, spec.values, max_size=3),
         lambda mapping: [{"key": k, "value": spec.to_wire(v)} for k, v in mapping.items()],
     )
 
@@ -263,11 +268,14 @@ async def test_json_the_schema_rejects_is_rejected(sig: Signature, data: st.Data
     paths = [p for p in leaf_paths(wire) if p]
     mutated = replaced(wire, data.draw(st.sampled_from(paths)), data.draw(JUNK))
     if admitted(schema, mutated):
-        return  # the junk happened to fit the schema: nothing to check
+        event("the junk fits the schema")
+        return
     before = len(sig.received)
     result = await invoke(sig.tool, mutated)
     if len(sig.received) == before:
+        event("rejected with an argument error")
         assert ARGUMENT_ERROR in result, result
     else:  # lax coercion ("5" -> 5): what arrived must be something the schema admits
+        event("coerced into what the schema admits")
         assert result == "ok"
         assert admitted(schema, sig.wire(sig.received[-1]))

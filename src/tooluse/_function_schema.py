@@ -21,6 +21,7 @@ from typing import (
     Any,
     ForwardRef,
     Literal,
+    NoReturn,
     cast,
     get_args,
     get_origin,
@@ -200,7 +201,7 @@ def function_schema(
         _STRICT_CONFIG if strict_json_schema else _LOOSE_CONFIG,
     )
     schema, adapters = builder.make_strict(
-        model.model_json_schema(), strict_json_schema=strict_json_schema
+        builder.json_schema(model), strict_json_schema=strict_json_schema
     )
     findings = builder.findings(doc.param_descriptions if doc else {}, model, context_slot)
     return FuncSchema(
@@ -255,6 +256,18 @@ class _SchemaBuilder:
                 fields[slot.attr] = definition
         self._raise_if_problems()
         return self._create_model(fields, config), tuple(slots), context_slot
+
+    def json_schema(self, model: type[BaseModel]) -> dict[str, Any]:
+        try:
+            return model.model_json_schema()
+        except Exception as error:
+            self._fail(
+                [
+                    f"pydantic could not write the arguments' JSON schema ({type(error).__name__}: "
+                    f"{error}); a default value shaped like a schema (with '$ref' or '$defs' "
+                    "keys) is one known cause"
+                ]
+            )
 
     def make_strict(
         self, loose: dict[str, Any], *, strict_json_schema: bool
@@ -354,7 +367,7 @@ class _SchemaBuilder:
         if self.problems:
             self._fail(self.problems)
 
-    def _fail(self, problems: list[str]) -> None:
+    def _fail(self, problems: list[str]) -> NoReturn:
         lines = "\n".join(f"  - {problem}" for problem in problems)
         raise UserError(f"Cannot make a tool from function {self.where}:\n{lines}")
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from tooluse import ToolContext
+from tooluse import FunctionTool, ToolContext, function_tool
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -22,6 +22,18 @@ def tool_context(name: str = "tool", arguments: str = "", context: Any = None) -
     return ToolContext(
         context=context, tool_name=name, tool_call_id="call_1", tool_arguments=arguments
     )
+
+
+def tool_taking(annotation: Any, strict: bool = True) -> tuple[FunctionTool, list[Any]]:
+    """A tool `take(value: annotation)` that records what it receives."""
+    received: list[Any] = []
+
+    def take(value: Any) -> str:
+        received.append(value)
+        return "ok"
+
+    take.__annotations__ = {"value": annotation, "return": str}
+    return function_tool(strict_mode=strict)(take), received
 
 
 def assert_admits(schema: dict[str, Any], instance: Any) -> None:

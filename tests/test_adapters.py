@@ -11,21 +11,10 @@ from inline_snapshot import snapshot
 
 from tooluse import FunctionTool, check_strict_schema, function_schema, function_tool
 
-from .conftest import assert_admits, tool_context
+from .conftest import assert_admits, tool_context, tool_taking
 from .types_for_tests import Box, Branch, Color, Sparse, Tagged
 
 SECRET = "s3cr3t"
-
-
-def tool_taking(annotation: Any) -> tuple[FunctionTool, list[Any]]:
-    received: list[Any] = []
-
-    def take(value: Any) -> str:
-        received.append(value)
-        return "ok"
-
-    take.__annotations__ = {"value": annotation, "return": str}
-    return function_tool(take), received
 
 
 async def send(tool: FunctionTool, value: Any) -> str:

@@ -12,9 +12,9 @@ import pytest
 from inline_snapshot import snapshot
 from jsonschema import Draft202012Validator
 
-from tooluse import check_strict_schema, function_tool
+from tooluse import check_strict_schema
 
-from .conftest import assert_admits, tool_context
+from .conftest import assert_admits, tool_context, tool_taking
 from .types_for_tests import Color, Node, Options, Point, Tree, User, Window
 
 TYPES: dict[str, Any] = {
@@ -94,27 +94,16 @@ STRICT_WIRE: dict[str, Any] = {
 }
 
 
-def tool_for(annotation: Any, strict: bool) -> Any:
-    received: list[Any] = []
-
-    def take(value: Any) -> str:
-        received.append(value)
-        return "ok"
-
-    take.__annotations__ = {"value": annotation, "return": str}
-    return function_tool(strict_mode=strict)(take), received
-
-
 @pytest.mark.parametrize("name", TYPES)
 def test_loose_schema(name: str) -> None:
-    tool, _ = tool_for(TYPES[name], strict=False)
+    tool, _ = tool_taking(TYPES[name], strict=False)
     Draft202012Validator.check_schema(tool.params_json_schema)
     assert tool.params_json_schema == LOOSE[name]
 
 
 @pytest.mark.parametrize("name", TYPES)
 def test_strict_schema(name: str) -> None:
-    tool, _ = tool_for(TYPES[name], strict=True)
+    tool, _ = tool_taking(TYPES[name], strict=True)
     Draft202012Validator.check_schema(tool.params_json_schema)
     assert check_strict_schema(tool.params_json_schema) == []
     assert tool.params_json_schema == STRICT[name]
@@ -123,7 +112,7 @@ def test_strict_schema(name: str) -> None:
 @pytest.mark.parametrize("strict", [False, True], ids=["loose", "strict"])
 @pytest.mark.parametrize("name", TYPES)
 async def test_value_arrives_as_python_type(name: str, strict: bool) -> None:
-    tool, received = tool_for(TYPES[name], strict=strict)
+    tool, received = tool_taking(TYPES[name], strict=strict)
     sent, expected = SAMPLES[name]
     if strict:
         sent = STRICT_WIRE.get(name, sent)

@@ -272,13 +272,14 @@ class _Strictifier:
 
     def _adapt(self, out: JsonSchema, path: Path) -> JsonSchema:
         """Rewrite a type strict mode has no form for, if the caller can undo it."""
-        if _is_free_form_object(out) and not path and "additionalProperties" in out:
-            self._problem(path, "is a dict with free-form keys, which strict mode cannot express "
-                          "at the root; name the arguments, or turn strict mode off")  # fmt: skip
-        elif _is_free_form_object(out) and path:
-            if self.allow_adapters and not isinstance(out.get("additionalProperties"), dict):
-                out["additionalProperties"] = self._adapt({}, (*path, "additionalProperties"))
-            return self._with_adapter(out, path, _pairs_schema, Adapter("pairs"), "a dict")
+        if _is_free_form_object(out):
+            if path:
+                return self._adapt_dict(out, path)
+            if "additionalProperties" in out:  # `{"type": "object"}` alone: no arguments
+                message = "is a dict with free-form keys, which strict mode cannot express"
+                fix = "name the arguments, or turn strict mode off"
+                self._problem(path, f"{message} at the root; {fix}")
+            return out
         if "prefixItems" in out:
             if "items" in out or out.get("minItems") != out.get("maxItems"):
                 message = "is a tuple of varying length, which strict mode cannot express"
@@ -290,6 +291,11 @@ class _Strictifier:
             what = "a value of any type (Any, or a bare list/dict)"
             return self._with_adapter(out, path, _json_text_schema, Adapter("json"), what)
         return out
+
+    def _adapt_dict(self, out: JsonSchema, path: Path) -> JsonSchema:
+        if self.allow_adapters and not isinstance(out.get("additionalProperties"), dict):
+            out["additionalProperties"] = self._adapt({}, (*path, "additionalProperties"))
+        return self._with_adapter(out, path, _pairs_schema, Adapter("pairs"), "a dict")
 
     def _nullable_optional_keys(self, original: JsonSchema, out: JsonSchema) -> None:
         """Let the model leave out an optional key that has no default by sending null.

@@ -4,10 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from collections.abc import Iterator
+
 import pytest
 from jsonschema import Draft202012Validator
 
 from tooluse import FunctionTool, ToolContext, function_tool
+
+from .openai_server import ScriptedServer
+
+
+@pytest.fixture
+def openai_server() -> Iterator[ScriptedServer]:
+    """An OpenAI-compatible server on 127.0.0.1 playing the turns a test scripts."""
+    server = ScriptedServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def pytest_configure(config: pytest.Config) -> None:

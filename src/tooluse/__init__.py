@@ -10,33 +10,96 @@ def add(a: int, b: int) -> int:
 ```
 """
 
+from ._agent import Agent, FunctionToolResult, StopAtTools, ToolsToFinalOutputResult
 from ._context import RunContextWrapper, ToolContext, Usage
 from ._docstrings import DocstringStyle
 from ._function_schema import FuncSchema, function_schema
 from ._function_tool import FunctionTool, ToolErrorFunction, function_tool, tool_output_text
+from ._hosted_tools import (
+    CodeInterpreterTool,
+    Computer,
+    ComputerTool,
+    FileSearchTool,
+    HostedMCPTool,
+    HostedTool,
+    ImageGenerationTool,
+    LocalShellTool,
+    WebSearchTool,
+)
+from ._result import (
+    AgentUpdatedStreamEvent,
+    RawResponsesStreamEvent,
+    RunItemStreamEvent,
+    RunResult,
+    RunResultStreaming,
+    RunStreamEvent,
+)
+from ._runner import RunConfig, Runner
+from ._settings import ModelSettings
 from ._strict_rules import StrictViolation, check_strict_schema
 from ._tool_errors import default_tool_error_function
 from ._tool_params import chat_completions_tool_param, responses_tool_param
-from .exceptions import ModelBehaviorError, ModelRetry, ToolArgumentsError, UserError
+from .exceptions import (
+    MaxTurnsExceeded,
+    ModelBehaviorError,
+    ModelRetry,
+    ToolArgumentsError,
+    UserError,
+)
+from .models import (
+    Model,
+    OpenAIChatCompletionsModel,
+    OpenAIResponsesModel,
+    set_default_openai_api,
+    set_default_openai_client,
+)
 
 __all__ = [
+    "Agent",
+    "AgentUpdatedStreamEvent",
+    "CodeInterpreterTool",
+    "Computer",
+    "ComputerTool",
     "DocstringStyle",
+    "FileSearchTool",
     "FuncSchema",
     "FunctionTool",
+    "FunctionToolResult",
+    "HostedMCPTool",
+    "HostedTool",
+    "ImageGenerationTool",
+    "LocalShellTool",
+    "MaxTurnsExceeded",
+    "Model",
     "ModelBehaviorError",
     "ModelRetry",
+    "ModelSettings",
+    "OpenAIChatCompletionsModel",
+    "OpenAIResponsesModel",
+    "RawResponsesStreamEvent",
+    "RunConfig",
     "RunContextWrapper",
+    "RunItemStreamEvent",
+    "RunResult",
+    "RunResultStreaming",
+    "RunStreamEvent",
+    "Runner",
+    "StopAtTools",
     "StrictViolation",
     "ToolArgumentsError",
     "ToolContext",
     "ToolErrorFunction",
+    "ToolsToFinalOutputResult",
     "Usage",
     "UserError",
+    "WebSearchTool",
     "chat_completions_tool_param",
     "check_strict_schema",
     "default_tool_error_function",
     "function_schema",
     "function_tool",
     "responses_tool_param",
+    "set_default_openai_api",
+    "set_default_openai_client",
     "tool_output_text",
 ]

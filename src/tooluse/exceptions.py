@@ -7,6 +7,7 @@ Exception
 ├── TooluseError                  base of every error tooluse raises
 │   ├── UserError (TypeError)     the developer misused the API: fix the code
 │   └── RunError                  something failed while a run was going on
+│       ├── MaxTurnsExceeded      the run used all its turns; keeps the conversation
 │       └── ModelBehaviorError    the model sent something unusable
 │           └── ToolArgumentsError  a tool call's arguments did not validate
 ├── ModelRetry                    raised by a tool: its message goes to the model
@@ -22,7 +23,10 @@ a type that tooluse cannot turn into a tool. `ModelRetry` is deliberately not a
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
+    "MaxTurnsExceeded",
     "ModelBehaviorError",
     "ModelRetry",
     "RunError",
@@ -47,6 +51,27 @@ class UserError(TooluseError, TypeError):
 
 class RunError(TooluseError):
     """Something failed at run time, while calling a model or a tool."""
+
+
+class MaxTurnsExceeded(RunError):
+    """The run reached `max_turns` model calls without a final answer.
+
+    It keeps the conversation: `items` can be fed to a new run to continue.
+    """
+
+    def __init__(
+        self, max_turns: int, items: list[dict[str, Any]], new_items: list[dict[str, Any]]
+    ) -> None:
+        self.max_turns = max_turns
+        """The limit that was reached."""
+        self.items = items
+        """The whole conversation so far: the input and every item the run added."""
+        self.new_items = new_items
+        """The items the run added."""
+        super().__init__(
+            f"The run reached max_turns={max_turns} without a final answer; raise max_turns "
+            "(Runner.run(..., max_turns=...)) or check why the model keeps calling tools"
+        )
 
 
 class ModelBehaviorError(RunError):

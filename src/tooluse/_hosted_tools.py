@@ -1,0 +1,223 @@
+"""Hosted tools: declarations the provider runs (or asks us to run), never local functions.
+
+Each tool turns into exactly the Responses API tool param the `openai` package
+types (`to_tool_param`). They exist only on the Responses API: offering one to
+a Chat Completions model fails before any request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, cast
+
+from openai.types.responses import FileSearchToolParam, WebSearchToolParam
+from openai.types.responses.computer_use_preview_tool_param import ComputerUsePreviewToolParam
+from openai.types.responses.tool_param import CodeInterpreter, ImageGeneration, LocalShell, Mcp
+
+__all__ = [
+    "CodeInterpreterTool",
+    "Computer",
+    "ComputerTool",
+    "FileSearchTool",
+    "HostedMCPTool",
+    "HostedTool",
+    "ImageGenerationTool",
+    "LocalShellTool",
+    "WebSearchTool",
+]
+
+
+@dataclass
+class WebSearchTool:
+    """Lets the model search the web."""
+
+    user_location: dict[str, Any] | None = None
+    """Where the user is, to localise results (`{"type": "approximate", "city": ...}`)."""
+    search_context_size: Literal["low", "medium", "high"] = "medium"
+    """How much context to gather."""
+    filters: dict[str, Any] | None = None
+    """Domain filters (`{"allowed_domains": [...]}`)."""
+
+    @property
+    def name(self) -> str:
+        """The tool's name in the run's items."""
+        return "web_search"
+
+    def to_tool_param(self) -> WebSearchToolParam:
+        """The Responses API tool param."""
+        param: WebSearchToolParam = {
+            "type": "web_search",
+            "search_context_size": self.search_context_size,
+        }
+        if self.user_location is not None:
+            param["user_location"] = cast(Any, self.user_location)  # shapes are checked by the API
+        if self.filters is not None:
+            param["filters"] = cast(Any, self.filters)  # shapes are checked by the API
+        return param
+
+
+@dataclass
+class FileSearchTool:
+    """Lets the model search OpenAI vector stores."""
+
+    vector_store_ids: list[str]
+    """The vector stores to search."""
+    max_num_results: int | None = None
+    """The most results to return."""
+    include_search_results: bool = False
+    """Whether the response includes the results (`include=["file_search_call.results"]`)."""
+    ranking_options: dict[str, Any] | None = None
+    """Ranking settings."""
+    filters: dict[str, Any] | None = None
+    """Attribute filters."""
+
+    @property
+    def name(self) -> str:
+        """The tool's name in the run's items."""
+        return "file_search"
+
+    def to_tool_param(self) -> FileSearchToolParam:
+        """The Responses API tool param."""
+        param: FileSearchToolParam = {
+            "type": "file_search",
+            "vector_store_ids": list(self.vector_store_ids),
+        }
+        if self.max_num_results is not None:
+            param["max_num_results"] = self.max_num_results
+        if self.ranking_options is not None:
+            param["ranking_options"] = cast(
+                Any, self.ranking_options
+            )  # shapes are checked by the API
+        if self.filters is not None:
+            param["filters"] = cast(Any, self.filters)  # shapes are checked by the API
+        return param
+
+
+@dataclass
+class CodeInterpreterTool:
+    """Lets the model run code in a sandbox the provider hosts."""
+
+    tool_config: CodeInterpreter = field(
+        default_factory=lambda: CodeInterpreter(type="code_interpreter", container={"type": "auto"})
+    )
+    """The full tool param."""
+
+    @property
+    def name(self) -> str:
+        """The tool's name in the run's items."""
+        return "code_interpreter"
+
+    def to_tool_param(self) -> CodeInterpreter:
+        """The Responses API tool param."""
+        return self.tool_config
+
+
+ApprovalFunction = Callable[[dict[str, Any]], "dict[str, Any] | Awaitable[dict[str, Any]]"]
+
+
+@dataclass
+class HostedMCPTool:
+    """Lets the model call a remote MCP server through the provider."""
+
+    tool_config: Mcp
+    """The full tool param (`server_label`, `server_url`, `require_approval`, ...)."""
+    on_approval_request: ApprovalFunction | None = None
+    """Answers the provider's approval requests (`{"approve": bool, "reason": ...}`)."""
+
+    @property
+    def name(self) -> str:
+        """The tool's name in the run's items."""
+        return "hosted_mcp"
+
+    def to_tool_param(self) -> Mcp:
+        """The Responses API tool param."""
+        return self.tool_config
+
+
+@dataclass
+class ImageGenerationTool:
+    """Lets the model generate images."""
+
+    tool_config: ImageGeneration = field(
+        default_factory=lambda: ImageGeneration(type="image_generation")
+    )
+    """The full tool param."""
+
+    @property
+    def name(self) -> str:
+        """The tool's name in the run's items."""
+        return "image_generation"
+
+    def to_tool_param(self) -> ImageGeneration:
+        """The Responses API tool param."""
+        return self.tool_config
+
+
+class Computer(Protocol):
+    """A screen the model operates through `ComputerTool` (you implement the actions)."""
+
+    @property
+    def environment(self) -> Literal["windows", "mac", "linux", "ubuntu", "browser"]:
+        """The kind of machine."""
+        ...
+
+    @property
+    def dimensions(self) -> tuple[int, int]:
+        """The screen's width and height in pixels."""
+        ...
+
+
+@dataclass
+class ComputerTool:
+    """Lets the model use a computer; its actions arrive as `computer_call` items."""
+
+    computer: Computer
+    """The computer the actions are performed on."""
+
+    @property
+    def name(self) -> str:
+        """The tool's name in the run's items."""
+        return "computer_use_preview"
+
+    def to_tool_param(self) -> ComputerUsePreviewToolParam:
+        """The Responses API tool param."""
+        width, height = self.computer.dimensions
+        return {
+            "type": "computer_use_preview",
+            "environment": self.computer.environment,
+            "display_width": width,
+            "display_height": height,
+        }
+
+
+LocalShellExecutor = Callable[[dict[str, Any]], "str | Awaitable[str]"]
+
+
+@dataclass
+class LocalShellTool:
+    """Lets the model run shell commands, through `executor`, on this machine."""
+
+    executor: LocalShellExecutor
+    """Runs one `local_shell_call` action and returns its output."""
+
+    @property
+    def name(self) -> str:
+        """The tool's name in the run's items."""
+        return "local_shell"
+
+    def to_tool_param(self) -> LocalShell:
+        """The Responses API tool param."""
+        return {"type": "local_shell"}
+
+
+HostedTool = (
+    WebSearchTool
+    | FileSearchTool
+    | CodeInterpreterTool
+    | HostedMCPTool
+    | ImageGenerationTool
+    | ComputerTool
+    | LocalShellTool
+)
+"""Any tool that is declared to the provider rather than called as a function."""

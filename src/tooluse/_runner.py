@@ -1,0 +1,334 @@
+"""`Runner`: the model ⇄ tool loop, written as a few named steps.
+
+One turn: prepare the request (instructions, enabled tools, settings), call the
+model (whole or streamed), record what it produced, run the tool calls it asked
+for (all at once, outputs kept in call order), and decide whether the run is
+over. Streaming differs only in how the model is called and in the events the
+steps emit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any, cast
+
+from ._agent import Agent, FunctionToolResult, StopAtTools, ToolsToFinalOutputResult
+from ._context import RunContextWrapper, ToolContext, Usage
+from ._function_tool import FunctionTool
+from ._hosted_tools import LocalShellTool
+from ._items import Item, function_call_output, message_text, user_message
+from ._output import OutputSchema
+from ._result import (
+    AgentUpdatedStreamEvent,
+    RawResponsesStreamEvent,
+    RunItemStreamEvent,
+    RunResult,
+    RunResultStreaming,
+    RunStreamEvent,
+)
+from ._settings import ModelSettings
+from .exceptions import MaxTurnsExceeded, UserError
+from .models import Model, ModelRequest, ModelResponse, ResponseDone, resolve_model
+
+__all__ = ["DEFAULT_MAX_TURNS", "RunConfig", "Runner"]
+
+DEFAULT_MAX_TURNS = 10
+"""Model calls a run may make before `MaxTurnsExceeded`."""
+
+Emit = Callable[[RunStreamEvent], None]
+CallModel = Callable[[Model, ModelRequest, Emit], Awaitable[ModelResponse]]
+
+
+@dataclass
+class RunConfig:
+    """Settings for one run that override the agents'."""
+
+    model: str | Model | None = None
+    """The model every agent of the run uses, instead of its own."""
+    model_settings: ModelSettings | None = None
+    """Settings that win over each agent's where they are set."""
+
+
+class Runner:
+    """Runs an agent: `await Runner.run(agent, "question")`."""
+
+    @classmethod
+    async def run(
+        cls,
+        starting_agent: Agent[Any],
+        input: str | list[Item],
+        *,
+        context: Any = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        run_config: RunConfig | None = None,
+    ) -> RunResult:
+        """Run the agent until it answers.
+
+        Args:
+            starting_agent: The agent.
+            input: A user message, or a list of input items (e.g. `result.to_input_list()`).
+            context: Your object, given to tools as `RunContextWrapper.context`.
+            max_turns: The most model calls the run may make.
+            run_config: Overrides for this run.
+
+        Returns:
+            The result, with `final_output`.
+
+        Raises:
+            MaxTurnsExceeded: If the model is still calling tools after `max_turns` calls.
+        """
+        run = _Run(starting_agent, input, context, max_turns, run_config or RunConfig())
+        return await run.execute(_call_whole, _ignore)
+
+    @classmethod
+    def run_sync(
+        cls,
+        starting_agent: Agent[Any],
+        input: str | list[Item],
+        *,
+        context: Any = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        run_config: RunConfig | None = None,
+    ) -> RunResult:
+        """`run`, for code without an event loop.
+
+        Args:
+            starting_agent: The agent.
+            input: A user message, or a list of input items.
+            context: Your object, given to tools.
+            max_turns: The most model calls the run may make.
+            run_config: Overrides for this run.
+
+        Returns:
+            The result.
+
+        Raises:
+            UserError: If called while an event loop is running (use `await Runner.run`).
+        """
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        else:
+            raise UserError("Runner.run_sync() cannot run inside an event loop: await Runner.run()")
+        coroutine = cls.run(
+            starting_agent, input, context=context, max_turns=max_turns, run_config=run_config
+        )
+        return asyncio.run(coroutine)
+
+    @classmethod
+    def run_streamed(
+        cls,
+        starting_agent: Agent[Any],
+        input: str | list[Item],
+        *,
+        context: Any = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        run_config: RunConfig | None = None,
+    ) -> RunResultStreaming:
+        """Start the run and return at once; iterate `result.stream_events()`.
+
+        Args:
+            starting_agent: The agent.
+            input: A user message, or a list of input items.
+            context: Your object, given to tools.
+            max_turns: The most model calls the run may make.
+            run_config: Overrides for this run.
+
+        Returns:
+            The streaming result; its fields are complete once the events end.
+        """
+        run = _Run(starting_agent, input, context, max_turns, run_config or RunConfig())
+        streaming = RunResultStreaming(
+            input=run.input,
+            new_items=run.new_items,
+            raw_responses=run.raw_responses,
+            final_output=None,
+            last_agent=starting_agent,
+            usage=run.context.usage,
+        )
+        streaming._task = asyncio.ensure_future(_stream(run, streaming))  # pyright: ignore[reportPrivateUsage]
+        return streaming
+
+
+async def _stream(run: _Run, streaming: RunResultStreaming) -> RunResult:
+    queue = streaming._queue  # pyright: ignore[reportPrivateUsage]
+    try:
+        result = await run.execute(_call_streamed, queue.put_nowait)
+        streaming.final_output = result.final_output
+        streaming.last_agent = result.last_agent
+        return result
+    finally:
+        streaming.is_complete = True
+        queue.put_nowait(None)
+
+
+async def _call_whole(model: Model, request: ModelRequest, emit: Emit) -> ModelResponse:
+    del emit
+    return await model.get_response(request)
+
+
+async def _call_streamed(model: Model, request: ModelRequest, emit: Emit) -> ModelResponse:
+    async for event in model.stream_response(request):
+        if isinstance(event, ResponseDone):
+            return event.response
+        emit(RawResponsesStreamEvent(event.data))
+    raise UserError(f"{type(model).__name__}.stream_response ended without a ResponseDone event")
+
+
+def _ignore(event: RunStreamEvent) -> None:
+    del event
+
+
+class _Run:
+    """The state of one run, and its steps."""
+
+    def __init__(
+        self,
+        agent: Agent[Any],
+        input: str | list[Item],
+        context: Any,
+        max_turns: int,
+        config: RunConfig,
+    ) -> None:
+        self.agent = agent
+        self.input: list[Item] = [user_message(input)] if isinstance(input, str) else list(input)
+        self.context = RunContextWrapper(context=context, usage=Usage())
+        self.max_turns = max_turns
+        self.config = config
+        self.new_items: list[Item] = []
+        self.raw_responses: list[ModelResponse] = []
+        self.release_tool_choice = False
+        self.output = OutputSchema(agent.output_type) if agent.output_type is not None else None
+
+    async def execute(self, call_model: CallModel, emit: Emit) -> RunResult:
+        emit(AgentUpdatedStreamEvent(self.agent))
+        model = resolve_model(self.config.model or self.agent.model)
+        for _ in range(self.max_turns):
+            tools = await self.enabled_tools()
+            request = await self.prepare_request(tools)
+            response = await call_model(model, request, emit)
+            self.record(response, emit)
+            calls = [item for item in response.output if item.get("type") == "function_call"]
+            local = [item for item in response.output if item.get("type") == "local_shell_call"]
+            if not calls and not local:
+                return self.finish(self.final_output(response))
+            results = await self.execute_tools(calls, tools, emit)
+            await self.execute_local_shell(local, tools, emit)
+            decision = await self.decide(results)
+            if decision.is_final_output:
+                return self.finish(decision.final_output)
+        raise MaxTurnsExceeded(self.max_turns, [*self.input, *self.new_items], self.new_items)
+
+    async def enabled_tools(self) -> list[Any]:
+        enabled: list[Any] = []
+        for tool in self.agent.tools:
+            flag: Any = getattr(tool, "is_enabled", True)
+            if callable(flag):
+                flag = flag(self.context, self.agent)
+                flag = await flag if inspect.isawaitable(flag) else flag
+            if flag:
+                enabled.append(tool)
+        return enabled
+
+    async def prepare_request(self, tools: list[Any]) -> ModelRequest:
+        settings = self.agent.model_settings.resolve(self.config.model_settings)
+        if self.release_tool_choice:
+            settings = replace(settings, tool_choice=None)
+        return ModelRequest(
+            instructions=await self.instructions(),
+            input=[*self.input, *self.new_items],
+            tools=tools,
+            settings=settings,
+            output_schema=self.output.json_schema if self.output else None,
+        )
+
+    async def instructions(self) -> str | None:
+        instructions = self.agent.instructions
+        if instructions is None or isinstance(instructions, str):
+            return instructions
+        text = instructions(self.context, self.agent)
+        return await text if inspect.isawaitable(text) else text
+
+    def record(self, response: ModelResponse, emit: Emit) -> None:
+        self.raw_responses.append(response)
+        self.context.usage.add(response.usage)
+        for item in response.output:
+            self.new_items.append(item)
+            if message_text(item) is not None:
+                emit(RunItemStreamEvent("message_output_created", item))
+            elif item.get("type") == "function_call":
+                emit(RunItemStreamEvent("tool_called", item))
+
+    async def execute_tools(
+        self, calls: list[Item], tools: list[Any], emit: Emit
+    ) -> list[FunctionToolResult]:
+        by_name = {tool.name: tool for tool in tools if isinstance(tool, FunctionTool)}
+        outputs = await asyncio.gather(*(self.call_tool(call, by_name) for call in calls))
+        results: list[FunctionToolResult] = []
+        for call, output in zip(calls, outputs, strict=True):
+            item = function_call_output(call["call_id"], output)
+            self.new_items.append(item)
+            emit(RunItemStreamEvent("tool_output", item))
+            tool = by_name.get(call["name"])
+            if tool is not None:
+                results.append(FunctionToolResult(tool, call["call_id"], output))
+        if calls and self.agent.reset_tool_choice:
+            self.release_tool_choice = True
+        return results
+
+    async def call_tool(self, call: Item, by_name: dict[str, FunctionTool]) -> str:
+        tool = by_name.get(call["name"])
+        if tool is None:
+            available = ", ".join(sorted(by_name)) or "none"
+            return f"Tool '{call['name']}' does not exist. Available tools: {available}."
+        ctx = ToolContext(
+            context=self.context.context,
+            usage=self.context.usage,
+            tool_name=tool.name,
+            tool_call_id=call["call_id"],
+            tool_arguments=call["arguments"],
+        )
+        return await tool.on_invoke_tool(ctx, call["arguments"])
+
+    async def execute_local_shell(self, calls: list[Item], tools: list[Any], emit: Emit) -> None:
+        shell = next((tool for tool in tools if isinstance(tool, LocalShellTool)), None)
+        for call in calls:
+            if shell is None:
+                output = "The local_shell tool is not available."
+            else:
+                result = shell.executor(call.get("action", {}))
+                output = await result if inspect.isawaitable(result) else result
+            item = {"type": "local_shell_call_output", "id": call.get("call_id"), "output": output}
+            self.new_items.append(item)
+            emit(RunItemStreamEvent("tool_output", item))
+
+    async def decide(self, results: list[FunctionToolResult]) -> ToolsToFinalOutputResult:
+        behavior = self.agent.tool_use_behavior
+        if behavior == "run_llm_again" or not results:
+            return ToolsToFinalOutputResult(is_final_output=False)
+        if behavior == "stop_on_first_tool":
+            return ToolsToFinalOutputResult(True, results[0].output)
+        if isinstance(behavior, StopAtTools):
+            hit = next((r for r in results if r.tool.name in behavior.tool_names), None)
+            return ToolsToFinalOutputResult(hit is not None, hit.output if hit else None)
+        decision = cast(Any, behavior)(self.context, results)
+        return await decision if inspect.isawaitable(decision) else decision
+
+    def final_output(self, response: ModelResponse) -> Any:
+        texts = [text for item in response.output if (text := message_text(item)) is not None]
+        text = texts[-1] if texts else ""
+        return self.output.parse(text) if self.output else text
+
+    def finish(self, final_output: Any) -> RunResult:
+        return RunResult(
+            input=self.input,
+            new_items=self.new_items,
+            raw_responses=self.raw_responses,
+            final_output=final_output,
+            last_agent=self.agent,
+            usage=self.context.usage,
+        )

@@ -1,0 +1,162 @@
+"""`OpenAIChatCompletionsModel`: the Chat Completions API (OpenAI, vLLM, Ollama, ...)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any, cast
+
+from openai import AsyncOpenAI
+
+from .._context import Usage
+from .._function_tool import FunctionTool
+from .._tool_params import chat_completions_tool_param
+from ..exceptions import UserError
+from ._base import Model, ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
+from ._chat_conversion import items_to_messages, message_to_items
+from ._defaults import default_openai_client
+
+__all__ = ["OpenAIChatCompletionsModel"]
+
+
+class OpenAIChatCompletionsModel(Model):
+    """A model called through `client.chat.completions.create`."""
+
+    def __init__(self, model: str, openai_client: AsyncOpenAI | None = None) -> None:
+        """Name the model, and the client to call it with (default: the shared client).
+
+        Args:
+            model: The model name.
+            openai_client: The client; None uses `default_openai_client()` at the first call.
+        """
+        self.model = model
+        self._client = openai_client
+
+    async def get_response(self, request: ModelRequest) -> ModelResponse:
+        """Call the model and return its whole response.
+
+        Args:
+            request: The conversation, tools and settings.
+
+        Returns:
+            The model's response.
+        """
+        params = self._params(request)
+        client = self._client or default_openai_client()
+        # Parameters are built as a dict, so the client's overloads cannot type the result.
+        completion = cast(Any, await client.chat.completions.create(**params))
+        message = completion.choices[0].message.model_dump(exclude_none=True)
+        return ModelResponse(message_to_items(message), _usage(completion.usage), completion.id)
+
+    async def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        """Call the model and yield its chunks, ending with `ResponseDone`.
+
+        Args:
+            request: The conversation, tools and settings.
+
+        Yields:
+            The provider's chunks, then the whole response.
+        """
+        params = self._params(request)
+        client = self._client or default_openai_client()
+        stream = cast(
+            Any,
+            await client.chat.completions.create(
+                **params, stream=True, stream_options={"include_usage": True}
+            ),
+        )
+        reply = _StreamedReply()
+        async for chunk in stream:
+            yield StreamDelta(chunk)
+            reply.add(chunk)
+        yield ResponseDone(reply.response())
+
+    def _params(self, request: ModelRequest) -> dict[str, Any]:
+        settings = request.settings
+        params: dict[str, Any] = {
+            "model": self.model,
+            "messages": items_to_messages(request.instructions, request.input),
+        }
+        if request.tools:
+            params["tools"] = [_tool_param(tool) for tool in request.tools]
+            if settings.parallel_tool_calls is not None:
+                params["parallel_tool_calls"] = settings.parallel_tool_calls
+            if settings.tool_choice is not None:
+                params["tool_choice"] = _tool_choice(settings.tool_choice)
+        optional = {
+            "temperature": settings.temperature,
+            "top_p": settings.top_p,
+            "max_completion_tokens": settings.max_tokens,
+        }
+        params.update({key: value for key, value in optional.items() if value is not None})
+        if request.output_schema is not None:
+            params["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": "final_output",
+                    "schema": request.output_schema,
+                    "strict": True,
+                },
+            }
+        return {**params, **settings.extra_args}
+
+
+def _tool_param(tool: Any) -> Any:
+    if isinstance(tool, FunctionTool):
+        return chat_completions_tool_param(tool)
+    raise UserError(
+        f"The hosted tool {type(tool).__name__} ('{tool.name}') works only with the Responses "
+        "API: use OpenAIResponsesModel (the default for a model name), or remove the tool"
+    )
+
+
+def _tool_choice(choice: str) -> Any:
+    if choice in ("auto", "required", "none"):
+        return choice
+    return {"type": "function", "function": {"name": choice}}
+
+
+def _usage(usage: Any) -> Usage:
+    result = Usage(requests=1)
+    if usage is not None:
+        result.input_tokens = usage.prompt_tokens
+        result.output_tokens = usage.completion_tokens
+        result.total_tokens = usage.total_tokens
+    return result
+
+
+class _StreamedReply:
+    """Assembles a streamed reply's text and tool calls from its deltas."""
+
+    def __init__(self) -> None:
+        self.text: list[str] = []
+        self.calls: dict[int, dict[str, Any]] = {}
+        self.usage: Any = None
+        self.id: str | None = None
+
+    def add(self, chunk: Any) -> None:
+        self.id = self.id or chunk.id
+        if chunk.usage is not None:
+            self.usage = chunk.usage
+        for choice in chunk.choices:
+            delta = choice.delta
+            if delta.content:
+                self.text.append(delta.content)
+            calls: list[Any] = delta.tool_calls or []
+            for call in calls:
+                self._add_call(call)
+
+    def _add_call(self, call: Any) -> None:
+        entry = self.calls.setdefault(
+            call.index, {"id": "", "function": {"name": "", "arguments": ""}}
+        )
+        entry["id"] = call.id or entry["id"]
+        if call.function is not None:
+            entry["function"]["name"] += call.function.name or ""
+            entry["function"]["arguments"] += call.function.arguments or ""
+
+    def response(self) -> ModelResponse:
+        message: dict[str, Any] = {
+            "content": "".join(self.text),
+            "tool_calls": [self.calls[i] for i in sorted(self.calls)],
+        }
+        return ModelResponse(message_to_items(message), _usage(self.usage), self.id)

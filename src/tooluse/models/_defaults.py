@@ -1,0 +1,82 @@
+"""The default OpenAI client and API, and resolving a model name to a `Model`."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from openai import AsyncOpenAI
+
+from ..exceptions import UserError
+from ._base import Model
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "default_openai_client",
+    "resolve_model",
+    "set_default_openai_api",
+    "set_default_openai_client",
+]
+
+DEFAULT_MODEL = "gpt-4.1"
+"""The model an agent without one uses."""
+OpenAIApi = Literal["responses", "chat_completions"]
+
+_client: AsyncOpenAI | None = None
+_api: OpenAIApi = "responses"
+
+
+def set_default_openai_client(client: AsyncOpenAI | None) -> None:
+    """Use `client` for models given by name; None goes back to a lazily made `AsyncOpenAI()`.
+
+    Args:
+        client: The client, e.g. `AsyncOpenAI(base_url=..., api_key=...)`.
+    """
+    global _client  # noqa: PLW0603 - the one process-wide default, as in openai-agents
+    _client = client
+
+
+def set_default_openai_api(api: OpenAIApi) -> None:
+    """Choose the API models given by name use.
+
+    Args:
+        api: `"responses"` (the default) or `"chat_completions"`.
+
+    Raises:
+        UserError: For any other value.
+    """
+    global _api  # noqa: PLW0603 - the one process-wide default, as in openai-agents
+    if api not in ("responses", "chat_completions"):
+        raise UserError(f"set_default_openai_api({api!r}): use 'responses' or 'chat_completions'")
+    _api = api
+
+
+def default_openai_client() -> AsyncOpenAI:
+    """The default client, made on first use (`OPENAI_API_KEY` and `OPENAI_BASE_URL` apply).
+
+    Returns:
+        The client.
+    """
+    global _client  # noqa: PLW0603 - made once, on first use
+    if _client is None:
+        _client = AsyncOpenAI()
+    return _client
+
+
+def resolve_model(model: str | Model | None) -> Model:
+    """A `Model` for a name (with the default API), a `Model` as it is, or the default.
+
+    Args:
+        model: A model name, a model, or None.
+
+    Returns:
+        The model to call.
+    """
+    if isinstance(model, Model):
+        return model
+    from ._chat import OpenAIChatCompletionsModel  # noqa: PLC0415 - the two import this module
+    from ._responses import OpenAIResponsesModel  # noqa: PLC0415
+
+    name = model or DEFAULT_MODEL
+    if _api == "chat_completions":
+        return OpenAIChatCompletionsModel(name)
+    return OpenAIResponsesModel(name)

@@ -1,0 +1,111 @@
+"""`OpenAIResponsesModel`: the Responses API, whose items are the run's own format."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any, cast
+
+from openai import AsyncOpenAI
+
+from .._context import Usage
+from .._function_tool import FunctionTool
+from .._hosted_tools import FileSearchTool
+from .._items import Item
+from .._tool_params import responses_tool_param
+from ._base import Model, ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
+from ._defaults import default_openai_client
+
+__all__ = ["OpenAIResponsesModel"]
+
+
+class OpenAIResponsesModel(Model):
+    """A model called through `client.responses.create`."""
+
+    def __init__(self, model: str, openai_client: AsyncOpenAI | None = None) -> None:
+        """Name the model, and the client to call it with (default: the shared client).
+
+        Args:
+            model: The model name, e.g. `"gpt-4.1"`.
+            openai_client: The client; None uses `default_openai_client()` at the first call.
+        """
+        self.model = model
+        self._client = openai_client
+
+    async def get_response(self, request: ModelRequest) -> ModelResponse:
+        """Call the model and return its whole response.
+
+        Args:
+            request: The conversation, tools and settings.
+
+        Returns:
+            The model's response.
+        """
+        client = self._client or default_openai_client()
+        # Parameters are built as a dict, so the client's overloads cannot type the result.
+        response = cast(Any, await client.responses.create(**self._params(request)))
+        return _to_model_response(response)
+
+    async def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        """Call the model and yield its events, ending with `ResponseDone`.
+
+        Args:
+            request: The conversation, tools and settings.
+
+        Yields:
+            The provider's events, then the whole response.
+        """
+        client = self._client or default_openai_client()
+        stream = cast(Any, await client.responses.create(**self._params(request), stream=True))
+        async for event in stream:
+            yield StreamDelta(event)
+            if event.type == "response.completed":
+                yield ResponseDone(_to_model_response(event.response))
+
+    def _params(self, request: ModelRequest) -> dict[str, Any]:
+        settings = request.settings
+        params: dict[str, Any] = {"model": self.model, "input": request.input}
+        if request.instructions:
+            params["instructions"] = request.instructions
+        if request.tools:
+            params["tools"] = [_tool_param(tool) for tool in request.tools]
+            if settings.parallel_tool_calls is not None:
+                params["parallel_tool_calls"] = settings.parallel_tool_calls
+            if settings.tool_choice is not None:
+                params["tool_choice"] = _tool_choice(settings.tool_choice)
+        if any(isinstance(t, FileSearchTool) and t.include_search_results for t in request.tools):
+            params["include"] = ["file_search_call.results"]
+        optional = {
+            "temperature": settings.temperature,
+            "top_p": settings.top_p,
+            "max_output_tokens": settings.max_tokens,
+        }
+        params.update({key: value for key, value in optional.items() if value is not None})
+        if request.output_schema is not None:
+            params["text"] = {"format": _json_schema_format(request.output_schema)}
+        return {**params, **settings.extra_args}
+
+
+def _tool_param(tool: Any) -> Any:
+    return responses_tool_param(tool) if isinstance(tool, FunctionTool) else tool.to_tool_param()
+
+
+def _tool_choice(choice: str) -> Any:
+    if choice in ("auto", "required", "none"):
+        return choice
+    return {"type": "function", "name": choice}
+
+
+def _json_schema_format(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "json_schema", "name": "final_output", "schema": schema, "strict": True}
+
+
+def _to_model_response(response: Any) -> ModelResponse:
+    output = [
+        cast(Item, item.model_dump(mode="json", exclude_none=True)) for item in response.output
+    ]
+    usage = Usage(requests=1)
+    if response.usage is not None:
+        usage.input_tokens = response.usage.input_tokens
+        usage.output_tokens = response.usage.output_tokens
+        usage.total_tokens = response.usage.total_tokens
+    return ModelResponse(output, usage, response.id)

@@ -1,0 +1,180 @@
+"""Scripted models for your tests: no network, no API key.
+
+- `TestModel` calls every offered function tool once, with arguments made from
+  its schema, then answers with a summary of their outputs (or, for an agent
+  with an `output_type`, with a value made from that schema).
+- `FunctionModel(fn)` answers with whatever `fn(messages, tools)` returns: a
+  string, or a `ModelReply` with text and/or `ToolCall`s.
+
+```python
+agent = Agent("helper", tools=[add], model=TestModel())
+result = await Runner.run(agent, "add something")
+```
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._context import Usage
+from ._function_tool import FunctionTool
+from ._items import Item, assistant_message, function_call
+from .models import Model, ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
+from .models._base import Tool
+
+__all__ = ["FunctionModel", "ModelReply", "TestModel", "ToolCall", "value_for_schema"]
+
+
+@dataclass
+class ToolCall:
+    """A tool call a scripted model makes."""
+
+    name: str
+    """The tool's name."""
+    arguments: dict[str, Any] | str = field(default_factory=dict[str, Any])
+    """The arguments, as a dict or as raw JSON text (which may be invalid, on purpose)."""
+    call_id: str | None = None
+    """The call's id; None numbers calls `call_1`, `call_2`, ..."""
+
+
+@dataclass
+class ModelReply:
+    """What a scripted model answers: text, tool calls, or both."""
+
+    text: str | None = None
+    """The message, if any."""
+    tool_calls: list[ToolCall] = field(default_factory=list[ToolCall])
+    """The tool calls, if any."""
+
+
+ReplyFunction = Callable[
+    [list[Item], Sequence[Tool]], "ModelReply | str | Awaitable[ModelReply | str]"
+]
+
+
+class _ScriptedModel(Model):
+    """Turns replies into responses, whole or streamed (one delta per reply)."""
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1)
+
+    async def _reply(self, request: ModelRequest) -> ModelReply:
+        raise NotImplementedError
+
+    async def get_response(self, request: ModelRequest) -> ModelResponse:
+        """Answer with the scripted reply.
+
+        Args:
+            request: The conversation, tools and settings.
+
+        Returns:
+            The reply as a response.
+        """
+        reply = await self._reply(request)
+        output: list[Item] = [assistant_message(reply.text)] if reply.text is not None else []
+        for call in reply.tool_calls:
+            arguments = (
+                call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
+            )
+            output.append(
+                function_call(call.call_id or f"call_{next(self._ids)}", call.name, arguments)
+            )
+        return ModelResponse(output, Usage(requests=1), f"resp_{next(self._ids)}")
+
+    async def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        """Yield the scripted reply as one delta, then the whole response.
+
+        Args:
+            request: The conversation, tools and settings.
+
+        Yields:
+            A `StreamDelta` holding the response, then `ResponseDone`.
+        """
+        response = await self.get_response(request)
+        yield StreamDelta(response)
+        yield ResponseDone(response)
+
+
+class FunctionModel(_ScriptedModel):
+    """A model whose every reply comes from your function."""
+
+    def __init__(self, fn: ReplyFunction) -> None:
+        """Answer with `fn(messages, tools)`.
+
+        Args:
+            fn: Receives the conversation items and the offered tools; returns a string
+                (a text answer) or a `ModelReply`, or an awaitable of either.
+        """
+        super().__init__()
+        self.fn = fn
+
+    async def _reply(self, request: ModelRequest) -> ModelReply:
+        answer = self.fn(request.input, request.tools)
+        answer = await answer if inspect.isawaitable(answer) else answer
+        return ModelReply(text=answer) if isinstance(answer, str) else answer
+
+
+class TestModel(_ScriptedModel):
+    """Calls each offered function tool once, then summarises what they returned."""
+
+    __test__ = False  # not a pytest test class, despite its name
+
+    async def _reply(self, request: ModelRequest) -> ModelReply:
+        tools = [tool for tool in request.tools if isinstance(tool, FunctionTool)]
+        outputs = {
+            item["call_id"]: item["output"]
+            for item in request.input
+            if item.get("type") == "function_call_output"
+        }
+        if not outputs and tools:
+            return ModelReply(
+                tool_calls=[
+                    ToolCall(tool.name, value_for_schema(tool.params_json_schema)) for tool in tools
+                ]
+            )
+        if request.output_schema is not None:
+            return ModelReply(text=json.dumps(value_for_schema(request.output_schema)))
+        return ModelReply(text=_summary(request.input, outputs))
+
+
+def _summary(items: list[Item], outputs: dict[str, str]) -> str:
+    names = {item["call_id"]: item["name"] for item in items if item.get("type") == "function_call"}
+    if not outputs:
+        return "No tools were called."
+    return json.dumps({names.get(call_id, call_id): output for call_id, output in outputs.items()})
+
+
+def value_for_schema(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
+    """A simple value that a JSON schema admits: the first choice, zero, empty text.
+
+    Args:
+        schema: A (strict) JSON schema.
+        defs: Its `$defs`; taken from `schema` when None.
+
+    Returns:
+        The value.
+    """
+    known: dict[str, Any] = schema.get("$defs", {}) if defs is None else defs
+    if "$ref" in schema:
+        schema = known[str(schema["$ref"]).rsplit("/", 1)[-1]]
+    if "const" in schema or "enum" in schema:
+        return schema["const"] if "const" in schema else schema["enum"][0]
+    if "anyOf" in schema:
+        branches: list[dict[str, Any]] = schema["anyOf"]
+        chosen = next((b for b in branches if b.get("type") != "null"), branches[0])
+        return value_for_schema(chosen, known)
+    kind = schema.get("type")
+    if kind == "object":
+        properties: dict[str, Any] = schema.get("properties", {})
+        return {key: value_for_schema(sub, known) for key, sub in properties.items()}
+    if kind == "array":
+        return [value_for_schema(schema["items"], known) for _ in range(schema.get("minItems", 0))]
+    return _SCALARS.get(str(kind))
+
+
+_SCALARS: dict[str, Any] = {"string": "a", "integer": 0, "number": 0.0, "boolean": False}

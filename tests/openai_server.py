@@ -85,7 +85,7 @@ class ScriptedServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 turn = server._next(self.path, body)  # pyright: ignore[reportPrivateUsage]
                 if turn.status != 200:
@@ -118,7 +118,7 @@ class ScriptedServer:
                     self.wfile.write(event.encode())
                     self.wfile.flush()
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            def log_message(self, format: str, *args: Any) -> None:
                 del format, args  # keep test output quiet
 
         return Handler
@@ -274,7 +274,7 @@ def chat_chunks(body: dict[str, Any], turn: Turn) -> Iterator[str]:
         yield chunk({"tool_calls": [head]})
         yield chunk({"tool_calls": [{"index": index, "function": {"arguments": call.arguments}}]})
     yield chunk({}, "tool_calls" if turn.calls else "stop")
-    usage = {
+    usage: dict[str, Any] = {
         "id": "chatcmpl-1",
         "object": "chat.completion.chunk",
         "created": 0,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from openai.types.responses import ToolParam
@@ -12,6 +12,7 @@ from pydantic import BaseModel, TypeAdapter
 from tooluse import (
     Agent,
     CodeInterpreterTool,
+    ComputerTool,
     FileSearchTool,
     HostedMCPTool,
     ImageGenerationTool,
@@ -265,8 +266,8 @@ async def test_local_shell_calls_run_locally(openai_server: ScriptedServer) -> N
         seen.append(action)
         return "file.txt"
 
-    action = {"type": "exec", "command": ["ls"], "env": {}}
-    shell_call = {
+    action: dict[str, Any] = {"type": "exec", "command": ["ls"], "env": {}}
+    shell_call: dict[str, Any] = {
         "type": "local_shell_call",
         "id": "ls_1",
         "call_id": "call_ls",
@@ -313,5 +314,102 @@ async def test_hosted_tool_items_are_kept_and_sent_back(openai_server: ScriptedS
 async def test_api_errors_surface(openai_server: ScriptedServer, api: str) -> None:
     openai_server.script(Turn(status=500))
     agent = Agent("a", model=model_for(api, openai_server))
-    with pytest.raises(Exception, match="scripted failure"):  # noqa: PT011 - the openai client's own error
+    with pytest.raises(Exception, match="scripted failure"):
         await Runner.run(agent, "x")
+
+
+class FakeComputer:
+    def __init__(self) -> None:
+        self.actions: list[tuple[str, Any]] = []
+
+    @property
+    def environment(self) -> Literal["browser"]:
+        return "browser"
+
+    @property
+    def dimensions(self) -> tuple[int, int]:
+        return (800, 600)
+
+    def screenshot(self) -> str:
+        return "UE5H"
+
+    async def click(self, x: int, y: int, button: str) -> None:
+        self.actions.append(("click", (x, y, button)))
+
+    def double_click(self, x: int, y: int) -> None: ...
+    def scroll(self, x: int, y: int, scroll_x: int, scroll_y: int) -> None: ...
+    def type(self, text: str) -> None:
+        self.actions.append(("type", text))
+
+    def wait(self) -> None: ...
+    def move(self, x: int, y: int) -> None: ...
+    def keypress(self, keys: list[str]) -> None: ...
+    def drag(self, path: list[dict[str, int]]) -> None: ...
+
+
+async def test_computer_actions_run_locally(openai_server: ScriptedServer) -> None:
+    computer = FakeComputer()
+    click: dict[str, Any] = {
+        "type": "computer_call",
+        "id": "cu_1",
+        "call_id": "call_cu",
+        "status": "completed",
+        "action": {"type": "click", "x": 10, "y": 20, "button": "left"},
+        "pending_safety_checks": [{"id": "sc_1", "code": "x", "message": "careful"}],
+    }
+    openai_server.script(Turn(items=[click]), Turn(text="Clicked."))
+    agent = Agent("a", tools=[ComputerTool(computer)], model=model_for("responses", openai_server))
+    result = await Runner.run(agent, "click it")
+    assert result.final_output == "Clicked."
+    assert computer.actions == [("click", (10, 20, "left"))]
+    first, second = (r["body"] for r in openai_server.requests)
+    assert first["tools"] == [
+        {
+            "type": "computer_use_preview",
+            "environment": "browser",
+            "display_width": 800,
+            "display_height": 600,
+        }
+    ]
+    assert second["input"][-1] == {
+        "type": "computer_call_output",
+        "call_id": "call_cu",
+        "output": {"type": "computer_screenshot", "image_url": "data:image/png;base64,UE5H"},
+        "acknowledged_safety_checks": [{"id": "sc_1", "code": "x", "message": "careful"}],
+    }
+
+
+async def test_hosted_mcp_approval_requests_are_answered(openai_server: ScriptedServer) -> None:
+    asked: list[dict[str, Any]] = []
+
+    async def approve(request: dict[str, Any]) -> dict[str, Any]:
+        asked.append(request)
+        return {"approve": False, "reason": "not today"}
+
+    config: Any = {
+        "type": "mcp",
+        "server_label": "docs",
+        "server_url": "https://example.invalid/mcp",
+    }
+    request: dict[str, Any] = {
+        "type": "mcp_approval_request",
+        "id": "apr_1",
+        "name": "delete",
+        "arguments": "{}",
+        "server_label": "docs",
+    }
+    openai_server.script(Turn(items=[request]), Turn(text="Not deleted."))
+    agent = Agent(
+        "a",
+        tools=[HostedMCPTool(config, on_approval_request=approve)],
+        model=model_for("responses", openai_server),
+    )
+    result = await Runner.run(agent, "delete it")
+    assert result.final_output == "Not deleted."
+    assert asked[0]["id"] == "apr_1"
+    assert openai_server.requests[1]["body"]["input"][-1] == {
+        "type": "mcp_approval_response",
+        "approval_request_id": "apr_1",
+        "approve": False,
+        "reason": "not today",
+    }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -43,3 +44,21 @@ async def test_weather_tools_run() -> None:
     tool: FunctionTool = weather.fetch_weather
     text = await tool.on_invoke_tool(tool_context(), '{"location": {"lat": 48.85, "long": 2.35}}')
     assert text == "Sunny at 48.85, 2.35"
+
+
+def test_quickstart_runs_offline() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    done = subprocess.run(
+        [sys.executable, "examples/quickstart.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert done.stdout.splitlines()[0].startswith(
+        "No OPENAI_API_KEY: using tooluse.testing.TestModel"
+    )
+    assert "called fetch_weather(" in done.stdout
+    assert "called convert_temperature(" in done.stdout
+    assert done.stdout.splitlines()[-1].startswith("answer: ")

@@ -155,7 +155,11 @@ class ImageGenerationTool:
 
 
 class Computer(Protocol):
-    """A screen the model operates through `ComputerTool` (you implement the actions)."""
+    """A screen the model operates through `ComputerTool`; you implement the actions.
+
+    Each action may be sync or async. After every action the runner takes a
+    screenshot and sends it back to the model.
+    """
 
     @property
     def environment(self) -> Literal["windows", "mac", "linux", "ubuntu", "browser"]:
@@ -165,6 +169,42 @@ class Computer(Protocol):
     @property
     def dimensions(self) -> tuple[int, int]:
         """The screen's width and height in pixels."""
+        ...
+
+    def screenshot(self) -> str | Awaitable[str]:
+        """The screen as a base64-encoded PNG."""
+        ...
+
+    def click(self, x: int, y: int, button: str) -> Awaitable[None] | None:
+        """Click at a point with a mouse button (`left`, `right`, `wheel`, ...)."""
+        ...
+
+    def double_click(self, x: int, y: int) -> Awaitable[None] | None:
+        """Double-click at a point."""
+        ...
+
+    def scroll(self, x: int, y: int, scroll_x: int, scroll_y: int) -> Awaitable[None] | None:
+        """Scroll by an amount at a point."""
+        ...
+
+    def type(self, text: str) -> Awaitable[None] | None:
+        """Type text."""
+        ...
+
+    def wait(self) -> Awaitable[None] | None:
+        """Wait a moment."""
+        ...
+
+    def move(self, x: int, y: int) -> Awaitable[None] | None:
+        """Move the pointer."""
+        ...
+
+    def keypress(self, keys: list[str]) -> Awaitable[None] | None:
+        """Press keys together."""
+        ...
+
+    def drag(self, path: list[dict[str, int]]) -> Awaitable[None] | None:
+        """Drag along a path of `{"x", "y"}` points."""
         ...
 
 

@@ -18,8 +18,8 @@ from typing import Any, cast
 from ._agent import Agent, FunctionToolResult, StopAtTools, ToolsToFinalOutputResult
 from ._context import RunContextWrapper, ToolContext, Usage
 from ._function_tool import FunctionTool
-from ._hosted_tools import LocalShellTool
 from ._items import Item, function_call_output, message_text, user_message
+from ._local_tools import LOCAL_ITEM_TYPES, answer_local_item
 from ._output import OutputSchema
 from ._result import (
     AgentUpdatedStreamEvent,
@@ -213,11 +213,10 @@ class _Run:
             response = await call_model(model, request, emit)
             self.record(response, emit)
             calls = [item for item in response.output if item.get("type") == "function_call"]
-            local = [item for item in response.output if item.get("type") == "local_shell_call"]
-            if not calls and not local:
+            answered = await self.answer_local_items(response, tools, emit)
+            if not calls and not answered:
                 return self.finish(self.final_output(response))
             results = await self.execute_tools(calls, tools, emit)
-            await self.execute_local_shell(local, tools, emit)
             decision = await self.decide(results)
             if decision.is_final_output:
                 return self.finish(decision.final_output)
@@ -294,17 +293,19 @@ class _Run:
         )
         return await tool.on_invoke_tool(ctx, call["arguments"])
 
-    async def execute_local_shell(self, calls: list[Item], tools: list[Any], emit: Emit) -> None:
-        shell = next((tool for tool in tools if isinstance(tool, LocalShellTool)), None)
-        for call in calls:
-            if shell is None:
-                output = "The local_shell tool is not available."
-            else:
-                result = shell.executor(call.get("action", {}))
-                output = await result if inspect.isawaitable(result) else result
-            item = {"type": "local_shell_call_output", "id": call.get("call_id"), "output": output}
-            self.new_items.append(item)
-            emit(RunItemStreamEvent("tool_output", item))
+    async def answer_local_items(
+        self, response: ModelResponse, tools: list[Any], emit: Emit
+    ) -> int:
+        """Answer computer actions, shell commands and MCP approval requests; count them."""
+        answered = 0
+        for item in response.output:
+            if item.get("type") in LOCAL_ITEM_TYPES:
+                answer = await answer_local_item(item, tools)
+                if answer is not None:
+                    self.new_items.append(answer)
+                    emit(RunItemStreamEvent("tool_output", answer))
+                    answered += 1
+        return answered
 
     async def decide(self, results: list[FunctionToolResult]) -> ToolsToFinalOutputResult:
         behavior = self.agent.tool_use_behavior

@@ -146,7 +146,8 @@ def _summary(items: list[Item], outputs: dict[str, str]) -> str:
     names = {item["call_id"]: item["name"] for item in items if item.get("type") == "function_call"}
     if not outputs:
         return "No tools were called."
-    return json.dumps({names.get(call_id, call_id): output for call_id, output in outputs.items()})
+    summary = {names.get(call_id, call_id): output for call_id, output in outputs.items()}
+    return json.dumps(summary, ensure_ascii=False)
 
 
 def value_for_schema(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:

@@ -1,0 +1,250 @@
+"""The loop's rules, with scripted models: tool use behaviours, enabling, instructions, settings."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from tooluse import (
+    Agent,
+    FunctionToolResult,
+    ModelSettings,
+    RunConfig,
+    RunContextWrapper,
+    Runner,
+    StopAtTools,
+    ToolsToFinalOutputResult,
+    UserError,
+    function_tool,
+)
+from tooluse.models import ModelRequest, ModelResponse, resolve_model, set_default_openai_api
+from tooluse.models._base import Tool
+from tooluse.testing import FunctionModel, ModelReply, TestModel, ToolCall
+
+
+@function_tool
+def double(n: int) -> int:
+    """Double a number.
+
+    Args:
+        n: The number.
+    """
+    return n * 2
+
+
+@function_tool
+def shout(text: str) -> str:
+    """Shout.
+
+    Args:
+        text: What to shout.
+    """
+    return text.upper()
+
+
+def outputs(items: list[dict[str, Any]]) -> list[str]:
+    return [i["output"] for i in items if i.get("type") == "function_call_output"]
+
+
+def two_calls_then_text(items: list[dict[str, Any]], tools: Sequence[Tool]) -> ModelReply | str:
+    if not outputs(items):
+        return ModelReply(
+            tool_calls=[ToolCall("double", {"n": 4}), ToolCall("shout", {"text": "hi"})]
+        )
+    return "done: " + ", ".join(outputs(items))
+
+
+class TestToolUseBehavior:
+    async def test_run_llm_again(self) -> None:
+        agent = Agent("a", tools=[double, shout], model=FunctionModel(two_calls_then_text))
+        result = await Runner.run(agent, "go")
+        assert result.final_output == "done: 8, HI"
+
+    async def test_stop_on_first_tool(self) -> None:
+        agent = Agent(
+            "a",
+            tools=[double, shout],
+            model=FunctionModel(two_calls_then_text),
+            tool_use_behavior="stop_on_first_tool",
+        )
+        result = await Runner.run(agent, "go")
+        assert result.final_output == "8"
+        assert len(result.raw_responses) == 1
+
+    async def test_stop_at_tools(self) -> None:
+        agent = Agent(
+            "a",
+            tools=[double, shout],
+            model=FunctionModel(two_calls_then_text),
+            tool_use_behavior=StopAtTools(["shout"]),
+        )
+        assert (await Runner.run(agent, "go")).final_output == "HI"
+        agent = agent.clone(tool_use_behavior=StopAtTools(["other"]))
+        assert (await Runner.run(agent, "go")).final_output == "done: 8, HI"
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    async def test_custom_function(self, is_async: bool) -> None:
+        def decide(
+            ctx: RunContextWrapper[Any], results: list[FunctionToolResult]
+        ) -> ToolsToFinalOutputResult:
+            return ToolsToFinalOutputResult(
+                True, sum(int(r.output) for r in results if r.tool.name == "double")
+            )
+
+        async def decide_async(
+            ctx: RunContextWrapper[Any], results: list[FunctionToolResult]
+        ) -> ToolsToFinalOutputResult:
+            return decide(ctx, results)
+
+        agent = Agent(
+            "a",
+            tools=[double, shout],
+            model=FunctionModel(two_calls_then_text),
+            tool_use_behavior=decide_async if is_async else decide,
+        )
+        assert (await Runner.run(agent, "go")).final_output == 8
+
+
+async def test_tool_calls_run_concurrently_and_outputs_keep_call_order() -> None:
+    barrier = threading.Barrier(2, timeout=5)
+
+    @function_tool
+    def slow(tag: str) -> str:
+        barrier.wait()  # both calls must be running at once to get past this
+        return tag
+
+    def reply(items: list[dict[str, Any]], tools: Sequence[Tool]) -> ModelReply | str:
+        if not outputs(items):
+            return ModelReply(
+                tool_calls=[ToolCall("slow", {"tag": "first"}), ToolCall("slow", {"tag": "second"})]
+            )
+        return ",".join(outputs(items))
+
+    result = await Runner.run(Agent("a", tools=[slow], model=FunctionModel(reply)), "go")
+    assert result.final_output == "first,second"
+
+
+async def test_unknown_tool_gets_a_message_and_the_run_goes_on() -> None:
+    def reply(items: list[dict[str, Any]], tools: Sequence[Tool]) -> ModelReply | str:
+        if not outputs(items):
+            return ModelReply(tool_calls=[ToolCall("tripple", {"n": 1})])
+        return outputs(items)[0]
+
+    result = await Runner.run(Agent("a", tools=[double], model=FunctionModel(reply)), "go")
+    assert result.final_output == "Tool 'tripple' does not exist. Available tools: double."
+
+
+async def test_disabled_tools_are_not_offered() -> None:
+    offered: list[list[str]] = []
+
+    def reply(items: list[dict[str, Any]], tools: Sequence[Tool]) -> str:
+        offered.append([t.name for t in tools])
+        return "ok"
+
+    def only_for_admins(ctx: RunContextWrapper[dict[str, bool]], agent: Agent[Any]) -> bool:
+        return ctx.context["admin"]
+
+    async def never(ctx: RunContextWrapper[Any], agent: Agent[Any]) -> bool:
+        return False
+
+    admin_tool = function_tool(name_override="admin", is_enabled=only_for_admins)(lambda: "x")  # pyright: ignore[reportUnknownLambdaType]
+    hidden = function_tool(name_override="hidden", is_enabled=never)(lambda: "x")  # pyright: ignore[reportUnknownLambdaType]
+    off = function_tool(name_override="off", is_enabled=False)(lambda: "x")  # pyright: ignore[reportUnknownLambdaType]
+    agent = Agent("a", tools=[double, admin_tool, hidden, off], model=FunctionModel(reply))
+    await Runner.run(agent, "go", context={"admin": False})
+    await Runner.run(agent, "go", context={"admin": True})
+    assert offered == [["double"], ["double", "admin"]]
+
+
+async def test_instructions_from_a_function() -> None:
+    seen: list[str | None] = []
+
+    class Spy(FunctionModel):
+        async def get_response(self, request: ModelRequest) -> ModelResponse:
+            seen.append(request.instructions)
+            return await super().get_response(request)
+
+    async def instructions(ctx: RunContextWrapper[str], agent: Agent[Any]) -> str:
+        return f"You help {ctx.context} as {agent.name}."
+
+    agent = Agent("bot", instructions=instructions, model=Spy(lambda items, tools: "ok"))
+    await Runner.run(agent, "hi", context="Ann")
+    agent = agent.clone(instructions=lambda ctx, a: "sync")  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
+    await Runner.run(agent, "hi")
+    assert seen == ["You help Ann as bot.", "sync"]
+
+
+async def test_run_config_overrides_model_and_settings() -> None:
+    requests: list[ModelRequest] = []
+
+    class Spy(FunctionModel):
+        async def get_response(self, request: ModelRequest) -> ModelResponse:
+            requests.append(request)
+            return await super().get_response(request)
+
+    agent = Agent(
+        "a", model="never-called", model_settings=ModelSettings(temperature=0.1, top_p=0.5)
+    )
+    config = RunConfig(
+        model=Spy(lambda items, tools: "ok"), model_settings=ModelSettings(temperature=0.9)
+    )
+    await Runner.run(agent, "hi", run_config=config)
+    assert (requests[0].settings.temperature, requests[0].settings.top_p) == (0.9, 0.5)
+
+
+def test_run_sync() -> None:
+    agent = Agent("a", tools=[double], model=TestModel())
+    result = Runner.run_sync(agent, "go")
+    assert result.final_output == '{"double": "0"}'
+
+
+async def test_run_sync_inside_a_loop_is_a_user_error() -> None:
+    with pytest.raises(UserError, match=r"cannot run inside an event loop: await Runner.run\(\)"):
+        Runner.run_sync(Agent("a", model=TestModel()), "go")
+
+
+async def test_streamed_run_reraises_what_ended_it() -> None:
+    def boom(items: list[dict[str, Any]], tools: Sequence[Tool]) -> str:
+        raise RuntimeError("model down")
+
+    result = Runner.run_streamed(Agent("a", model=FunctionModel(boom)), "go")
+    with pytest.raises(RuntimeError, match="model down"):
+        async for _ in result.stream_events():
+            pass
+    assert result.is_complete
+
+
+def test_model_names_resolve_with_the_default_api() -> None:
+    from tooluse import OpenAIChatCompletionsModel, OpenAIResponsesModel
+
+    assert isinstance(resolve_model("gpt-x"), OpenAIResponsesModel)
+    set_default_openai_api("chat_completions")
+    try:
+        assert isinstance(resolve_model(None), OpenAIChatCompletionsModel)
+    finally:
+        set_default_openai_api("responses")
+    with pytest.raises(UserError, match="use 'responses' or 'chat_completions'"):
+        set_default_openai_api("grpc")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+
+async def test_test_model_fills_an_output_type() -> None:
+    from pydantic import BaseModel
+
+    class Answer(BaseModel):
+        label: str
+        score: int
+
+    result = await Runner.run(Agent("a", model=TestModel(), output_type=Answer), "go")
+    assert result.final_output == Answer(label="a", score=0)
+    wrapped = await Runner.run(Agent("a", model=TestModel(), output_type=list[int]), "go")
+    assert wrapped.final_output == []
+
+
+async def test_usage_adds_up_across_turns() -> None:
+    result = await Runner.run(Agent("a", tools=[double], model=TestModel()), "go")
+    assert result.usage.requests == 2
+    await asyncio.sleep(0)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -247,4 +246,3 @@ async def test_test_model_fills_an_output_type() -> None:
 async def test_usage_adds_up_across_turns() -> None:
     result = await Runner.run(Agent("a", tools=[double], model=TestModel()), "go")
     assert result.usage.requests == 2
-    await asyncio.sleep(0)

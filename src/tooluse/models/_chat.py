@@ -5,31 +5,19 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, cast
 
-from openai import AsyncOpenAI
-
 from .._context import Usage
 from .._function_tool import FunctionTool
 from .._tool_params import chat_completions_tool_param
 from ..exceptions import UserError
-from ._base import Model, ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
+from ._base import ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
 from ._chat_conversion import items_to_messages, message_to_items
-from ._defaults import default_openai_client
+from ._defaults import OpenAIModel
 
 __all__ = ["OpenAIChatCompletionsModel"]
 
 
-class OpenAIChatCompletionsModel(Model):
+class OpenAIChatCompletionsModel(OpenAIModel):
     """A model called through `client.chat.completions.create`."""
-
-    def __init__(self, model: str, openai_client: AsyncOpenAI | None = None) -> None:
-        """Name the model, and the client to call it with (default: the shared client).
-
-        Args:
-            model: The model name.
-            openai_client: The client; None uses `default_openai_client()` at the first call.
-        """
-        self.model = model
-        self._client = openai_client
 
     async def get_response(self, request: ModelRequest) -> ModelResponse:
         """Call the model and return its whole response.
@@ -41,7 +29,7 @@ class OpenAIChatCompletionsModel(Model):
             The model's response.
         """
         params = self._params(request)
-        client = self._client or default_openai_client()
+        client = self.client
         # Parameters are built as a dict, so the client's overloads cannot type the result.
         completion = cast(Any, await client.chat.completions.create(**params))
         message = completion.choices[0].message.model_dump(exclude_none=True)
@@ -57,7 +45,7 @@ class OpenAIChatCompletionsModel(Model):
             The provider's chunks, then the whole response.
         """
         params = self._params(request)
-        client = self._client or default_openai_client()
+        client = self.client
         stream = cast(
             Any,
             await client.chat.completions.create(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC
 from typing import Literal
 
 from openai import AsyncOpenAI
@@ -11,6 +12,7 @@ from ._base import Model
 
 __all__ = [
     "DEFAULT_MODEL",
+    "OpenAIModel",
     "default_openai_client",
     "resolve_model",
     "set_default_openai_api",
@@ -60,6 +62,25 @@ def default_openai_client() -> AsyncOpenAI:
     if _client is None:
         _client = AsyncOpenAI()
     return _client
+
+
+class OpenAIModel(Model, ABC):
+    """What both OpenAI models share: a model name, and the client, made on first use."""
+
+    def __init__(self, model: str, openai_client: AsyncOpenAI | None = None) -> None:
+        """Name the model, and the client to call it with (default: the shared client).
+
+        Args:
+            model: The model name, e.g. `"gpt-4.1"`.
+            openai_client: The client; None uses `default_openai_client()` at the first call.
+        """
+        self.model = model
+        self._client = openai_client
+
+    @property
+    def client(self) -> AsyncOpenAI:
+        """The client this model calls."""
+        return self._client or default_openai_client()
 
 
 def resolve_model(model: str | Model | None) -> Model:

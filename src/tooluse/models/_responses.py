@@ -5,31 +5,19 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, cast
 
-from openai import AsyncOpenAI
-
 from .._context import Usage
 from .._function_tool import FunctionTool
 from .._hosted_tools import FileSearchTool
 from .._items import Item
 from .._tool_params import responses_tool_param
-from ._base import Model, ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
-from ._defaults import default_openai_client
+from ._base import ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
+from ._defaults import OpenAIModel
 
 __all__ = ["OpenAIResponsesModel"]
 
 
-class OpenAIResponsesModel(Model):
+class OpenAIResponsesModel(OpenAIModel):
     """A model called through `client.responses.create`."""
-
-    def __init__(self, model: str, openai_client: AsyncOpenAI | None = None) -> None:
-        """Name the model, and the client to call it with (default: the shared client).
-
-        Args:
-            model: The model name, e.g. `"gpt-4.1"`.
-            openai_client: The client; None uses `default_openai_client()` at the first call.
-        """
-        self.model = model
-        self._client = openai_client
 
     async def get_response(self, request: ModelRequest) -> ModelResponse:
         """Call the model and return its whole response.
@@ -40,7 +28,7 @@ class OpenAIResponsesModel(Model):
         Returns:
             The model's response.
         """
-        client = self._client or default_openai_client()
+        client = self.client
         # Parameters are built as a dict, so the client's overloads cannot type the result.
         response = cast(Any, await client.responses.create(**self._params(request)))
         return _to_model_response(response)
@@ -54,7 +42,7 @@ class OpenAIResponsesModel(Model):
         Yields:
             The provider's events, then the whole response.
         """
-        client = self._client or default_openai_client()
+        client = self.client
         stream = cast(Any, await client.responses.create(**self._params(request), stream=True))
         async for event in stream:
             yield StreamDelta(event)

@@ -284,3 +284,26 @@ def chat_chunks(body: dict[str, Any], turn: Turn) -> Iterator[str]:
     }
     yield f"data: {json.dumps(usage)}\n\n"
     yield "data: [DONE]\n\n"
+
+
+def sent_tool_outputs(body: dict[str, Any]) -> dict[str, str]:
+    """The tool outputs a request carried, by call id, whichever API it went to."""
+    if "input" in body:
+        return {
+            item["call_id"]: item["output"]
+            for item in body["input"]
+            if item.get("type") == "function_call_output"
+        }
+    return {m["tool_call_id"]: m["content"] for m in body["messages"] if m["role"] == "tool"}
+
+
+def sent_call_ids(body: dict[str, Any]) -> list[str]:
+    """The ids of the function calls a request carried, whichever API it went to."""
+    if "input" in body:
+        return [item["call_id"] for item in body["input"] if item.get("type") == "function_call"]
+    return [
+        call["id"]
+        for message in body["messages"]
+        if message["role"] == "assistant"
+        for call in message.get("tool_calls", [])
+    ]

@@ -88,9 +88,12 @@ def test_public_objects_have_docstrings() -> None:
 def test_exceptions_module() -> None:
     assert set(tooluse.exceptions.__all__) == {
         "MaxTurnsExceeded",
+        "ModelAPIError",
         "ModelBehaviorError",
         "ModelRetry",
         "RunError",
+        "RunStopped",
+        "ToolErrorBudgetExceeded",
         "ToolArgumentsError",
         "ToolDefinitionWarning",
         "TooluseError",

@@ -310,14 +310,6 @@ async def test_hosted_tool_items_are_kept_and_sent_back(openai_server: ScriptedS
     ]
 
 
-@pytest.mark.parametrize("api", APIS)
-async def test_api_errors_surface(openai_server: ScriptedServer, api: str) -> None:
-    openai_server.script(Turn(status=500))
-    agent = Agent("a", model=model_for(api, openai_server))
-    with pytest.raises(Exception, match="scripted failure"):
-        await Runner.run(agent, "x")
-
-
 class FakeComputer:
     def __init__(self) -> None:
         self.actions: list[tuple[str, Any]] = []

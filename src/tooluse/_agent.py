@@ -64,7 +64,9 @@ class Agent(Generic[TContext]):
     """The agent's name, for results and handoffs."""
     instructions: Instructions = None
     """The system prompt: a string, or a sync/async function of the run context and agent."""
-    tools: list[FunctionTool | HostedTool] = field(default_factory=list[FunctionTool | HostedTool])
+    tools: Sequence[FunctionTool | HostedTool] = field(
+        default_factory=list[FunctionTool | HostedTool]
+    )
     """The tools it may call."""
     model: str | Model | None = None
     """A model name, a `Model`, or None for the default."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
-from typing import Generic
+from typing import Any, Generic
 
 from typing_extensions import TypeVar
 
@@ -67,3 +68,11 @@ class ToolContext(RunContextWrapper[TContext]):
     """The id the model gave this call."""
     tool_arguments: str
     """The raw JSON arguments the model sent."""
+    cancelled: threading.Event = field(default_factory=threading.Event)
+    """Set when the call has timed out. An async tool is cancelled, but a sync tool's
+    thread cannot be stopped: check `ctx.cancelled.is_set()` in long loops and return."""
+    error: Exception | None = field(default=None, init=False)
+    """What made the call fail, once `on_invoke_tool` turned it into text for the model."""
+    # Set by the runner from RunConfig: the run-wide failure_error_function, and logging.
+    _run_error_function: Any = field(default=None, init=False, repr=False)
+    _log_tool_errors: bool = field(default=False, init=False, repr=False)

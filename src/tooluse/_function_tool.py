@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias, overload
@@ -25,9 +26,11 @@ from ._strict import describe_problems, describe_violations, to_strict_schema
 from ._strict_rules import check_strict_schema
 from ._threads import run_in_thread
 from ._tool_errors import default_tool_error_function
-from .exceptions import UserError
+from .exceptions import ModelRetry, ToolArgumentsError, UserError
 
 __all__ = ["FunctionTool", "ToolErrorFunction", "function_tool", "tool_output_text"]
+
+logger = logging.getLogger("tooluse")
 
 ToolFunction: TypeAlias = Callable[..., Any]
 """A sync or async function to turn into a tool."""
@@ -241,10 +244,19 @@ class _Invoker:
                     result = await result
             return tool_output_text(result, self._schema.name)
         except Exception as error:
-            if self._on_failure is None:
-                raise
-            text = self._on_failure(ctx, error)
-            return await text if inspect.isawaitable(text) else text
+            return await self._failed(ctx, error)
+
+    async def _failed(self, ctx: ToolContext[Any], error: Exception) -> str:
+        on_failure = self._on_failure
+        ctx.error = error
+        run_default = ctx._run_error_function  # pyright: ignore[reportPrivateUsage]
+        if on_failure is default_tool_error_function and run_default is not None:
+            on_failure = run_default
+        _log_failure(self._schema.name, error, log_message=ctx._log_tool_errors)  # pyright: ignore[reportPrivateUsage]
+        if on_failure is None:
+            raise error
+        text = on_failure(ctx, error)
+        return await text if inspect.isawaitable(text) else text
 
 
 def tool_output_text(value: Any, tool_name: str = "tool") -> str:
@@ -271,6 +283,21 @@ def tool_output_text(value: Any, tool_name: str = "tool") -> str:
             "written as "
             "JSON; return a str, or a JSON-friendly value (dict, list, dataclass, pydantic model)"
         ) from error
+
+
+def _log_failure(tool: str, error: Exception, *, log_message: bool) -> None:
+    """Log a tool's own exception: its type always, its message only when asked."""
+    if isinstance(error, ModelRetry | ToolArgumentsError):
+        return  # meant for the model, not a failure of the tool
+    if log_message:
+        logger.warning("Tool %r raised %s", tool, type(error).__name__, exc_info=error)
+    else:
+        logger.warning(
+            "Tool %r raised %s (its message is not logged, as tool data may hold secrets: "
+            "RunConfig(log_tool_errors=True) logs it)",
+            tool,
+            type(error).__name__,
+        )
 
 
 def _is_async_callable(func: Any) -> bool:

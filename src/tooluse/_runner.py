@@ -15,9 +15,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
+import openai
+
 from ._agent import Agent, FunctionToolResult, StopAtTools, ToolsToFinalOutputResult
-from ._context import RunContextWrapper, ToolContext, Usage
-from ._function_tool import FunctionTool
+from ._context import RunContextWrapper, Usage
+from ._function_tool import FunctionTool, ToolErrorFunction
 from ._items import Item, function_call_output, message_text, user_message
 from ._local_tools import LOCAL_ITEM_TYPES, answer_local_item
 from ._output import OutputSchema
@@ -30,7 +32,9 @@ from ._result import (
     RunStreamEvent,
 )
 from ._settings import ModelSettings
-from .exceptions import MaxTurnsExceeded, UserError
+from ._tool_calls import plan_calls
+from ._tool_execution import GroupOutcome, ToolExecutor
+from .exceptions import MaxTurnsExceeded, ModelAPIError, ToolErrorBudgetExceeded, UserError
 from .models import Model, ModelRequest, ModelResponse, ResponseDone, resolve_model
 
 __all__ = ["DEFAULT_MAX_TURNS", "RunConfig", "Runner"]
@@ -50,6 +54,16 @@ class RunConfig:
     """The model every agent of the run uses, instead of its own."""
     model_settings: ModelSettings | None = None
     """Settings that win over each agent's where they are set."""
+    max_tool_errors: int = 3
+    """Consecutive turns in which every tool call fails before `ToolErrorBudgetExceeded`."""
+    tool_timeout: float | None = None
+    """Seconds a tool call may take, for tools that set no `timeout`."""
+    failure_error_function: ToolErrorFunction | None = None
+    """The text the model gets for a failed call, for tools that kept the default."""
+    log_tool_errors: bool = False
+    """Log tool exceptions with their messages (off: tool data may hold secrets)."""
+    max_retries: int | None = None
+    """The `openai` client's retries for each model call; None keeps the client's."""
 
 
 class Runner:
@@ -202,6 +216,13 @@ class _Run:
         self.new_items: list[Item] = []
         self.raw_responses: list[ModelResponse] = []
         self.release_tool_choice = False
+        self.failed_turns = 0
+        self.executor = ToolExecutor(
+            self.context,
+            timeout=config.tool_timeout,
+            failure_error_function=config.failure_error_function,
+            log_tool_errors=config.log_tool_errors,
+        )
         self.output = OutputSchema(agent.output_type) if agent.output_type is not None else None
 
     async def execute(self, call_model: CallModel, emit: Emit) -> RunResult:
@@ -210,17 +231,27 @@ class _Run:
         for _ in range(self.max_turns):
             tools = await self.enabled_tools()
             request = await self.prepare_request(tools)
-            response = await call_model(model, request, emit)
+            response = await self.call_model(call_model, model, request, emit)
             self.record(response, emit)
             calls = [item for item in response.output if item.get("type") == "function_call"]
             answered = await self.answer_local_items(response, tools, emit)
             if not calls and not answered:
                 return self.finish(self.final_output(response))
-            results = await self.execute_tools(calls, tools, emit)
+            results = await self.execute_tools(response, tools, emit)
             decision = await self.decide(results)
             if decision.is_final_output:
                 return self.finish(decision.final_output)
         raise MaxTurnsExceeded(self.max_turns, [*self.input, *self.new_items], self.new_items)
+
+    async def call_model(
+        self, call_model: CallModel, model: Model, request: ModelRequest, emit: Emit
+    ) -> ModelResponse:
+        try:
+            return await call_model(model, request, emit)
+        except openai.APIError as error:
+            status = getattr(error, "status_code", None)
+            items = [*self.input, *self.new_items]
+            raise ModelAPIError(status, items, self.new_items) from error
 
     async def enabled_tools(self) -> list[Any]:
         enabled: list[Any] = []
@@ -243,6 +274,7 @@ class _Run:
             tools=tools,
             settings=settings,
             output_schema=self.output.json_schema if self.output else None,
+            max_retries=self.config.max_retries,
         )
 
     async def instructions(self) -> str | None:
@@ -263,35 +295,41 @@ class _Run:
                 emit(RunItemStreamEvent("tool_called", item))
 
     async def execute_tools(
-        self, calls: list[Item], tools: list[Any], emit: Emit
+        self, response: ModelResponse, tools: list[Any], emit: Emit
     ) -> list[FunctionToolResult]:
-        by_name = {tool.name: tool for tool in tools if isinstance(tool, FunctionTool)}
-        outputs = await asyncio.gather(*(self.call_tool(call, by_name) for call in calls))
-        results: list[FunctionToolResult] = []
-        for call, output in zip(calls, outputs, strict=True):
-            item = function_call_output(call["call_id"], output)
+        """Plan the calls, run them, answer each call id, and keep the error budget."""
+        function_tools = [tool for tool in tools if isinstance(tool, FunctionTool)]
+        groups = plan_calls(response.output, function_tools, self.new_items)
+        outcomes = await self.executor.run(groups)
+        for outcome in outcomes:
+            item = function_call_output(outcome.group.call_id, outcome.output)
             self.new_items.append(item)
             emit(RunItemStreamEvent("tool_output", item))
-            tool = by_name.get(call["name"])
-            if tool is not None:
-                results.append(FunctionToolResult(tool, call["call_id"], output))
-        if calls and self.agent.reset_tool_choice:
+        if outcomes and self.agent.reset_tool_choice:
             self.release_tool_choice = True
-        return results
+        self.spend_error_budget(outcomes)
+        return [
+            FunctionToolResult(call.tool, outcome.group.call_id, call.output)
+            for outcome in outcomes
+            if not outcome.group.wrapper
+            for call in outcome.calls
+            if call.tool is not None
+        ]
 
-    async def call_tool(self, call: Item, by_name: dict[str, FunctionTool]) -> str:
-        tool = by_name.get(call["name"])
-        if tool is None:
-            available = ", ".join(sorted(by_name)) or "none"
-            return f"Tool '{call['name']}' does not exist. Available tools: {available}."
-        ctx = ToolContext(
-            context=self.context.context,
-            usage=self.context.usage,
-            tool_name=tool.name,
-            tool_call_id=call["call_id"],
-            tool_arguments=call["arguments"],
-        )
-        return await tool.on_invoke_tool(ctx, call["arguments"])
+    def spend_error_budget(self, outcomes: list[GroupOutcome]) -> None:
+        """Count turns in which every call failed; stop the run when the budget is gone."""
+        if not outcomes:
+            return
+        if not all(outcome.failed for outcome in outcomes):
+            self.failed_turns = 0
+            return
+        self.failed_turns += 1
+        if self.failed_turns >= self.config.max_tool_errors:
+            errors = [outcome.output for outcome in outcomes]
+            items = [*self.input, *self.new_items]
+            raise ToolErrorBudgetExceeded(
+                self.config.max_tool_errors, errors, items, self.new_items
+            )
 
     async def answer_local_items(
         self, response: ModelResponse, tools: list[Any], emit: Emit

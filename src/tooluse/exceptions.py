@@ -7,7 +7,10 @@ Exception
 ├── TooluseError                  base of every error tooluse raises
 │   ├── UserError (TypeError)     the developer misused the API: fix the code
 │   └── RunError                  something failed while a run was going on
-│       ├── MaxTurnsExceeded      the run used all its turns; keeps the conversation
+│       ├── RunStopped            the run ended early; keeps the conversation so far
+│       │   ├── MaxTurnsExceeded        it used all its turns
+│       │   ├── ToolErrorBudgetExceeded every tool call failed, turn after turn
+│       │   └── ModelAPIError           the model's API failed (after the client's retries)
 │       └── ModelBehaviorError    the model sent something unusable
 │           └── ToolArgumentsError  a tool call's arguments did not validate
 ├── ModelRetry                    raised by a tool: its message goes to the model
@@ -27,11 +30,14 @@ from typing import Any
 
 __all__ = [
     "MaxTurnsExceeded",
+    "ModelAPIError",
     "ModelBehaviorError",
     "ModelRetry",
     "RunError",
+    "RunStopped",
     "ToolArgumentsError",
     "ToolDefinitionWarning",
+    "ToolErrorBudgetExceeded",
     "TooluseError",
     "UserError",
 ]
@@ -53,24 +59,81 @@ class RunError(TooluseError):
     """Something failed at run time, while calling a model or a tool."""
 
 
-class MaxTurnsExceeded(RunError):
-    """The run reached `max_turns` model calls without a final answer.
+class RunStopped(RunError):
+    """The run ended before a final answer. It keeps the conversation so far.
 
-    It keeps the conversation: `items` can be fed to a new run to continue.
+    `items` can be fed to a new run to continue from where this one stopped.
     """
+
+    def __init__(
+        self, message: str, items: list[dict[str, Any]], new_items: list[dict[str, Any]]
+    ) -> None:
+        self.items = items
+        """The whole conversation so far: the input and every item the run added."""
+        self.new_items = new_items
+        """The items the run added."""
+        super().__init__(message)
+
+
+class MaxTurnsExceeded(RunStopped):
+    """The run reached `max_turns` model calls without a final answer."""
 
     def __init__(
         self, max_turns: int, items: list[dict[str, Any]], new_items: list[dict[str, Any]]
     ) -> None:
         self.max_turns = max_turns
         """The limit that was reached."""
-        self.items = items
-        """The whole conversation so far: the input and every item the run added."""
-        self.new_items = new_items
-        """The items the run added."""
         super().__init__(
             f"The run reached max_turns={max_turns} without a final answer; raise max_turns "
-            "(Runner.run(..., max_turns=...)) or check why the model keeps calling tools"
+            "(Runner.run(..., max_turns=...)) or check why the model keeps calling tools",
+            items,
+            new_items,
+        )
+
+
+class ToolErrorBudgetExceeded(RunStopped):
+    """Every tool call failed in `max_tool_errors` consecutive turns."""
+
+    def __init__(
+        self,
+        max_tool_errors: int,
+        errors: list[str],
+        items: list[dict[str, Any]],
+        new_items: list[dict[str, Any]],
+    ) -> None:
+        self.max_tool_errors = max_tool_errors
+        """The budget that was used up."""
+        self.errors = errors
+        """What the model was told about the last turn's failed calls."""
+        super().__init__(
+            f"Every tool call failed in {max_tool_errors} consecutive turns; the model is not "
+            "recovering. Look at `errors` and the conversation in `items`, or raise "
+            "RunConfig(max_tool_errors=...)",
+            items,
+            new_items,
+        )
+
+
+class ModelAPIError(RunStopped):
+    """The model's API failed, after the `openai` client's own retries.
+
+    The `openai` exception is the `__cause__`, and `status_code` repeats its HTTP status.
+    """
+
+    def __init__(
+        self,
+        status_code: int | None,
+        items: list[dict[str, Any]],
+        new_items: list[dict[str, Any]],
+    ) -> None:
+        self.status_code = status_code
+        """The HTTP status the API answered with, if it answered."""
+        status = f"HTTP {status_code}" if status_code else "no response"
+        super().__init__(
+            f"The model's API failed ({status}) after the client's retries; see __cause__, "
+            "and RunConfig(max_retries=...) for more retries",
+            items,
+            new_items,
         )
 
 

@@ -32,6 +32,8 @@ class ModelRequest:
     """Sampling and tool-use settings."""
     output_schema: dict[str, Any] | None = None
     """A strict JSON schema the final answer must follow, or None for text."""
+    max_retries: int | None = None
+    """Retries for the call, for clients that retry; None keeps the client's own."""
 
 
 @dataclass

@@ -29,7 +29,7 @@ class OpenAIChatCompletionsModel(OpenAIModel):
             The model's response.
         """
         params = self._params(request)
-        client = self.client
+        client = self.client_for(request)
         # Parameters are built as a dict, so the client's overloads cannot type the result.
         completion = cast(Any, await client.chat.completions.create(**params))
         message = completion.choices[0].message.model_dump(exclude_none=True)
@@ -45,7 +45,7 @@ class OpenAIChatCompletionsModel(OpenAIModel):
             The provider's chunks, then the whole response.
         """
         params = self._params(request)
-        client = self.client
+        client = self.client_for(request)
         stream = cast(
             Any,
             await client.chat.completions.create(

@@ -8,7 +8,7 @@ from typing import Literal
 from openai import AsyncOpenAI
 
 from ..exceptions import UserError
-from ._base import Model
+from ._base import Model, ModelRequest
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -77,10 +77,19 @@ class OpenAIModel(Model, ABC):
         self.model = model
         self._client = openai_client
 
-    @property
-    def client(self) -> AsyncOpenAI:
-        """The client this model calls."""
-        return self._client or default_openai_client()
+    def client_for(self, request: ModelRequest) -> AsyncOpenAI:
+        """The client to call for a request, with the request's retries if it sets them.
+
+        Args:
+            request: The request about to be made.
+
+        Returns:
+            The client.
+        """
+        client = self._client or default_openai_client()
+        if request.max_retries is None:
+            return client
+        return client.with_options(max_retries=request.max_retries)
 
 
 def resolve_model(model: str | Model | None) -> Model:

@@ -28,7 +28,7 @@ class OpenAIResponsesModel(OpenAIModel):
         Returns:
             The model's response.
         """
-        client = self.client
+        client = self.client_for(request)
         # Parameters are built as a dict, so the client's overloads cannot type the result.
         response = cast(Any, await client.responses.create(**self._params(request)))
         return _to_model_response(response)
@@ -42,7 +42,7 @@ class OpenAIResponsesModel(OpenAIModel):
         Yields:
             The provider's events, then the whole response.
         """
-        client = self.client
+        client = self.client_for(request)
         stream = cast(Any, await client.responses.create(**self._params(request), stream=True))
         async for event in stream:
             yield StreamDelta(event)

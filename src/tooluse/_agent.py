@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal
 
-from ._context import RunContextWrapper, TContext
-from ._function_tool import FunctionTool
+from ._context import RunContextWrapper, TContext, ToolContext
+from ._function_tool import FunctionTool, ToolErrorFunction, function_tool, tool_output_text
+from ._handoffs import Handoff, tool_safe
 from ._hosted_tools import HostedTool
 from ._settings import ModelSettings
+from ._tool_errors import default_tool_error_function
 from .models import Model
 
 __all__ = ["Agent", "FunctionToolResult", "StopAtTools", "ToolsToFinalOutputResult"]
@@ -74,6 +77,11 @@ class Agent(Generic[TContext]):
     """Sampling and tool-use settings."""
     handoff_description: str | None = None
     """What this agent does, for agents that hand off to it."""
+    handoffs: Sequence[Agent[Any] | Handoff] = field(default_factory=list[Any])
+    """Agents this one may pass the conversation to (an `Agent`, or `handoff(agent, ...)`)."""
+    handoff_mode: Literal["tool_per_agent", "one_tool"] = "tool_per_agent"
+    """`tool_per_agent`: a `transfer_to_<name>` tool each; `one_tool`: one `transfer` tool
+    whose `agent` parameter is an enum of exactly the targets plus "none"."""
     tool_use_behavior: ToolUseBehavior = "run_llm_again"
     """After tool calls: ask the model again (default), stop at the first tool's output,
     stop at some tools (`StopAtTools`), or decide with a function."""
@@ -81,6 +89,52 @@ class Agent(Generic[TContext]):
     """After a turn with tool calls, drop a forced `tool_choice` so it cannot loop forever."""
     output_type: Any = None
     """None for a text answer, or a type the answer must be (its strict schema is sent)."""
+
+    def as_tool(
+        self,
+        tool_name: str | None = None,
+        tool_description: str | None = None,
+        custom_output_extractor: Callable[[Any], str | Awaitable[str]] | None = None,
+        max_turns: int = 10,
+        failure_error_function: ToolErrorFunction | None = default_tool_error_function,
+    ) -> FunctionTool:
+        """This agent as a tool another agent calls: a nested run, and its answer as text.
+
+        Args:
+            tool_name: The tool's name; default the agent's name, made tool-safe.
+            tool_description: The tool's description; default `handoff_description`.
+            custom_output_extractor: Turns the nested `RunResult` into the tool's output.
+            max_turns: The nested run's turn limit.
+            failure_error_function: What the calling model gets when the nested run fails.
+
+        Returns:
+            A tool with one parameter, `input`; the calling agent keeps control.
+        """
+        agent = self
+
+        async def run_agent(ctx: ToolContext[Any], input: str) -> str:
+            """Ask the agent.
+
+            Args:
+                ctx: The calling run's context, shared with the nested run.
+                input: The request for the agent, with everything it needs to know.
+            """
+            from ._runner import Runner  # noqa: PLC0415 - the runner imports agents
+
+            result = await Runner.run(agent, input, context=ctx.context, max_turns=max_turns)
+            ctx.usage.add(result.usage)
+            if custom_output_extractor is None:
+                return tool_output_text(result.final_output)
+            output = custom_output_extractor(result)
+            return await output if inspect.isawaitable(output) else output
+
+        return function_tool(
+            name_override=tool_name or tool_safe(self.name),
+            description_override=tool_description
+            or self.handoff_description
+            or f"Ask {self.name}.",
+            failure_error_function=failure_error_function,
+        )(run_agent)
 
     def clone(self, **changes: Any) -> Agent[TContext]:
         """A copy of this agent with some fields changed.

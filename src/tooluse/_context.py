@@ -76,3 +76,8 @@ class ToolContext(RunContextWrapper[TContext]):
     # Set by the runner from RunConfig: the run-wide failure_error_function, and logging.
     _run_error_function: Any = field(default=None, init=False, repr=False)
     _log_tool_errors: bool = field(default=False, init=False, repr=False)
+    # Set by the tool's invoker when the tool returned an Agent or a Result.
+    _handoff: Any = field(default=None, init=False, repr=False)
+    _context_variables: dict[str, Any] = field(
+        default_factory=dict[str, Any], init=False, repr=False
+    )

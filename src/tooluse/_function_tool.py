@@ -22,6 +22,7 @@ from ._context import RunContextWrapper, ToolContext
 from ._docstrings import DocstringStyle
 from ._function_schema import FuncSchema, function_schema
 from ._lints import Finding, tool_findings, warn
+from ._returns import Result, is_agent
 from ._strict import describe_problems, describe_violations, to_strict_schema
 from ._strict_rules import check_strict_schema
 from ._threads import run_in_thread
@@ -242,7 +243,7 @@ class _Invoker:
                 result = await run_in_thread(self._func, args, kwargs)
                 if inspect.isawaitable(result):  # a sync wrapper that returned a coroutine
                     result = await result
-            return tool_output_text(result, self._schema.name)
+            return tool_output_text(_unpack_return(ctx, result), self._schema.name)
         except Exception as error:
             return await self._failed(ctx, error)
 
@@ -283,6 +284,18 @@ def tool_output_text(value: Any, tool_name: str = "tool") -> str:
             "written as "
             "JSON; return a str, or a JSON-friendly value (dict, list, dataclass, pydantic model)"
         ) from error
+
+
+def _unpack_return(ctx: ToolContext[Any], result: Any) -> Any:
+    """What the model sees of a return value; a handoff or context update goes on `ctx`."""
+    if isinstance(result, Result):
+        ctx._handoff = result.agent  # pyright: ignore[reportPrivateUsage]
+        ctx._context_variables = result.context_variables  # pyright: ignore[reportPrivateUsage]
+        return result.value
+    if is_agent(result):
+        ctx._handoff = result  # pyright: ignore[reportPrivateUsage]
+        return {"assistant": result.name}
+    return result
 
 
 def _log_failure(tool: str, error: Exception, *, log_message: bool) -> None:

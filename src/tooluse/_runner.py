@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, cast
@@ -20,6 +21,15 @@ import openai
 from ._agent import Agent, FunctionToolResult, StopAtTools, ToolsToFinalOutputResult
 from ._context import RunContextWrapper, Usage
 from ._function_tool import FunctionTool, ToolErrorFunction
+from ._handoffs import (
+    Handoff,
+    HandoffCall,
+    as_handoffs,
+    handoff,
+    handoff_tools,
+    read_handoff,
+    run_on_handoff,
+)
 from ._items import Item, function_call_output, message_text, user_message
 from ._local_tools import LOCAL_ITEM_TYPES, answer_local_item
 from ._output import OutputSchema
@@ -31,6 +41,7 @@ from ._result import (
     RunResultStreaming,
     RunStreamEvent,
 )
+from ._returns import apply_context_variables
 from ._settings import ModelSettings
 from ._tool_calls import plan_calls
 from ._tool_execution import GroupOutcome, ToolExecutor
@@ -39,6 +50,10 @@ from .models import Model, ModelRequest, ModelResponse, ResponseDone, resolve_mo
 
 __all__ = ["DEFAULT_MAX_TURNS", "RunConfig", "Runner"]
 
+ONE_HANDOFF_ONLY = (
+    "Only the first handoff in a response is taken; this one was ignored. "
+    "The conversation is with the agent chosen first."
+)
 DEFAULT_MAX_TURNS = 10
 """Model calls a run may make before `MaxTurnsExceeded`."""
 
@@ -216,6 +231,7 @@ class _Run:
         self.new_items: list[Item] = []
         self.raw_responses: list[ModelResponse] = []
         self.release_tool_choice = False
+        self.visible: list[Item] | None = None  # the history after a handoff's input_filter
         self.failed_turns = 0
         self.executor = ToolExecutor(
             self.context,
@@ -227,8 +243,8 @@ class _Run:
 
     async def execute(self, call_model: CallModel, emit: Emit) -> RunResult:
         emit(AgentUpdatedStreamEvent(self.agent))
-        model = resolve_model(self.config.model or self.agent.model)
         for _ in range(self.max_turns):
+            model = resolve_model(self.config.model or self.agent.model)
             tools = await self.enabled_tools()
             request = await self.prepare_request(tools)
             response = await self.call_model(call_model, model, request, emit)
@@ -237,7 +253,10 @@ class _Run:
             answered = await self.answer_local_items(response, tools, emit)
             if not calls and not answered:
                 return self.finish(self.final_output(response))
-            results = await self.execute_tools(response, tools, emit)
+            results, target = await self.execute_tools(response, tools, emit)
+            if target is not None:
+                self.switch_agent(target, emit)
+                continue
             decision = await self.decide(results)
             if decision.is_final_output:
                 return self.finish(decision.final_output)
@@ -255,7 +274,9 @@ class _Run:
 
     async def enabled_tools(self) -> list[Any]:
         enabled: list[Any] = []
-        for tool in self.agent.tools:
+        handoffs = as_handoffs(self.agent.handoffs)
+        one_tool = self.agent.handoff_mode == "one_tool"
+        for tool in [*self.agent.tools, *handoff_tools(handoffs, one_tool=one_tool)]:
             flag: Any = getattr(tool, "is_enabled", True)
             if callable(flag):
                 flag = flag(self.context, self.agent)
@@ -270,7 +291,7 @@ class _Run:
             settings = replace(settings, tool_choice=None)
         return ModelRequest(
             instructions=await self.instructions(),
-            input=[*self.input, *self.new_items],
+            input=self.visible if self.visible is not None else [*self.input, *self.new_items],
             tools=tools,
             settings=settings,
             output_schema=self.output.json_schema if self.output else None,
@@ -288,7 +309,7 @@ class _Run:
         self.raw_responses.append(response)
         self.context.usage.add(response.usage)
         for item in response.output:
-            self.new_items.append(item)
+            self.add_item(item)
             if message_text(item) is not None:
                 emit(RunItemStreamEvent("message_output_created", item))
             elif item.get("type") == "function_call":
@@ -296,25 +317,89 @@ class _Run:
 
     async def execute_tools(
         self, response: ModelResponse, tools: list[Any], emit: Emit
-    ) -> list[FunctionToolResult]:
-        """Plan the calls, run them, answer each call id, and keep the error budget."""
+    ) -> tuple[list[FunctionToolResult], Handoff | None]:
+        """Plan the calls, run them, answer each call id, and keep the error budget.
+
+        Returns:
+            The function tools' results, and the handoff taken, if any.
+        """
+        handoffs = as_handoffs(self.agent.handoffs)
+        one_tool = self.agent.handoff_mode == "one_tool"
+        handoff_calls: list[HandoffCall] = []
+        other_items: list[Item] = []
+        for item in response.output:
+            asked = read_handoff(item, handoffs, one_tool=one_tool) if handoffs else None
+            if asked is not None:
+                handoff_calls.append(asked)
+            else:
+                other_items.append(item)
         function_tools = [tool for tool in tools if isinstance(tool, FunctionTool)]
-        groups = plan_calls(response.output, function_tools, self.new_items)
+        groups = plan_calls(other_items, function_tools, self.new_items)
         outcomes = await self.executor.run(groups)
         for outcome in outcomes:
-            item = function_call_output(outcome.group.call_id, outcome.output)
-            self.new_items.append(item)
-            emit(RunItemStreamEvent("tool_output", item))
-        if outcomes and self.agent.reset_tool_choice:
+            self.answer(outcome.group.call_id, outcome.output, emit)
+            for call in outcome.calls:
+                if call.context_variables:
+                    apply_context_variables(self.context.context, call.context_variables)
+        if (outcomes or handoff_calls) and self.agent.reset_tool_choice:
             self.release_tool_choice = True
+        target = await self.take_handoff(handoff_calls, outcomes, emit)
         self.spend_error_budget(outcomes)
-        return [
+        results = [
             FunctionToolResult(call.tool, outcome.group.call_id, call.output)
             for outcome in outcomes
             if not outcome.group.wrapper
             for call in outcome.calls
             if call.tool is not None
         ]
+        return results, target
+
+    def answer(self, call_id: str, output: str, emit: Emit) -> None:
+        item = function_call_output(call_id, output)
+        self.add_item(item)
+        emit(RunItemStreamEvent("tool_output", item))
+
+    async def take_handoff(
+        self, calls: list[HandoffCall], outcomes: list[GroupOutcome], emit: Emit
+    ) -> Handoff | None:
+        """Take the first valid handoff the model asked for; answer every handoff call."""
+        taken: Handoff | None = None
+        for call in calls:
+            if call.target is None:
+                self.answer(call.call_id, call.refusal or "", emit)
+            elif taken is not None:
+                self.answer(call.call_id, ONE_HANDOFF_ONLY, emit)
+            else:
+                try:
+                    data = call.target.parse_input(call.arguments)
+                except ValueError as error:
+                    self.answer(
+                        call.call_id,
+                        f"The handoff's input is not valid ({error}); "
+                        "call it again with corrected input.",
+                        emit,
+                    )
+                    continue
+                await run_on_handoff(call.target, self.context, data)
+                taken = call.target
+                self.answer(call.call_id, json.dumps({"assistant": taken.agent.name}), emit)
+        if taken is None:  # a Swarm-style return: a tool gave back an agent
+            returned = [c.handoff for o in outcomes for c in o.calls if c.handoff is not None]
+            taken = handoff(returned[0]) if returned else None
+        return taken
+
+    def switch_agent(self, target: Handoff, emit: Emit) -> None:
+        self.agent = target.agent
+        self.output = OutputSchema(target.agent.output_type) if target.agent.output_type else None
+        self.release_tool_choice = False
+        if target.input_filter is not None:
+            self.visible = target.input_filter([*self.input, *self.new_items])
+        emit(AgentUpdatedStreamEvent(self.agent))
+
+    def add_item(self, item: Item) -> None:
+        self.new_items.append(item)
+        if self.visible is not None:
+            self.visible.append(item)
 
     def spend_error_budget(self, outcomes: list[GroupOutcome]) -> None:
         """Count turns in which every call failed; stop the run when the budget is gone."""
@@ -340,7 +425,7 @@ class _Run:
             if item.get("type") in LOCAL_ITEM_TYPES:
                 answer = await answer_local_item(item, tools)
                 if answer is not None:
-                    self.new_items.append(answer)
+                    self.add_item(answer)
                     emit(RunItemStreamEvent("tool_output", answer))
                     answered += 1
         return answered

@@ -32,6 +32,10 @@ class CallOutcome:
     """Whether the call failed, for the error budget."""
     tool: FunctionTool | None = None
     """The tool that ran, if one did."""
+    handoff: Any = None
+    """An agent the tool handed off to (a Swarm-style return)."""
+    context_variables: dict[str, Any] | None = None
+    """Values the tool merges into the run context."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +110,14 @@ class ToolExecutor:
                 "Try a smaller request, or another approach."
             )
             return CallOutcome(tool.name, message, failed=True, tool=tool)
-        return CallOutcome(tool.name, output, failed=ctx.error is not None, tool=tool)
+        return CallOutcome(
+            tool.name,
+            output,
+            failed=ctx.error is not None,
+            tool=tool,
+            handoff=ctx._handoff,  # pyright: ignore[reportPrivateUsage]
+            context_variables=ctx._context_variables,  # pyright: ignore[reportPrivateUsage]
+        )
 
 
 def _group_output(group: CallGroup, calls: list[CallOutcome]) -> str:

@@ -1,0 +1,254 @@
+"""Handoffs: letting the model pass the conversation to another agent, and only to one that exists.
+
+Each handoff is offered as a tool (`transfer_to_<agent>` by default). In the
+one-tool mode a single `transfer` tool takes the target's name from an `enum`
+of exactly the allowed names plus `"none"`, so strict decoding cannot invent a
+target; a name outside the list (from a server that ignores strict mode) is
+refused before anything happens.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from ._context import RunContextWrapper
+from ._function_tool import FunctionTool
+from ._items import Item
+from ._strict import to_strict_schema
+
+if TYPE_CHECKING:
+    from ._agent import Agent
+
+__all__ = ["NO_AGENT", "TRANSFER_TOOL", "Handoff", "HandoffCall", "handoff", "handoff_tools"]
+
+TRANSFER_TOOL = "transfer"
+"""The one tool of the one-tool mode."""
+NO_AGENT = "none"
+"""What the model picks in the one-tool mode when no agent fits."""
+
+InputFilter = Callable[[list[Item]], list[Item]]
+OnHandoff = Callable[..., "Awaitable[None] | None"]
+
+
+@dataclass
+class Handoff:
+    """A way for an agent to pass the conversation to `agent`."""
+
+    agent: Agent[Any]
+    """The agent that takes over."""
+    tool_name: str
+    """The tool the model calls to hand off."""
+    tool_description: str
+    """What the model is told the handoff is for."""
+    on_handoff: OnHandoff | None = None
+    """Runs at the handoff: `(run_context)`, or `(run_context, data)` with an `input_type`."""
+    input_type: Any = None
+    """The type of what the model passes along with the handoff, if anything."""
+    input_filter: InputFilter | None = None
+    """Edits the conversation the next agent sees."""
+
+    def parameters(self) -> dict[str, Any]:
+        """The strict JSON schema of the handoff tool's arguments."""
+        if self.input_type is None:
+            return {
+                "type": "object",
+                "properties": {},
+                "additionalProperties": False,
+                "required": [],
+            }
+        return to_strict_schema(TypeAdapter(self.input_type).json_schema()).schema
+
+    def parse_input(self, arguments: str) -> Any:
+        """The handoff's validated input, or None without an `input_type`.
+
+        Args:
+            arguments: The call's raw JSON arguments.
+
+        Returns:
+            The validated value.
+
+        Raises:
+            ValueError: If the arguments do not fit `input_type`.
+        """
+        if self.input_type is None:
+            return None
+        try:
+            return TypeAdapter(self.input_type).validate_json(arguments or "{}")
+        except ValidationError as error:
+            raise ValueError(f"{error.error_count()} invalid field(s)") from None
+
+
+def handoff(
+    agent: Agent[Any],
+    *,
+    tool_name_override: str | None = None,
+    tool_description_override: str | None = None,
+    on_handoff: OnHandoff | None = None,
+    input_type: Any = None,
+    input_filter: InputFilter | None = None,
+) -> Handoff:
+    """A handoff to `agent`, with its tool's name and description and what happens at it.
+
+    Args:
+        agent: The agent that takes over.
+        tool_name_override: The tool name; default `transfer_to_<agent name>`.
+        tool_description_override: The description; default from `handoff_description`.
+        on_handoff: Runs at the handoff, with the run context (and the input).
+        input_type: The type of what the model passes along, if anything.
+        input_filter: Edits the conversation the next agent sees.
+
+    Returns:
+        The handoff, for `Agent(handoffs=[...])`.
+    """
+    description = tool_description_override or (
+        f"Hand off to the {agent.name} agent. {agent.handoff_description or ''}".strip()
+    )
+    return Handoff(
+        agent=agent,
+        tool_name=tool_name_override or f"transfer_to_{tool_safe(agent.name)}",
+        tool_description=description,
+        on_handoff=on_handoff,
+        input_type=input_type,
+        input_filter=input_filter,
+    )
+
+
+@dataclass(frozen=True)
+class HandoffCall:
+    """A handoff the model asked for."""
+
+    call_id: str
+    """The call's id."""
+    target: Handoff | None
+    """The handoff chosen, or None when the call names none that exists."""
+    arguments: str
+    """The raw arguments."""
+    refusal: str | None = None
+    """The message instead of a handoff (an unknown target, or `none`)."""
+
+
+def as_handoffs(items: Sequence[Any]) -> list[Handoff]:
+    """Agents and handoffs, as handoffs.
+
+    Args:
+        items: What `Agent(handoffs=...)` holds.
+
+    Returns:
+        One `Handoff` each.
+    """
+    return [item if isinstance(item, Handoff) else handoff(item) for item in items]
+
+
+def handoff_tools(handoffs: list[Handoff], *, one_tool: bool) -> list[FunctionTool]:
+    """The tools that offer the handoffs to the model.
+
+    Args:
+        handoffs: The agent's handoffs.
+        one_tool: One `transfer` tool with an enum of targets, or a tool per handoff.
+
+    Returns:
+        The declarations; the runner intercepts their calls.
+    """
+    if not handoffs:
+        return []
+    if one_tool:
+        return [_transfer_tool(handoffs)]
+    return [
+        FunctionTool(h.tool_name, h.tool_description, h.parameters(), _never_invoked)
+        for h in handoffs
+    ]
+
+
+def read_handoff(call: Item, handoffs: list[Handoff], *, one_tool: bool) -> HandoffCall | None:
+    """The handoff a function call asks for, or None if it is not a handoff call.
+
+    Args:
+        call: A `function_call` item.
+        handoffs: The agent's handoffs.
+        one_tool: Whether the one-tool mode is on.
+
+    Returns:
+        The handoff call, possibly a refusal, or None.
+    """
+    name = call.get("name", "")
+    if not one_tool:
+        target = next((h for h in handoffs if h.tool_name == name), None)
+        return HandoffCall(call["call_id"], target, call.get("arguments", "")) if target else None
+    if name != TRANSFER_TOOL:
+        return None
+    return _read_transfer(call, handoffs)
+
+
+def _read_transfer(call: Item, handoffs: list[Handoff]) -> HandoffCall:
+    names = {h.agent.name: h for h in handoffs}
+    try:
+        chosen: Any = json.loads(call.get("arguments") or "{}").get("agent")
+    except (json.JSONDecodeError, AttributeError):
+        chosen = None
+    valid = ", ".join([*names, NO_AGENT])
+    if chosen == NO_AGENT:
+        return HandoffCall(call["call_id"], None, "", "No agent fits: answer the user yourself.")
+    if chosen not in names:
+        refusal = f"There is no agent {chosen!r} to transfer to; valid names: {valid}."
+        return HandoffCall(call["call_id"], None, "", refusal)
+    return HandoffCall(call["call_id"], names[chosen], "")
+
+
+def _transfer_tool(handoffs: list[Handoff]) -> FunctionTool:
+    lines = [
+        f"- {h.agent.name}: {h.agent.handoff_description or h.tool_description}" for h in handoffs
+    ]
+    description = (
+        "Transfer the conversation to the agent best suited to it, or 'none' if no agent fits:\n"
+        + "\n".join(lines)
+    )
+    names = [h.agent.name for h in handoffs]
+    schema = {
+        "type": "object",
+        "properties": {"agent": {"type": "string", "enum": [*names, NO_AGENT]}},
+        "required": ["agent"],
+        "additionalProperties": False,
+    }
+    return FunctionTool(TRANSFER_TOOL, description, schema, _never_invoked)
+
+
+async def _never_invoked(ctx: Any, arguments: str) -> str:
+    del ctx, arguments
+    return "Handoffs are carried out by the runner."  # reached only outside Runner
+
+
+def tool_safe(name: str) -> str:
+    """A name made fit for a tool name: lowercase letters, digits and underscores.
+
+    Args:
+        name: Any name.
+
+    Returns:
+        The tool-safe form.
+    """
+    return re.sub(r"[^a-zA-Z0-9_-]+", "_", name).strip("_").lower() or "agent"
+
+
+async def run_on_handoff(target: Handoff, context: RunContextWrapper[Any], data: Any) -> None:
+    """Run the handoff's `on_handoff`, with the input when it has an `input_type`.
+
+    Args:
+        target: The handoff taken.
+        context: The run context.
+        data: The validated input, or None.
+    """
+    if target.on_handoff is None:
+        return
+    result = (
+        target.on_handoff(context, data)
+        if target.input_type is not None
+        else target.on_handoff(context)
+    )
+    if result is not None:
+        await result

@@ -15,6 +15,7 @@ from ._context import RunContextWrapper, ToolContext, Usage
 from ._docstrings import DocstringStyle
 from ._function_schema import FuncSchema, function_schema
 from ._function_tool import FunctionTool, ToolErrorFunction, function_tool, tool_output_text
+from ._handoffs import Handoff, handoff
 from ._hosted_tools import (
     CodeInterpreterTool,
     Computer,
@@ -34,8 +35,10 @@ from ._result import (
     RunResultStreaming,
     RunStreamEvent,
 )
+from ._returns import Result
 from ._runner import RunConfig, Runner
 from ._settings import ModelSettings
+from ._state import RunState, ToolApproval
 from ._strict_rules import StrictViolation, check_strict_schema
 from ._tool_errors import default_tool_error_function
 from ._tool_params import chat_completions_tool_param, responses_tool_param
@@ -65,6 +68,7 @@ __all__ = [
     "FuncSchema",
     "FunctionTool",
     "FunctionToolResult",
+    "Handoff",
     "HostedMCPTool",
     "HostedTool",
     "ImageGenerationTool",
@@ -77,15 +81,18 @@ __all__ = [
     "OpenAIChatCompletionsModel",
     "OpenAIResponsesModel",
     "RawResponsesStreamEvent",
+    "Result",
     "RunConfig",
     "RunContextWrapper",
     "RunItemStreamEvent",
     "RunResult",
     "RunResultStreaming",
+    "RunState",
     "RunStreamEvent",
     "Runner",
     "StopAtTools",
     "StrictViolation",
+    "ToolApproval",
     "ToolArgumentsError",
     "ToolContext",
     "ToolErrorFunction",
@@ -98,6 +105,7 @@ __all__ = [
     "default_tool_error_function",
     "function_schema",
     "function_tool",
+    "handoff",
     "responses_tool_param",
     "set_default_openai_api",
     "set_default_openai_client",

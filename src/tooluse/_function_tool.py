@@ -37,6 +37,10 @@ ToolFunction: TypeAlias = Callable[..., Any]
 """A sync or async function to turn into a tool."""
 ToolErrorFunction: TypeAlias = Callable[[RunContextWrapper[Any], Exception], "str | Awaitable[str]"]
 """Turns a failed tool call into the text the model receives."""
+ApprovalPredicate: TypeAlias = Callable[
+    [RunContextWrapper[Any], dict[str, Any]], "bool | Awaitable[bool]"
+]
+"""Decides, per run context and call arguments, whether a call needs approval."""
 EnabledPredicate: TypeAlias = Callable[[RunContextWrapper[Any], Any], "bool | Awaitable[bool]"]
 """Decides, per run context and agent, whether a tool is offered."""
 
@@ -64,6 +68,9 @@ class FunctionTool:
     """Whether the tool is offered: a bool, or a function of the run context and the agent."""
     timeout: float | None = None
     """Seconds a call may take before the runner gives up on it; None for no limit."""
+    needs_approval: bool | ApprovalPredicate = False
+    """Whether a call waits for a human: a bool, or a function of the run context and the
+    parsed arguments. The run pauses with `result.interruptions`."""
     _remake: Callable[[bool], FunctionTool] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -123,6 +130,7 @@ def function_tool(
     strict_mode: bool = True,
     is_enabled: bool | EnabledPredicate = True,
     timeout: float | None = None,
+    needs_approval: bool | ApprovalPredicate = False,
 ) -> Callable[[ToolFunction], FunctionTool]: ...
 
 
@@ -138,6 +146,7 @@ def function_tool(
     strict_mode: bool = True,
     is_enabled: bool | EnabledPredicate = True,
     timeout: float | None = None,
+    needs_approval: bool | ApprovalPredicate = False,
 ) -> FunctionTool | Callable[[ToolFunction], FunctionTool]:
     """Turn a function into a `FunctionTool`; use it bare (`@function_tool`) or called.
 
@@ -153,6 +162,8 @@ def function_tool(
         is_enabled: Whether the tool is offered: a bool, or a function of the run
             context and the agent.
         timeout: Seconds a call may take; enforced by the runner.
+        needs_approval: Whether calls wait for a human's approval: a bool, or a function
+            of the run context and the call's arguments.
 
     Returns:
         The tool, or a decorator that makes one.
@@ -166,6 +177,7 @@ def function_tool(
         strict_mode=strict_mode,
         is_enabled=is_enabled,
         timeout=timeout,
+        needs_approval=needs_approval,
     )
 
     def decorate(f: ToolFunction) -> FunctionTool:
@@ -191,6 +203,7 @@ class _ToolOptions:
     strict_mode: bool
     is_enabled: bool | EnabledPredicate
     timeout: float | None
+    needs_approval: bool | ApprovalPredicate
 
 
 def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
@@ -210,6 +223,7 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         strict_json_schema=False,  # already strict when asked: skip __post_init__'s transform
         is_enabled=options.is_enabled,
         timeout=options.timeout,
+        needs_approval=options.needs_approval,
     )
     tool.strict_json_schema = options.strict_mode
     # __post_init__ found the tool-level findings; a strict tool's bad name already failed.

@@ -10,6 +10,8 @@ from typing import Any, Literal
 from ._agent import Agent
 from ._context import Usage
 from ._items import Item
+from ._state import RunState, ToolApproval
+from .exceptions import UserError
 from .models import ModelResponse
 
 __all__ = [
@@ -71,6 +73,43 @@ class RunResult:
     """The agent that answered."""
     usage: Usage = field(default_factory=Usage)
     """What the run used."""
+    pending_tool_calls: list[Item] = field(default_factory=list[Item])
+    """With `execute_tools=False`: the calls the model asked for, not executed."""
+    interruptions: list[ToolApproval] = field(default_factory=list[ToolApproval])
+    """Calls waiting for approval; `approve` or `reject` them, then resume with `to_state()`."""
+    _state: RunState | None = field(default=None, repr=False)
+
+    def approve(self, call: ToolApproval | str) -> None:
+        """Let a waiting call run when the run resumes.
+
+        Args:
+            call: One of `interruptions`, or its call id.
+        """
+        self.to_state().approve(call)
+
+    def reject(
+        self, call: ToolApproval | str, message: str = "The user rejected this call."
+    ) -> None:
+        """Refuse a waiting call: the model gets `message` as the call's output.
+
+        Args:
+            call: One of `interruptions`, or its call id.
+            message: What the model is told.
+        """
+        self.to_state().reject(call, message)
+
+    def to_state(self) -> RunState:
+        """The paused run's state, to resume with `Runner.run(agent, state)`.
+
+        Returns:
+            The state, with the approvals and rejections made so far.
+
+        Raises:
+            UserError: If the run is not paused.
+        """
+        if self._state is None:
+            raise UserError("This run is not paused: only a result with interruptions has a state")
+        return self._state
 
     def to_input_list(self) -> list[Item]:
         """The whole conversation, to continue it: add a user message and run again.

@@ -43,7 +43,8 @@ from ._result import (
 )
 from ._returns import apply_context_variables
 from ._settings import ModelSettings
-from ._tool_calls import plan_calls
+from ._state import RunState, ToolApproval
+from ._tool_calls import CallGroup, PlannedCall, plan_calls
 from ._tool_execution import GroupOutcome, ToolExecutor
 from .exceptions import MaxTurnsExceeded, ModelAPIError, ToolErrorBudgetExceeded, UserError
 from .models import Model, ModelRequest, ModelResponse, ResponseDone, resolve_model
@@ -88,28 +89,33 @@ class Runner:
     async def run(
         cls,
         starting_agent: Agent[Any],
-        input: str | list[Item],
+        input: str | list[Item] | RunState,
         *,
         context: Any = None,
         max_turns: int = DEFAULT_MAX_TURNS,
         run_config: RunConfig | None = None,
+        execute_tools: bool = True,
     ) -> RunResult:
-        """Run the agent until it answers.
+        """Run the agent until it answers (or pauses for a human).
 
         Args:
             starting_agent: The agent.
-            input: A user message, or a list of input items (e.g. `result.to_input_list()`).
+            input: A user message, a list of input items (e.g. `result.to_input_list()`),
+                or the `RunState` of a paused run to resume.
             context: Your object, given to tools as `RunContextWrapper.context`.
             max_turns: The most model calls the run may make.
             run_config: Overrides for this run.
+            execute_tools: False stops at the first response asking for tools and returns
+                them unexecuted in `result.pending_tool_calls`.
 
         Returns:
-            The result, with `final_output`.
+            The result: `final_output`, or `interruptions` when calls wait for approval.
 
         Raises:
             MaxTurnsExceeded: If the model is still calling tools after `max_turns` calls.
         """
         run = _Run(starting_agent, input, context, max_turns, run_config or RunConfig())
+        run.execute_tools_flag = execute_tools
         return await run.execute(_call_whole, _ignore)
 
     @classmethod
@@ -218,17 +224,23 @@ class _Run:
     def __init__(
         self,
         agent: Agent[Any],
-        input: str | list[Item],
+        input: str | list[Item] | RunState,
         context: Any,
         max_turns: int,
         config: RunConfig,
     ) -> None:
         self.agent = agent
-        self.input: list[Item] = [user_message(input)] if isinstance(input, str) else list(input)
         self.context = RunContextWrapper(context=context, usage=Usage())
+        self.new_items: list[Item] = []
+        self.resume_output: list[Item] | None = None
+        self.decisions: dict[str, dict[str, Any]] = {}
+        self.execute_tools_flag = True
+        if isinstance(input, RunState):
+            self.resume(input)
+        else:
+            self.input = [user_message(input)] if isinstance(input, str) else list(input)
         self.max_turns = max_turns
         self.config = config
-        self.new_items: list[Item] = []
         self.raw_responses: list[ModelResponse] = []
         self.release_tool_choice = False
         self.visible: list[Item] | None = None  # the history after a handoff's input_filter
@@ -239,21 +251,25 @@ class _Run:
             failure_error_function=config.failure_error_function,
             log_tool_errors=config.log_tool_errors,
         )
-        self.output = OutputSchema(agent.output_type) if agent.output_type is not None else None
+        self.output = (
+            OutputSchema(self.agent.output_type) if self.agent.output_type is not None else None
+        )
 
     async def execute(self, call_model: CallModel, emit: Emit) -> RunResult:
         emit(AgentUpdatedStreamEvent(self.agent))
         for _ in range(self.max_turns):
-            model = resolve_model(self.config.model or self.agent.model)
             tools = await self.enabled_tools()
-            request = await self.prepare_request(tools)
-            response = await self.call_model(call_model, model, request, emit)
-            self.record(response, emit)
+            response = await self.next_response(call_model, tools, emit)
             calls = [item for item in response.output if item.get("type") == "function_call"]
+            if calls and not self.execute_tools_flag:
+                return self.finish(None, pending_tool_calls=calls)
             answered = await self.answer_local_items(response, tools, emit)
             if not calls and not answered:
                 return self.finish(self.final_output(response))
-            results, target = await self.execute_tools(response, tools, emit)
+            try:
+                results, target = await self.execute_tools(response, tools, emit)
+            except _Interrupted as paused:
+                return self.pause(response, paused.approvals)
             if target is not None:
                 self.switch_agent(target, emit)
                 continue
@@ -261,6 +277,40 @@ class _Run:
             if decision.is_final_output:
                 return self.finish(decision.final_output)
         raise MaxTurnsExceeded(self.max_turns, [*self.input, *self.new_items], self.new_items)
+
+    async def next_response(
+        self, call_model: CallModel, tools: list[Any], emit: Emit
+    ) -> ModelResponse:
+        """The model's next response, or, when resuming, the one whose calls waited."""
+        if self.resume_output is not None:
+            response, self.resume_output = ModelResponse(self.resume_output), None
+            return response
+        model = resolve_model(self.config.model or self.agent.model)
+        request = await self.prepare_request(tools)
+        response = await self.call_model(call_model, model, request, emit)
+        self.record(response, emit)
+        return response
+
+    def resume(self, state: RunState) -> None:
+        """Pick up a paused run: its items, usage and the calls that waited."""
+        self.agent = _find_agent(self.agent, state.agent_name)
+        self.input = list(state.input)
+        self.new_items = list(state.new_items)
+        self.resume_output = list(state.pending_output)
+        self.decisions = dict(state.decisions)
+        self.context.usage.add(state.usage)
+
+    def pause(self, response: ModelResponse, approvals: list[ToolApproval]) -> RunResult:
+        """Stop for a human: the calls waiting for approval, and the state to resume from."""
+        state = RunState(
+            agent_name=self.agent.name,
+            input=self.input,
+            new_items=self.new_items,
+            pending_output=response.output,
+            decisions=self.decisions,
+            usage=self.context.usage,
+        )
+        return self.finish(None, interruptions=approvals, _state=state)
 
     async def call_model(
         self, call_model: CallModel, model: Model, request: ModelRequest, emit: Emit
@@ -335,6 +385,7 @@ class _Run:
                 other_items.append(item)
         function_tools = [tool for tool in tools if isinstance(tool, FunctionTool)]
         groups = plan_calls(other_items, function_tools, self.new_items)
+        await self.check_approvals(groups)
         outcomes = await self.executor.run(groups)
         for outcome in outcomes:
             self.answer(outcome.group.call_id, outcome.output, emit)
@@ -353,6 +404,32 @@ class _Run:
             if call.tool is not None
         ]
         return results, target
+
+    async def check_approvals(self, groups: list[CallGroup]) -> None:
+        """Apply the human's decisions; pause (before anything runs) if some are missing."""
+        waiting: list[ToolApproval] = []
+        for group in groups:
+            for call in group.calls:
+                if call.tool is None or not await self.needs_approval(call):
+                    continue
+                decision = self.decisions.get(group.call_id)
+                if decision is None:
+                    waiting.append(ToolApproval(group.call_id, call.name, call.arguments))
+                elif not decision["approved"]:
+                    call.tool, call.error = None, decision["message"]
+        if waiting:
+            raise _Interrupted(waiting)
+
+    async def needs_approval(self, call: PlannedCall) -> bool:
+        flag: Any = cast(FunctionTool, call.tool).needs_approval
+        if not callable(flag):
+            return bool(flag)
+        try:
+            arguments: Any = json.loads(call.arguments or "{}")
+        except json.JSONDecodeError:
+            return True  # unreadable arguments: let a human look
+        answer = flag(self.context, arguments)
+        return bool(await answer if inspect.isawaitable(answer) else answer)
 
     def answer(self, call_id: str, output: str, emit: Emit) -> None:
         item = function_call_output(call_id, output)
@@ -447,7 +524,7 @@ class _Run:
         text = texts[-1] if texts else ""
         return self.output.parse(text) if self.output else text
 
-    def finish(self, final_output: Any) -> RunResult:
+    def finish(self, final_output: Any, **extra: Any) -> RunResult:
         return RunResult(
             input=self.input,
             new_items=self.new_items,
@@ -455,4 +532,28 @@ class _Run:
             final_output=final_output,
             last_agent=self.agent,
             usage=self.context.usage,
+            **extra,
         )
+
+
+class _Interrupted(Exception):
+    def __init__(self, approvals: list[ToolApproval]) -> None:
+        self.approvals = approvals
+        super().__init__(f"{len(approvals)} call(s) wait for approval")
+
+
+def _find_agent(start: Agent[Any], name: str) -> Agent[Any]:
+    """The agent named `name`: the start, or one reachable from it through handoffs."""
+    seen: set[int] = set()
+    pending: list[Agent[Any]] = [start]
+    while pending:
+        agent = pending.pop()
+        if agent.name == name:
+            return agent
+        if id(agent) not in seen:
+            seen.add(id(agent))
+            pending.extend(h.agent for h in as_handoffs(agent.handoffs))
+    raise UserError(
+        f"The run state names agent {name!r}, which is neither {start.name!r} nor reachable "
+        "through its handoffs: resume with the agent the run started with"
+    )

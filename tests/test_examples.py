@@ -62,3 +62,29 @@ def test_quickstart_runs_offline() -> None:
     assert "called fetch_weather(" in done.stdout
     assert "called convert_temperature(" in done.stdout
     assert done.stdout.splitlines()[-1].startswith("answer: ")
+
+
+@pytest.mark.parametrize(
+    ("example", "last_line"),
+    [
+        ("triage.py", "answer: I have refunded your last invoice."),
+        ("manager.py", "answer: French: bonjour; Spanish: hola."),
+        (
+            "approval.py",
+            "answer: Done: deleted /tmp/cache.db; The user refused: system files stay.",
+        ),
+    ],
+)
+def test_multi_agent_examples_run_offline(example: str, last_line: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    done = subprocess.run(
+        [sys.executable, f"examples/{example}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=env,
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0] == "No OPENAI_API_KEY: using a scripted FunctionModel."
+    assert lines[-1] == last_line

@@ -1,0 +1,63 @@
+"""A triage agent hands the user to one of three specialists (one `transfer` tool).
+
+Run with:
+    python examples/triage.py
+
+Uses OpenAI when OPENAI_API_KEY is set; otherwise a scripted FunctionModel plays the
+triage agent (picking billing) and the specialist.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from tooluse import Agent, Runner
+from tooluse.models import Model
+from tooluse.testing import FunctionModel, ModelReply, ToolCall
+
+
+def scripted(items: list[dict[str, Any]], tools: Sequence[Any]) -> ModelReply | str:
+    if any(tool.name == "transfer" for tool in tools):  # the triage agent
+        return ModelReply(tool_calls=[ToolCall("transfer", {"agent": "billing"})])
+    return "I have refunded your last invoice."
+
+
+def pick_model() -> str | Model:
+    if os.environ.get("OPENAI_API_KEY"):
+        print("Using OpenAI (OPENAI_API_KEY is set).")
+        return "gpt-4.1-mini"
+    print("No OPENAI_API_KEY: using a scripted FunctionModel.")
+    return FunctionModel(scripted)
+
+
+async def main() -> None:
+    model = pick_model()
+    specialists = [
+        Agent(
+            "billing",
+            "You handle invoices and refunds.",
+            handoff_description="Invoices, refunds.",
+            model=model,
+        ),
+        Agent(
+            "tech", "You fix technical problems.", handoff_description="Bugs, outages.", model=model
+        ),
+        Agent("sales", "You help people buy.", handoff_description="Plans, prices.", model=model),
+    ]
+    triage = Agent(
+        "triage",
+        instructions="Send the user to the right specialist with the transfer tool.",
+        handoffs=specialists,
+        handoff_mode="one_tool",
+        model=model,
+    )
+    result = await Runner.run(triage, "I was charged twice, please refund me.")
+    print(f"answered by: {result.last_agent.name}")
+    print(f"answer: {result.final_output}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -300,8 +300,13 @@ def tool_output_text(value: Any, tool_name: str = "tool") -> str:
         ) from error
 
 
+_PLAIN_RETURNS = frozenset({str, int, float, bool, type(None), dict, list})
+
+
 def _unpack_return(ctx: ToolContext[Any], result: Any) -> Any:
     """What the model sees of a return value; a handoff or context update goes on `ctx`."""
+    if type(result) in _PLAIN_RETURNS:  # the common case, decided without an isinstance chain
+        return result
     if isinstance(result, Result):
         ctx._handoff = result.agent  # pyright: ignore[reportPrivateUsage]
         ctx._context_variables = result.context_variables  # pyright: ignore[reportPrivateUsage]

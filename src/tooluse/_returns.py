@@ -34,9 +34,15 @@ def is_agent(value: object) -> bool:
     Returns:
         True for an `Agent`.
     """
-    from ._agent import Agent  # noqa: PLC0415 - _agent imports the tool modules
+    global _agent_class  # noqa: PLW0603 - imported once, on first use
+    if _agent_class is None:
+        from ._agent import Agent  # noqa: PLC0415 - _agent imports the tool modules
 
-    return isinstance(value, Agent)
+        _agent_class = Agent
+    return isinstance(value, _agent_class)
+
+
+_agent_class: type | None = None
 
 
 def apply_context_variables(context: Any, variables: dict[str, Any]) -> None:

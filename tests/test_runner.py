@@ -246,3 +246,42 @@ async def test_test_model_fills_an_output_type() -> None:
 async def test_usage_adds_up_across_turns() -> None:
     result = await Runner.run(Agent("a", tools=[double], model=TestModel()), "go")
     assert result.usage.requests == 2
+
+
+async def test_streamed_runs_pause_for_approval_and_stop_before_tools() -> None:
+    @function_tool(needs_approval=True)
+    def guarded(n: int) -> int:
+        """Guarded.
+
+        Args:
+            n: A number.
+        """
+        return n
+
+    def reply(items: list[dict[str, Any]], tools: Sequence[Tool]) -> ModelReply | str:
+        return (
+            outputs(items)[0]
+            if outputs(items)
+            else ModelReply(tool_calls=[ToolCall("guarded", {"n": 7})])
+        )
+
+    agent = Agent("a", tools=[guarded], model=FunctionModel(reply))
+    stopped = Runner.run_streamed(agent, "go", execute_tools=False)
+    async for _ in stopped.stream_events():
+        pass
+    assert [c["name"] for c in stopped.pending_tool_calls] == ["guarded"]
+    paused = Runner.run_streamed(agent, "go")
+    async for _ in paused.stream_events():
+        pass
+    [waiting] = paused.interruptions
+    paused.approve(waiting)
+    resumed = Runner.run_streamed(agent, paused.to_state())
+    async for _ in resumed.stream_events():
+        pass
+    assert resumed.final_output == "7"
+
+
+def test_a_result_that_did_not_pause_has_no_state() -> None:
+    result = Runner.run_sync(Agent("a", model=TestModel()), "go")
+    with pytest.raises(UserError, match="This run is not paused"):
+        result.to_state()

@@ -122,20 +122,22 @@ class Runner:
     def run_sync(
         cls,
         starting_agent: Agent[Any],
-        input: str | list[Item],
+        input: str | list[Item] | RunState,
         *,
         context: Any = None,
         max_turns: int = DEFAULT_MAX_TURNS,
         run_config: RunConfig | None = None,
+        execute_tools: bool = True,
     ) -> RunResult:
         """`run`, for code without an event loop.
 
         Args:
             starting_agent: The agent.
-            input: A user message, or a list of input items.
+            input: A user message, a list of input items, or a paused run's `RunState`.
             context: Your object, given to tools.
             max_turns: The most model calls the run may make.
             run_config: Overrides for this run.
+            execute_tools: False returns the first tool calls unexecuted.
 
         Returns:
             The result.
@@ -150,7 +152,12 @@ class Runner:
         else:
             raise UserError("Runner.run_sync() cannot run inside an event loop: await Runner.run()")
         coroutine = cls.run(
-            starting_agent, input, context=context, max_turns=max_turns, run_config=run_config
+            starting_agent,
+            input,
+            context=context,
+            max_turns=max_turns,
+            run_config=run_config,
+            execute_tools=execute_tools,
         )
         return asyncio.run(coroutine)
 
@@ -158,25 +165,28 @@ class Runner:
     def run_streamed(
         cls,
         starting_agent: Agent[Any],
-        input: str | list[Item],
+        input: str | list[Item] | RunState,
         *,
         context: Any = None,
         max_turns: int = DEFAULT_MAX_TURNS,
         run_config: RunConfig | None = None,
+        execute_tools: bool = True,
     ) -> RunResultStreaming:
         """Start the run and return at once; iterate `result.stream_events()`.
 
         Args:
             starting_agent: The agent.
-            input: A user message, or a list of input items.
+            input: A user message, a list of input items, or a paused run's `RunState`.
             context: Your object, given to tools.
             max_turns: The most model calls the run may make.
             run_config: Overrides for this run.
+            execute_tools: False returns the first tool calls unexecuted.
 
         Returns:
             The streaming result; its fields are complete once the events end.
         """
         run = _Run(starting_agent, input, context, max_turns, run_config or RunConfig())
+        run.execute_tools_flag = execute_tools
         streaming = RunResultStreaming(
             input=run.input,
             new_items=run.new_items,
@@ -195,6 +205,9 @@ async def _stream(run: _Run, streaming: RunResultStreaming) -> RunResult:
         result = await run.execute(_call_streamed, queue.put_nowait)
         streaming.final_output = result.final_output
         streaming.last_agent = result.last_agent
+        streaming.pending_tool_calls = result.pending_tool_calls
+        streaming.interruptions = result.interruptions
+        streaming._state = result._state  # pyright: ignore[reportPrivateUsage]
         return result
     finally:
         streaming.is_complete = True

@@ -83,3 +83,11 @@ async def test_run_wide_timeout_applies_to_tools_without_one() -> None:
         result.final_output
         == "Tool 'dawdle' timed out after 0.05 s and was stopped. Try a smaller request, or another approach."
     )
+
+
+def test_a_duplicate_already_removed_is_not_removed_twice() -> None:
+    first, second = function_call("x", "lookup", "{}"), function_call("x", "lookup", '{"key": "b"}')
+    new_items = [first]  # a resumed run: the repeat was removed before the pause
+    groups = plan_calls([first, second], [lookup], new_items)
+    assert [g.call_id for g in groups] == ["x"]
+    assert new_items == [first]

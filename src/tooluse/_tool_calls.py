@@ -78,7 +78,8 @@ def plan_calls(
         if not item.get("call_id"):
             item["call_id"] = f"call_{len(new_items)}_{index}"  # the same object as in new_items
         if item["call_id"] in seen:
-            new_items.remove(item)  # one output per id: the APIs refuse two
+            if item in new_items:  # one output per id: the APIs refuse two
+                new_items.remove(item)
             continue
         seen.add(item["call_id"])
         groups.append(_group(item, by_name))

@@ -14,6 +14,7 @@ from ._handoffs import Handoff, tool_safe
 from ._hosted_tools import HostedTool
 from ._settings import ModelSettings
 from ._tool_errors import default_tool_error_function
+from .exceptions import UserError
 from .models import Model
 
 __all__ = ["Agent", "FunctionToolResult", "StopAtTools", "ToolsToFinalOutputResult"]
@@ -123,6 +124,12 @@ class Agent(Generic[TContext]):
 
             result = await Runner.run(agent, input, context=ctx.context, max_turns=max_turns)
             ctx.usage.add(result.usage)
+            if result.interruptions:
+                raise UserError(
+                    f"Agent '{agent.name}', used as a tool, paused for approval of "
+                    f"{', '.join(i.tool_name for i in result.interruptions)}: approvals inside "
+                    "an agent used as a tool are not supported; give that tool to the outer agent"
+                )
             if custom_output_extractor is None:
                 return tool_output_text(result.final_output)
             output = custom_output_extractor(result)

@@ -14,7 +14,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ._strict import Adapter, JsonSchema
+from ._strict import Adapter, JsonSchema, def_name
+from ._strict_rules import all_subschemas, subschemas
 
 __all__ = ["AdapterMismatch", "ArgumentAdapters", "compile_adapters"]
 
@@ -194,7 +195,7 @@ class _Compiler:
 
     def plan(self, node: JsonSchema) -> _Plan | None:
         if "$ref" in node:
-            name = _def_name(node["$ref"])
+            name = def_name(node["$ref"])
             return _Plan(ref=name) if id(self.defs.get(name)) in self.relevant else None
         if id(node) not in self.relevant:
             return None
@@ -223,7 +224,7 @@ class _Compiler:
 
     def shape(self, node: JsonSchema, depth: int = 2) -> _Shape:
         while "$ref" in node:
-            node = self.defs[_def_name(node["$ref"])]
+            node = self.defs[def_name(node["$ref"])]
         values = (node["const"],) if "const" in node else node.get("enum")
         declared = node.get("type")
         types = {declared} if isinstance(declared, str) else set(declared or ())
@@ -240,7 +241,7 @@ def _leading_to_adapters(
     schema: JsonSchema, defs: dict[str, JsonSchema], adapters: dict[int, Adapter]
 ) -> set[int]:
     """The ids of nodes with an adapter at or below them, following `$ref`s (to a fixpoint)."""
-    nodes = list(_subschemas(schema))
+    nodes = all_subschemas(schema)
     relevant = set(adapters)
     changed = True
     while changed:
@@ -255,30 +256,11 @@ def _leading_to_adapters(
     return relevant
 
 
-def _subschemas(node: JsonSchema) -> list[JsonSchema]:
-    found = [node]
-    for key in ("properties", "$defs"):
-        for child in node.get(key, {}).values():
-            found.extend(_subschemas(child))
-    if isinstance(node.get("items"), dict):
-        found.extend(_subschemas(node["items"]))
-    for child in node.get("anyOf", []):
-        found.extend(_subschemas(child))
-    return found
-
-
 def _direct_children(node: JsonSchema, defs: dict[str, JsonSchema]) -> list[JsonSchema]:
-    children: list[JsonSchema] = list(node.get("properties", {}).values())
-    if isinstance(node.get("items"), dict):
-        children.append(node["items"])
-    children.extend(node.get("anyOf", []))
-    if "$ref" in node and _def_name(node["$ref"]) in defs:
-        children.append(defs[_def_name(node["$ref"])])
+    children = [child for _, child in subschemas(node)]
+    if "$ref" in node and def_name(node["$ref"]) in defs:
+        children.append(defs[def_name(node["$ref"])])
     return children
-
-
-def _def_name(ref: str) -> str:
-    return ref.rsplit("/", 1)[-1]
 
 
 def _json_type(value: Any) -> set[str]:

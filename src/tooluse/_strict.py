@@ -31,6 +31,7 @@ from ._strict_rules import (
     SUPPORTED_FORMATS,
     SUPPORTED_KEYWORDS,
     StrictViolation,
+    all_subschemas,
     is_plain_leaf,
 )
 
@@ -38,6 +39,7 @@ __all__ = [
     "Adapter",
     "StrictProblem",
     "StrictSchema",
+    "def_name",
     "describe_problems",
     "describe_violations",
     "parameters_at",
@@ -140,7 +142,7 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
     problems = [p for p in walker.problems if not _inside_defs(p.path, dropped)]
     if not walker.adapters:
         return StrictSchema(strict, problems)
-    live = {id(node) for node in _all_nodes(strict)}
+    live = {id(node) for node in all_subschemas(strict)}
     kept = {key: adapter for key, (_, adapter) in walker.adapters.items() if key in live}
     return StrictSchema(strict, problems, kept)
 
@@ -264,7 +266,7 @@ class _Strictifier:
         ref = node.get("$ref")
         if ref is None or len(node) == 1:
             return node
-        target = self.defs.get(_def_name(ref))
+        target = self.defs.get(def_name(ref))
         if target is None:
             return node
         siblings = {k: v for k, v in node.items() if k != "$ref"}
@@ -322,7 +324,7 @@ class _Strictifier:
     def _admits_null(self, node: JsonSchema) -> bool:
         ref = node.get("$ref")
         if isinstance(ref, str):
-            node = self.defs.get(_def_name(ref), {})
+            node = self.defs.get(def_name(ref), {})
         declared: Any = node.get("type")
         types = cast(list[Any], declared) if isinstance(declared, list) else [declared]
         return (
@@ -477,7 +479,15 @@ def _unwrap_single_all_of(out: JsonSchema) -> JsonSchema:
     return {**all_of[0], **rest}
 
 
-def _def_name(ref: str) -> str:
+def def_name(ref: str) -> str:
+    """The definition a `$ref` names: `#/$defs/Point` -> `Point`.
+
+    Args:
+        ref: The reference.
+
+    Returns:
+        The definition's name.
+    """
     return ref.rsplit("/", 1)[-1]
 
 
@@ -486,7 +496,7 @@ def _refs_in(node: Any) -> Iterator[str]:
     if isinstance(node, dict):
         for key, value in cast(JsonSchema, node).items():
             if key == "$ref" and isinstance(value, str):
-                yield _def_name(value)
+                yield def_name(value)
             else:
                 yield from _refs_in(value)
     elif isinstance(node, list):
@@ -522,15 +532,3 @@ def _drop_unreferenced_defs(schema: JsonSchema) -> set[str]:
 
 def _inside_defs(path: Path, names: set[str]) -> bool:
     return len(path) >= 2 and path[0] == "$defs" and path[1] in names
-
-
-def _all_nodes(node: Any) -> Iterator[JsonSchema]:
-    """Every dict in a schema, subschema or not."""
-    if isinstance(node, dict):
-        mapping = cast(JsonSchema, node)
-        yield mapping
-        for value in mapping.values():
-            yield from _all_nodes(value)
-    elif isinstance(node, list):
-        for item in cast(list[Any], node):
-            yield from _all_nodes(item)

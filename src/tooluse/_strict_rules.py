@@ -19,9 +19,11 @@ __all__ = [
     "SUPPORTED_FORMATS",
     "SUPPORTED_KEYWORDS",
     "StrictViolation",
+    "all_subschemas",
     "check_strict_schema",
     "check_tool_name",
     "is_plain_leaf",
+    "subschemas",
 ]
 
 SUPPORTED_KEYWORDS = frozenset(
@@ -282,14 +284,35 @@ def _collect(
     found.append((path, node))
     here = depth + 1 if "properties" in node else depth
     deepest = here
-    for steps, child in _children(node):
+    for steps, child in subschemas(node):
         child_depth = 0 if steps[0] == "$defs" else here
         deepest = max(deepest, _collect(child, (*path, *steps), child_depth, found))
     return deepest
 
 
-def _children(node: dict[str, Any]) -> Iterator[tuple[Path, dict[str, Any]]]:
-    """The subschemas directly under `node`, with the keys that lead to each."""
+def all_subschemas(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every subschema of `schema`, itself first, definitions included.
+
+    Args:
+        schema: A JSON schema.
+
+    Returns:
+        The nodes, in document order.
+    """
+    found: list[tuple[Path, dict[str, Any]]] = []
+    _collect(schema, (), 0, found)
+    return [node for _, node in found]
+
+
+def subschemas(node: dict[str, Any]) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """The subschemas directly under `node`, with the keys that lead to each.
+
+    Args:
+        node: A JSON schema.
+
+    Yields:
+        The keys from `node` to each child, and the child.
+    """
     for key in ("properties", "$defs"):
         for name, child in node.get(key, {}).items():
             if isinstance(child, dict):

@@ -24,6 +24,7 @@ from typing import Any
 from ._context import Usage
 from ._function_tool import FunctionTool
 from ._items import Item, assistant_message, function_call
+from ._strict import def_name
 from .models import Model, ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
 from .models._base import Tool
 
@@ -162,7 +163,7 @@ def value_for_schema(schema: dict[str, Any], defs: dict[str, Any] | None = None)
     """
     known: dict[str, Any] = schema.get("$defs", {}) if defs is None else defs
     if "$ref" in schema:
-        schema = known[str(schema["$ref"]).rsplit("/", 1)[-1]]
+        schema = known[def_name(str(schema["$ref"]))]
     if "const" in schema or "enum" in schema:
         return schema["const"] if "const" in schema else schema["enum"][0]
     if "anyOf" in schema:

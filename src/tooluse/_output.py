@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from typing import Any
 
@@ -15,9 +16,30 @@ from ._strict import describe_problems, describe_violations, to_strict_schema
 from ._strict_rules import check_strict_schema
 from .exceptions import ModelBehaviorError, UserError
 
-__all__ = ["OutputSchema"]
+__all__ = ["OutputSchema", "output_schema"]
 
 _WRAPPER_KEY = "response"
+
+
+def output_schema(output_type: Any) -> OutputSchema:
+    """The `OutputSchema` of a type, built once per type (agents are run again and again).
+
+    Args:
+        output_type: An agent's `output_type`.
+
+    Returns:
+        The schema and parser.
+    """
+    try:
+        hash(output_type)
+    except TypeError:  # an unhashable annotation: build it each time
+        return OutputSchema(output_type)
+    return _cached_output_schema(output_type)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_output_schema(output_type: Any) -> OutputSchema:
+    return OutputSchema(output_type)
 
 
 class OutputSchema:

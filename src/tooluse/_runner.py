@@ -32,7 +32,7 @@ from ._handoffs import (
 )
 from ._items import Item, function_call_output, message_text, user_message
 from ._local_tools import LOCAL_ITEM_TYPES, answer_local_item
-from ._output import OutputSchema
+from ._output import output_schema
 from ._result import (
     AgentUpdatedStreamEvent,
     RawResponsesStreamEvent,
@@ -242,7 +242,7 @@ class _Run:
         max_turns: int,
         config: RunConfig,
     ) -> None:
-        self.agent = agent
+        self.set_agent(agent)
         self.context = RunContextWrapper(context=context, usage=Usage())
         self.new_items: list[Item] = []
         self.resume_output: list[Item] | None = None
@@ -264,9 +264,14 @@ class _Run:
             failure_error_function=config.failure_error_function,
             log_tool_errors=config.log_tool_errors,
         )
-        self.output = (
-            OutputSchema(self.agent.output_type) if self.agent.output_type is not None else None
-        )
+
+    def set_agent(self, agent: Agent[Any]) -> None:
+        """Make `agent` the one answering, with what it needs each turn computed once."""
+        self.agent = agent
+        self.handoffs = as_handoffs(agent.handoffs)
+        one_tool = agent.handoff_mode == "one_tool"
+        self.handoff_tools = handoff_tools(self.handoffs, one_tool=one_tool)
+        self.output = output_schema(agent.output_type) if agent.output_type is not None else None
 
     async def execute(self, call_model: CallModel, emit: Emit) -> RunResult:
         emit(AgentUpdatedStreamEvent(self.agent))
@@ -306,7 +311,7 @@ class _Run:
 
     def resume(self, state: RunState) -> None:
         """Pick up a paused run: its items, usage and the calls that waited."""
-        self.agent = _find_agent(self.agent, state.agent_name)
+        self.set_agent(_find_agent(self.agent, state.agent_name))
         self.input = list(state.input)
         self.new_items = list(state.new_items)
         self.resume_output = list(state.pending_output)
@@ -337,9 +342,7 @@ class _Run:
 
     async def enabled_tools(self) -> list[Any]:
         enabled: list[Any] = []
-        handoffs = as_handoffs(self.agent.handoffs)
-        one_tool = self.agent.handoff_mode == "one_tool"
-        for tool in [*self.agent.tools, *handoff_tools(handoffs, one_tool=one_tool)]:
+        for tool in [*self.agent.tools, *self.handoff_tools]:
             flag: Any = getattr(tool, "is_enabled", True)
             if callable(flag):
                 flag = flag(self.context, self.agent)
@@ -386,12 +389,11 @@ class _Run:
         Returns:
             The function tools' results, and the handoff taken, if any.
         """
-        handoffs = as_handoffs(self.agent.handoffs)
         one_tool = self.agent.handoff_mode == "one_tool"
         handoff_calls: list[HandoffCall] = []
         other_items: list[Item] = []
         for item in response.output:
-            asked = read_handoff(item, handoffs, one_tool=one_tool) if handoffs else None
+            asked = read_handoff(item, self.handoffs, one_tool=one_tool) if self.handoffs else None
             if asked is not None:
                 handoff_calls.append(asked)
             else:
@@ -479,8 +481,7 @@ class _Run:
         return taken
 
     def switch_agent(self, target: Handoff, emit: Emit) -> None:
-        self.agent = target.agent
-        self.output = OutputSchema(target.agent.output_type) if target.agent.output_type else None
+        self.set_agent(target.agent)
         self.release_tool_choice = False
         if target.input_filter is not None:
             self.visible = target.input_filter([*self.input, *self.new_items])

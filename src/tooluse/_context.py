@@ -68,9 +68,6 @@ class ToolContext(RunContextWrapper[TContext]):
     """The id the model gave this call."""
     tool_arguments: str
     """The raw JSON arguments the model sent."""
-    cancelled: threading.Event = field(default_factory=threading.Event)
-    """Set when the call has timed out. An async tool is cancelled, but a sync tool's
-    thread cannot be stopped: check `ctx.cancelled.is_set()` in long loops and return."""
     error: Exception | None = field(default=None, init=False)
     """What made the call fail, once `on_invoke_tool` turned it into text for the model."""
     # Set by the runner from RunConfig: the run-wide failure_error_function, and logging.
@@ -81,3 +78,17 @@ class ToolContext(RunContextWrapper[TContext]):
     _context_variables: dict[str, Any] = field(
         default_factory=dict[str, Any], init=False, repr=False
     )
+    # Made on first use: an Event costs more than the rest of the context, and most calls
+    # never look at it. The runner makes it before a call with a timeout starts.
+    _cancelled: threading.Event | None = field(default=None, init=False, repr=False)
+
+    @property
+    def cancelled(self) -> threading.Event:
+        """Set when the call has timed out.
+
+        An async tool is cancelled, but a sync tool's thread cannot be stopped: check
+        `ctx.cancelled.is_set()` in long loops and return.
+        """
+        if self._cancelled is None:
+            self._cancelled = threading.Event()
+        return self._cancelled

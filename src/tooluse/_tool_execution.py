@@ -101,6 +101,8 @@ class ToolExecutor:
         ctx._run_error_function = self.failure_error_function  # pyright: ignore[reportPrivateUsage]
         ctx._log_tool_errors = self.log_tool_errors  # pyright: ignore[reportPrivateUsage]
         timeout = tool.timeout or self.timeout
+        if timeout is not None:
+            _ = ctx.cancelled  # made here, before the tool's thread could race to make it
         try:
             output = await asyncio.wait_for(tool.on_invoke_tool(ctx, planned.arguments), timeout)
         except asyncio.TimeoutError:  # the builtin TimeoutError too, from Python 3.11

@@ -59,23 +59,12 @@ class OpenAIChatCompletionsModel(OpenAIModel):
         yield ResponseDone(reply.response())
 
     def _params(self, request: ModelRequest) -> dict[str, Any]:
-        settings = request.settings
-        params: dict[str, Any] = {
-            "model": self.model,
-            "messages": items_to_messages(request.instructions, request.input),
-        }
-        if request.tools:
-            params["tools"] = [_tool_param(tool) for tool in request.tools]
-            if settings.parallel_tool_calls is not None:
-                params["parallel_tool_calls"] = settings.parallel_tool_calls
-            if settings.tool_choice is not None:
-                params["tool_choice"] = _tool_choice(settings.tool_choice)
-        optional = {
-            "temperature": settings.temperature,
-            "top_p": settings.top_p,
-            "max_completion_tokens": settings.max_tokens,
-        }
-        params.update({key: value for key, value in optional.items() if value is not None})
+        params = self.shared_params(request, max_tokens_key="max_completion_tokens")
+        params["messages"] = items_to_messages(request.instructions, request.input)
+        if "tools" in params:
+            params["tools"] = [_tool_param(tool) for tool in params["tools"]]
+        if "tool_choice" in params:
+            params["tool_choice"] = _tool_choice(params["tool_choice"])
         if request.output_schema is not None:
             params["response_format"] = {
                 "type": "json_schema",
@@ -85,7 +74,7 @@ class OpenAIChatCompletionsModel(OpenAIModel):
                     "strict": True,
                 },
             }
-        return {**params, **settings.extra_args}
+        return {**params, **request.settings.extra_args}
 
 
 def _tool_param(tool: Any) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC
-from typing import Literal
+from typing import Any, Literal
 
 from openai import AsyncOpenAI
 
@@ -90,6 +90,32 @@ class OpenAIModel(Model, ABC):
         if request.max_retries is None:
             return client
         return client.with_options(max_retries=request.max_retries)
+
+    def shared_params(self, request: ModelRequest, *, max_tokens_key: str) -> dict[str, Any]:
+        """The parameters both APIs spell alike: the model, tool settings, sampling.
+
+        Args:
+            request: The request about to be made.
+            max_tokens_key: The API's name for the output token limit.
+
+        Returns:
+            The parameters; `tools` holds the tools themselves, for the API to serialise.
+        """
+        settings = request.settings
+        params: dict[str, Any] = {"model": self.model}
+        if request.tools:  # tool settings are sent only with tools
+            params["tools"] = list(request.tools)
+            if settings.parallel_tool_calls is not None:
+                params["parallel_tool_calls"] = settings.parallel_tool_calls
+            if settings.tool_choice is not None:
+                params["tool_choice"] = settings.tool_choice
+        sampling = {
+            "temperature": settings.temperature,
+            "top_p": settings.top_p,
+            max_tokens_key: settings.max_tokens,
+        }
+        params.update({key: value for key, value in sampling.items() if value is not None})
+        return params
 
 
 def resolve_model(model: str | Model | None) -> Model:

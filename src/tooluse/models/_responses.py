@@ -50,27 +50,19 @@ class OpenAIResponsesModel(OpenAIModel):
                 yield ResponseDone(_to_model_response(event.response))
 
     def _params(self, request: ModelRequest) -> dict[str, Any]:
-        settings = request.settings
-        params: dict[str, Any] = {"model": self.model, "input": request.input}
+        params = self.shared_params(request, max_tokens_key="max_output_tokens")
+        params["input"] = request.input
         if request.instructions:
             params["instructions"] = request.instructions
-        if request.tools:
-            params["tools"] = [_tool_param(tool) for tool in request.tools]
-            if settings.parallel_tool_calls is not None:
-                params["parallel_tool_calls"] = settings.parallel_tool_calls
-            if settings.tool_choice is not None:
-                params["tool_choice"] = _tool_choice(settings.tool_choice)
+        if "tools" in params:
+            params["tools"] = [_tool_param(tool) for tool in params["tools"]]
+        if "tool_choice" in params:
+            params["tool_choice"] = _tool_choice(params["tool_choice"])
         if any(isinstance(t, FileSearchTool) and t.include_search_results for t in request.tools):
             params["include"] = ["file_search_call.results"]
-        optional = {
-            "temperature": settings.temperature,
-            "top_p": settings.top_p,
-            "max_output_tokens": settings.max_tokens,
-        }
-        params.update({key: value for key, value in optional.items() if value is not None})
         if request.output_schema is not None:
             params["text"] = {"format": _json_schema_format(request.output_schema)}
-        return {**params, **settings.extra_args}
+        return {**params, **request.settings.extra_args}
 
 
 def _tool_param(tool: Any) -> Any:

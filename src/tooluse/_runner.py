@@ -12,11 +12,10 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, cast
-
-import openai
 
 from ._agent import Agent, FunctionToolResult, StopAtTools, ToolsToFinalOutputResult
 from ._context import RunContextWrapper, Usage
@@ -335,7 +334,11 @@ class _Run:
     ) -> ModelResponse:
         try:
             return await call_model(model, request, emit)
-        except openai.APIError as error:
+        except Exception as error:
+            # openai is not imported until a model uses it: if it is not, no API error exists.
+            openai = sys.modules.get("openai")
+            if openai is None or not isinstance(error, openai.APIError):
+                raise
             status = getattr(error, "status_code", None)
             items = [*self.input, *self.new_items]
             raise ModelAPIError(status, items, self.new_items) from error

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from openai.types.chat import ChatCompletionFunctionToolParam
-from openai.types.responses import FunctionToolParam
-from openai.types.shared_params import FunctionDefinition
+from typing import TYPE_CHECKING
 
 from ._function_tool import FunctionTool
+
+if TYPE_CHECKING:  # types only: importing openai costs 0.3 s, paid at the first model call
+    from openai.types.chat import ChatCompletionFunctionToolParam
+    from openai.types.responses import FunctionToolParam
+    from openai.types.shared_params import FunctionDefinition
 
 __all__ = ["chat_completions_tool_param", "responses_tool_param"]
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from abc import ABC
-from typing import Any, Literal
-
-from openai import AsyncOpenAI
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..exceptions import UserError
+
+if TYPE_CHECKING:  # imported on first use: importing openai costs 0.3 s
+    from openai import AsyncOpenAI
 from ._base import Model, ModelRequest
 
 __all__ = [
@@ -60,6 +61,8 @@ def default_openai_client() -> AsyncOpenAI:
     """
     global _client  # noqa: PLW0603 - made once, on first use
     if _client is None:
+        from openai import AsyncOpenAI  # noqa: PLC0415 - imported on first use
+
         _client = AsyncOpenAI()
     return _client
 

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from ._check import CheckReport, check_target
-from ._loading import CliError, import_location, select_tools
+from ._loading import CliError, import_failed, import_location, select_tools
 from ._tool_params import chat_completions_tool_param, responses_tool_param
 from .exceptions import UserError
 
@@ -47,8 +47,7 @@ def _schema(target: str, *, api: str, strict: bool) -> int:
     try:
         tools = select_tools(import_location(location), location, name)
     except UserError as error:
-        detail = " ".join(line.strip() for line in str(error).splitlines())
-        raise CliError(f"importing {location} failed: UserError: {detail}") from None
+        raise import_failed(location, error) from None
     serialise = chat_completions_tool_param if api == "chat" else responses_tool_param
     params = [serialise(tool.with_strict_mode(strict)) for tool in tools]
     print(json.dumps(params, indent=2, ensure_ascii=False))

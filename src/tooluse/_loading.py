@@ -11,7 +11,7 @@ from types import ModuleType
 from ._function_tool import FunctionTool
 from .exceptions import UserError
 
-__all__ = ["CliError", "import_location", "module_tools", "select_tools"]
+__all__ = ["CliError", "import_failed", "import_location", "module_tools", "select_tools"]
 
 
 class CliError(Exception):
@@ -41,8 +41,21 @@ def import_location(location: str) -> ModuleType:
     except ModuleNotFoundError as error:
         raise CliError(f"no module named '{error.name}' (importing {location})") from None
     except Exception as error:
-        detail = " ".join(line.strip() for line in str(error).splitlines())
-        raise CliError(f"importing {location} failed: {type(error).__name__}: {detail}") from None
+        raise import_failed(location, error) from None
+
+
+def import_failed(location: str, error: Exception) -> CliError:
+    """The one-line error for a module whose import raised.
+
+    Args:
+        location: The module or file, as the user named it.
+        error: What its import raised.
+
+    Returns:
+        The error to report, its message folded onto one line.
+    """
+    detail = " ".join(line.strip() for line in str(error).splitlines())
+    return CliError(f"importing {location} failed: {type(error).__name__}: {detail}")
 
 
 def module_tools(module: ModuleType) -> list[FunctionTool]:

@@ -113,8 +113,8 @@ class Runner:
         Raises:
             MaxTurnsExceeded: If the model is still calling tools after `max_turns` calls.
         """
-        run = _Run(starting_agent, input, context, max_turns, run_config or RunConfig())
-        run.execute_tools_flag = execute_tools
+        config = run_config or RunConfig()
+        run = _Run(starting_agent, input, context, max_turns, config, execute_tools=execute_tools)
         return await run.execute(_call_whole, _ignore)
 
     @classmethod
@@ -184,8 +184,8 @@ class Runner:
         Returns:
             The streaming result; its fields are complete once the events end.
         """
-        run = _Run(starting_agent, input, context, max_turns, run_config or RunConfig())
-        run.execute_tools_flag = execute_tools
+        config = run_config or RunConfig()
+        run = _Run(starting_agent, input, context, max_turns, config, execute_tools=execute_tools)
         streaming = RunResultStreaming(
             input=run.input,
             new_items=run.new_items,
@@ -240,13 +240,15 @@ class _Run:
         context: Any,
         max_turns: int,
         config: RunConfig,
+        *,
+        execute_tools: bool,
     ) -> None:
         self.set_agent(agent)
         self.context = RunContextWrapper(context=context, usage=Usage())
         self.new_items: list[Item] = []
         self.resume_output: list[Item] | None = None
         self.decisions: dict[str, dict[str, Any]] = {}
-        self.execute_tools_flag = True
+        self.run_tools = execute_tools  # False: return the first tool calls unexecuted
         if isinstance(input, RunState):
             self.resume(input)
         else:
@@ -278,7 +280,7 @@ class _Run:
             tools = await self.enabled_tools()
             response = await self.next_response(call_model, tools, emit)
             calls = [item for item in response.output if item.get("type") == "function_call"]
-            if calls and not self.execute_tools_flag:
+            if calls and not self.run_tools:
                 return self.finish(None, pending_tool_calls=calls)
             answered = await self.answer_local_items(response, tools, emit)
             if not calls and not answered:

@@ -3,7 +3,9 @@
 It serves `/v1/responses` and `/v1/chat/completions`, plain and streamed
 (server-sent events), so the tests drive the real `openai` client over real
 HTTP. Each request takes the next scripted `Turn` and is recorded, body and
-all, for the test to inspect.
+all, for the test to inspect. Besides ordinary answers, a turn can script each
+way a real answer ends badly: incomplete, failed, an error event mid-stream, a
+stream cut short, or bytes that are not JSON at all.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ USAGE_RESPONSES = {
     "output_tokens_details": {"reasoning_tokens": 0},
 }
 USAGE_CHAT = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+# The Chat Completions finish_reason for each Responses incomplete reason.
+CHAT_FINISH = {"max_output_tokens": "length", "content_filter": "content_filter"}
 
 
 @dataclass
@@ -45,6 +49,31 @@ class Turn:
     status: int = 200
     items: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
     """More Responses output items, as they are (hosted tool calls, ...)."""
+    incomplete: str | None = None
+    """The model stopped short for this reason (`max_output_tokens`, `content_filter`):
+    Responses status "incomplete", streamed as `response.incomplete`; Chat finish_reason
+    from `CHAT_FINISH`."""
+    failed: tuple[str, str] | None = None
+    """Responses only: the response failed with this (code, message), streamed as
+    `response.failed`."""
+    finish_reason: str | None = None
+    """Chat only: the finish_reason to send instead of the one the turn implies."""
+    error_event: tuple[str, str] | None = None
+    """Streams only: an error event with this (code, message) in place of the terminal
+    event, in the API's own shape (a Responses `error` event, a Chat `error` chunk)."""
+    ends_early: bool = False
+    """Streams only: stop before the terminal event (Responses) or the finishing chunk
+    (Chat), as a dropped connection would."""
+    raw_body: str | None = None
+    """A whole answer of exactly this text, sent as a 200 JSON response."""
+    raw_events: list[str] | None = None
+    """A streamed answer of exactly these texts, written as they are (end each with a
+    blank line, as server-sent events do)."""
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 512  # the listen backlog: tests open hundreds of connections at once
+    daemon_threads = True
 
 
 class ScriptedServer:
@@ -54,7 +83,7 @@ class ScriptedServer:
         self.turns: list[Turn] = []
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._http = _Server(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(
             target=self._http.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
         )
@@ -90,6 +119,10 @@ class ScriptedServer:
                 turn = server._next(self.path, body)  # pyright: ignore[reportPrivateUsage]
                 if turn.status != 200:
                     self._send_json({"error": {"message": "scripted failure"}}, turn.status)
+                elif turn.raw_body is not None:
+                    self._send_bytes(turn.raw_body.encode())
+                elif turn.raw_events is not None:
+                    self._send(body, iter(turn.raw_events))
                 elif self.path.endswith("/responses"):
                     events = responses_events(body, turn)
                     self._send(body, events) if body.get("stream") else self._send_json(
@@ -102,7 +135,9 @@ class ScriptedServer:
                     )
 
             def _send_json(self, payload: dict[str, Any], status: int = 200) -> None:
-                data = json.dumps(payload).encode()
+                self._send_bytes(json.dumps(payload).encode(), status)
+
+            def _send_bytes(self, data: bytes, status: int = 200) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
@@ -139,7 +174,7 @@ def responses_output(turn: Turn) -> list[dict[str, Any]]:
                 "type": "message",
                 "id": "msg_1",
                 "role": "assistant",
-                "status": "completed",
+                "status": "incomplete" if turn.incomplete else "completed",  # cut off
                 "content": [{"type": "output_text", "text": turn.text, "annotations": []}],
             }
         )
@@ -157,32 +192,54 @@ def responses_output(turn: Turn) -> list[dict[str, Any]]:
     return output
 
 
-def responses_body(body: dict[str, Any], turn: Turn, status: str = "completed") -> dict[str, Any]:
-    return {
+def responses_status(turn: Turn) -> str:
+    """The status a turn's whole Responses answer ends with."""
+    if turn.failed is not None:
+        return "failed"
+    return "incomplete" if turn.incomplete is not None else "completed"
+
+
+def responses_body(
+    body: dict[str, Any], turn: Turn, *, in_progress: bool = False
+) -> dict[str, Any]:
+    """The Responses object for a turn: as it ends, or as it starts (no output yet)."""
+    response: dict[str, Any] = {
         "id": "resp_1",
         "object": "response",
         "created_at": 0,
         "model": body.get("model", "test"),
-        "status": status,
-        "output": responses_output(turn) if status == "completed" else [],
+        "status": "in_progress" if in_progress else responses_status(turn),
+        "output": [] if in_progress else responses_output(turn),
         "parallel_tool_calls": True,
         "tool_choice": "auto",
         "tools": [],
-        "usage": USAGE_RESPONSES,
+        "usage": None if in_progress else USAGE_RESPONSES,
+        "error": None,
+        "incomplete_details": None,
     }
+    if not in_progress and turn.failed is not None:
+        code, message = turn.failed
+        response["error"] = {"code": code, "message": message}
+    if not in_progress and turn.incomplete is not None:
+        response["incomplete_details"] = {"reason": turn.incomplete}
+    return response
 
 
-def _sse(event: dict[str, Any]) -> str:
+def sse(event: dict[str, Any]) -> str:
+    """A Responses event as a server-sent event."""
     return f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
 
 
 def responses_events(body: dict[str, Any], turn: Turn) -> Iterator[str]:
     sequence = iter(range(1000))
-    created = {"type": "response.created", "response": responses_body(body, turn, "in_progress")}
-    yield _sse({**created, "sequence_number": next(sequence)})
+    created = {
+        "type": "response.created",
+        "response": responses_body(body, turn, in_progress=True),
+    }
+    yield sse({**created, "sequence_number": next(sequence)})
     for index, item in enumerate(responses_output(turn)):
         started = {**item, "status": "in_progress"}
-        yield _sse(
+        yield sse(
             {
                 "type": "response.output_item.added",
                 "output_index": index,
@@ -191,7 +248,7 @@ def responses_events(body: dict[str, Any], turn: Turn) -> Iterator[str]:
             }
         )
         if item["type"] == "message":
-            yield _sse(
+            yield sse(
                 {
                     "type": "response.output_text.delta",
                     "item_id": item["id"],
@@ -203,7 +260,7 @@ def responses_events(body: dict[str, Any], turn: Turn) -> Iterator[str]:
                 }
             )
         else:
-            yield _sse(
+            yield sse(
                 {
                     "type": "response.function_call_arguments.delta",
                     "item_id": item["id"],
@@ -212,7 +269,7 @@ def responses_events(body: dict[str, Any], turn: Turn) -> Iterator[str]:
                     "sequence_number": next(sequence),
                 }
             )
-        yield _sse(
+        yield sse(
             {
                 "type": "response.output_item.done",
                 "output_index": index,
@@ -220,8 +277,28 @@ def responses_events(body: dict[str, Any], turn: Turn) -> Iterator[str]:
                 "sequence_number": next(sequence),
             }
         )
-    completed = {"type": "response.completed", "response": responses_body(body, turn)}
-    yield _sse({**completed, "sequence_number": next(sequence)})
+    yield from _responses_end(body, turn, next(sequence))
+
+
+def _responses_end(body: dict[str, Any], turn: Turn, sequence_number: int) -> Iterator[str]:
+    """The terminal event (`response.completed`, `.incomplete`, `.failed`), or what replaces it."""
+    if turn.error_event is not None:
+        code, message = turn.error_event
+        error = {"type": "error", "code": code, "message": message, "param": None}
+        yield sse({**error, "sequence_number": sequence_number})
+    elif not turn.ends_early:
+        response = responses_body(body, turn)
+        end = {"type": f"response.{response['status']}", "response": response}
+        yield sse({**end, "sequence_number": sequence_number})
+
+
+def chat_finish_reason(turn: Turn) -> str:
+    """The finish_reason a turn's Chat answer ends with."""
+    if turn.finish_reason is not None:
+        return turn.finish_reason
+    if turn.incomplete is not None:
+        return CHAT_FINISH[turn.incomplete]
+    return "tool_calls" if turn.calls else "stop"
 
 
 def chat_body(body: dict[str, Any], turn: Turn) -> dict[str, Any]:
@@ -241,9 +318,7 @@ def chat_body(body: dict[str, Any], turn: Turn) -> dict[str, Any]:
         "object": "chat.completion",
         "created": 0,
         "model": body.get("model", "test"),
-        "choices": [
-            {"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}
-        ],
+        "choices": [{"index": 0, "message": message, "finish_reason": chat_finish_reason(turn)}],
         "usage": USAGE_CHAT,
     }
 
@@ -273,7 +348,14 @@ def chat_chunks(body: dict[str, Any], turn: Turn) -> Iterator[str]:
         }
         yield chunk({"tool_calls": [head]})
         yield chunk({"tool_calls": [{"index": index, "function": {"arguments": call.arguments}}]})
-    yield chunk({}, "tool_calls" if turn.calls else "stop")
+    if turn.error_event is not None:
+        code, message = turn.error_event
+        error = {"message": message, "type": code, "param": None, "code": code}
+        yield f"data: {json.dumps({'error': error})}\n\n"
+        return
+    if turn.ends_early:
+        return
+    yield chunk({}, chat_finish_reason(turn))
     usage: dict[str, Any] = {
         "id": "chatcmpl-1",
         "object": "chat.completion.chunk",

@@ -1,6 +1,14 @@
 """Models the runner calls: the interface, and the OpenAI Responses and Chat Completions models."""
 
-from ._base import Model, ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
+from ._base import (
+    Model,
+    ModelRequest,
+    ModelResponse,
+    ModelTransportError,
+    ResponseDone,
+    StreamDelta,
+    StreamEvent,
+)
 from ._chat import OpenAIChatCompletionsModel
 from ._chat_conversion import items_to_messages, message_to_items
 from ._defaults import (
@@ -17,6 +25,7 @@ __all__ = [
     "Model",
     "ModelRequest",
     "ModelResponse",
+    "ModelTransportError",
     "OpenAIChatCompletionsModel",
     "OpenAIResponsesModel",
     "ResponseDone",

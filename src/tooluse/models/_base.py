@@ -1,11 +1,17 @@
-"""The model interface: one call that returns a response, one that streams it."""
+"""The model interface: one call that returns a response, one that streams it.
+
+How a call ends: a `ModelResponse` whose `status` says whether the model
+finished (`completed`), stopped short (`incomplete`: a token limit, a content
+filter) or failed on the provider's side (`failed`); or `ModelTransportError`,
+raised when the API sent something that cannot be read as a response at all.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .._context import Usage
 from .._function_tool import FunctionTool
@@ -13,7 +19,15 @@ from .._hosted_tools import HostedTool
 from .._items import Item
 from .._settings import ModelSettings
 
-__all__ = ["Model", "ModelRequest", "ModelResponse", "ResponseDone", "StreamDelta", "StreamEvent"]
+__all__ = [
+    "Model",
+    "ModelRequest",
+    "ModelResponse",
+    "ModelTransportError",
+    "ResponseDone",
+    "StreamDelta",
+    "StreamEvent",
+]
 
 Tool = FunctionTool | HostedTool
 
@@ -46,6 +60,11 @@ class ModelResponse:
     """Tokens used by this call."""
     response_id: str | None = None
     """The provider's id for the response, if any."""
+    status: Literal["completed", "incomplete", "failed"] = "completed"
+    """Whether the model finished; the output holds what it produced either way."""
+    reason: str | None = None
+    """Why it did not complete: the API's reason when incomplete (`"max_output_tokens"`,
+    `"length"`, `"content_filter"`), `"code: message"` when failed; None when completed."""
 
 
 @dataclass
@@ -67,6 +86,23 @@ class ResponseDone:
 StreamEvent = StreamDelta | ResponseDone
 
 
+class ModelTransportError(Exception):
+    """The model's API sent something that cannot be read as a response.
+
+    A body or a streamed event that is not JSON, an error event in the middle of
+    a stream, or a stream that stops before its response is complete. The error
+    the `openai` client raised, if any, is the `__cause__`.
+    """
+
+    def __init__(self, description: str, status_code: int | None = None) -> None:
+        self.description = description
+        """What happened, in one sentence; never any of the request's content."""
+        self.status_code = status_code
+        """The HTTP status the API answered with, if it answered."""
+        status = f" (HTTP {status_code})" if status_code is not None else ""
+        super().__init__(f"{description}{status}")
+
+
 class Model(ABC):
     """A model the runner can call: implement both methods."""
 
@@ -84,6 +120,10 @@ class Model(ABC):
     @abstractmethod
     def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         """Call the model and yield its events as they arrive, ending with `ResponseDone`.
+
+        Write it as an async generator that releases what it opened (a connection)
+        however it stops: at the end, on an error, or when the consumer calls
+        `aclose()` early.
 
         Args:
             request: The conversation, tools and settings.

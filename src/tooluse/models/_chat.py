@@ -1,17 +1,32 @@
-"""`OpenAIChatCompletionsModel`: the Chat Completions API (OpenAI, vLLM, Ollama, ...)."""
+"""`OpenAIChatCompletionsModel`: the Chat Completions API (OpenAI, vLLM, Ollama, ...).
+
+How a reply ends is its first choice's `finish_reason`: `length` and
+`content_filter` mean it stopped short (`incomplete`), anything else that it
+completed. Streamed, the last finish_reason sent counts; a stream that ends
+without one was cut short. Chat Completions has no `failed` reply: failures
+come as HTTP errors, or as an `error` event mid-stream.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Any, cast
+from collections.abc import AsyncGenerator, Awaitable
+from typing import Any, Literal, cast
 
 from .._context import Usage
 from .._function_tool import FunctionTool
 from .._tool_params import chat_completions_tool_param
 from ..exceptions import UserError
-from ._base import ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
+from ._base import (
+    ModelRequest,
+    ModelResponse,
+    ModelTransportError,
+    ResponseDone,
+    StreamDelta,
+    StreamEvent,
+)
 from ._chat_conversion import items_to_messages, message_to_items
 from ._defaults import OpenAIModel
+from ._reading import NOT_A_RESPONSE, STREAM_ENDED, EventReader, read_whole
 
 __all__ = ["OpenAIChatCompletionsModel"]
 
@@ -26,23 +41,40 @@ class OpenAIChatCompletionsModel(OpenAIModel):
             request: The conversation, tools and settings.
 
         Returns:
-            The model's response.
+            The model's response, whether it completed or stopped short.
+
+        Raises:
+            ModelTransportError: If the API's answer cannot be read as a reply.
         """
         params = self._params(request)
         client = self.client_for(request)
         # Parameters are built as a dict, so the client's overloads cannot type the result.
-        completion = cast(Any, await client.chat.completions.create(**params))
-        message = completion.choices[0].message.model_dump(exclude_none=True)
-        return ModelResponse(message_to_items(message), _usage(completion.usage), completion.id)
+        completion = await read_whole(
+            cast(Awaitable[Any], client.chat.completions.create(**params))
+        )
+        choices: list[Any] | None = getattr(completion, "choices", None)
+        if not choices:
+            raise ModelTransportError(NOT_A_RESPONSE)
+        message = choices[0].message.model_dump(exclude_none=True)
+        status, reason = _ending(choices[0].finish_reason)
+        usage = _usage(completion.usage)
+        return ModelResponse(message_to_items(message), usage, completion.id, status, reason)
 
-    async def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+    async def stream_response(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         """Call the model and yield its chunks, ending with `ResponseDone`.
+
+        The connection is released at the end of the stream, on an error, and
+        when the consumer closes this generator early.
 
         Args:
             request: The conversation, tools and settings.
 
         Yields:
             The provider's chunks, then the whole response.
+
+        Raises:
+            ModelTransportError: If a chunk cannot be read, the API sends an error
+                event, or the stream ends without a finish_reason.
         """
         params = self._params(request)
         client = self.client_for(request)
@@ -52,10 +84,14 @@ class OpenAIChatCompletionsModel(OpenAIModel):
                 **params, stream=True, stream_options={"include_usage": True}
             ),
         )
+        chunks = EventReader(stream)
         reply = _StreamedReply()
-        async for chunk in stream:
-            yield StreamDelta(chunk)
-            reply.add(chunk)
+        async with stream:  # closes the connection however reading stops, aclose() included
+            async for chunk in chunks:
+                yield StreamDelta(chunk)
+                reply.add(chunk)
+        if reply.finish_reason is None:
+            raise chunks.failure(STREAM_ENDED)
         yield ResponseDone(reply.response())
 
     def _params(self, request: ModelRequest) -> dict[str, Any]:
@@ -92,6 +128,15 @@ def _tool_choice(choice: str) -> Any:
     return {"type": "function", "function": {"name": choice}}
 
 
+def _ending(
+    finish_reason: str | None,
+) -> tuple[Literal["completed", "incomplete"], str | None]:
+    """How a reply ended, and why if it stopped short."""
+    if finish_reason in ("length", "content_filter"):
+        return "incomplete", finish_reason
+    return "completed", None  # stop, tool_calls, or a server's own word for done
+
+
 def _usage(usage: Any) -> Usage:
     result = Usage(requests=1)
     if usage is not None:
@@ -109,12 +154,16 @@ class _StreamedReply:
         self.calls: dict[int, dict[str, Any]] = {}
         self.usage: Any = None
         self.id: str | None = None
+        self.finish_reason: str | None = None
 
     def add(self, chunk: Any) -> None:
         self.id = self.id or chunk.id
         if chunk.usage is not None:
             self.usage = chunk.usage
-        for choice in chunk.choices:
+        choices: list[Any] = chunk.choices or []  # a server may leave them out of a usage chunk
+        for choice in choices:
+            if choice.index == 0 and choice.finish_reason is not None:
+                self.finish_reason = choice.finish_reason
             delta = choice.delta
             if delta.content:
                 self.text.append(delta.content)
@@ -136,4 +185,5 @@ class _StreamedReply:
             "content": "".join(self.text),
             "tool_calls": [self.calls[i] for i in sorted(self.calls)],
         }
-        return ModelResponse(message_to_items(message), _usage(self.usage), self.id)
+        status, reason = _ending(self.finish_reason)
+        return ModelResponse(message_to_items(message), _usage(self.usage), self.id, status, reason)

@@ -1,17 +1,31 @@
-"""`OpenAIResponsesModel`: the Responses API, whose items are the run's own format."""
+"""`OpenAIResponsesModel`: the Responses API, whose items are the run's own format.
+
+A response ends `completed`, `incomplete` (with `incomplete_details.reason`) or
+`failed` (with `error`); streamed, the same response arrives in the terminal
+event `response.completed`, `response.incomplete` or `response.failed`. Both
+modes read it alike, so the two give the same `ModelResponse`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Any, cast
+from collections.abc import AsyncGenerator, Awaitable
+from typing import Any, Literal, cast
 
 from .._context import Usage
 from .._function_tool import FunctionTool
 from .._hosted_tools import FileSearchTool
 from .._items import Item
 from .._tool_params import responses_tool_param
-from ._base import ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
+from ._base import (
+    ModelRequest,
+    ModelResponse,
+    ModelTransportError,
+    ResponseDone,
+    StreamDelta,
+    StreamEvent,
+)
 from ._defaults import OpenAIModel
+from ._reading import NOT_A_RESPONSE, STREAM_ENDED, EventReader, error_event, read_whole
 
 __all__ = ["OpenAIResponsesModel"]
 
@@ -26,28 +40,49 @@ class OpenAIResponsesModel(OpenAIModel):
             request: The conversation, tools and settings.
 
         Returns:
-            The model's response.
+            The model's response, whether it completed, stopped short or failed.
+
+        Raises:
+            ModelTransportError: If the API's answer cannot be read as a response.
         """
         client = self.client_for(request)
         # Parameters are built as a dict, so the client's overloads cannot type the result.
-        response = cast(Any, await client.responses.create(**self._params(request)))
+        call = cast(Awaitable[Any], client.responses.create(**self._params(request)))
+        response = await read_whole(call)
+        if not isinstance(getattr(response, "output", None), list):
+            raise ModelTransportError(NOT_A_RESPONSE)
         return _to_model_response(response)
 
-    async def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+    async def stream_response(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         """Call the model and yield its events, ending with `ResponseDone`.
+
+        The connection is released at the terminal event, on an error, and when
+        the consumer closes this generator early.
 
         Args:
             request: The conversation, tools and settings.
 
         Yields:
-            The provider's events, then the whole response.
+            The provider's events, then the whole response (from the terminal event).
+
+        Raises:
+            ModelTransportError: If an event cannot be read, the API sends an error
+                event, or the stream ends before a terminal event.
         """
         client = self.client_for(request)
         stream = cast(Any, await client.responses.create(**self._params(request), stream=True))
-        async for event in stream:
-            yield StreamDelta(event)
-            if event.type == "response.completed":
-                yield ResponseDone(_to_model_response(event.response))
+        events = EventReader(stream)
+        reply = _StreamedResponse(events.status_code)
+        async with stream:  # closes the connection however reading stops, aclose() included
+            async for event in events:
+                done = reply.add(event)
+                yield StreamDelta(event)
+                if done is not None:
+                    break
+        # Yielded after the stream is closed: a consumer that stops here holds no connection.
+        if reply.done is None:
+            raise events.failure(STREAM_ENDED)
+        yield ResponseDone(reply.done)
 
     def _params(self, request: ModelRequest) -> dict[str, Any]:
         params = self.shared_params(request, max_tokens_key="max_output_tokens")
@@ -79,13 +114,64 @@ def _json_schema_format(schema: dict[str, Any]) -> dict[str, Any]:
     return {"type": "json_schema", "name": "final_output", "schema": schema, "strict": True}
 
 
-def _to_model_response(response: Any) -> ModelResponse:
-    output = [
-        cast(Item, item.model_dump(mode="json", exclude_none=True)) for item in response.output
-    ]
+_Status = Literal["completed", "incomplete", "failed"]
+# The terminal events, each with the status it implies should its response leave its own out.
+_TERMINAL_EVENTS: dict[str, _Status] = {
+    "response.completed": "completed",
+    "response.incomplete": "incomplete",
+    "response.failed": "failed",
+}
+
+
+class _StreamedResponse:
+    """Follows a stream to its terminal event, keeping the output items finished on the way."""
+
+    def __init__(self, status_code: int | None) -> None:
+        self.status_code = status_code
+        self.items: dict[int, Item] = {}
+        self.done: ModelResponse | None = None
+
+    def add(self, event: Any) -> ModelResponse | None:
+        """Take one event; the whole response once the terminal event arrives."""
+        kind = getattr(event, "type", None)
+        if kind == "error":
+            raise error_event(event.code, event.message, self.status_code)
+        if kind == "response.output_item.done":
+            self.items[event.output_index] = _item(event.item)
+        elif kind in _TERMINAL_EVENTS:
+            self.done = _to_model_response(event.response, _TERMINAL_EVENTS[kind])
+            # A terminal response that leaves its output out still has what streamed.
+            if not self.done.output:
+                self.done.output = [self.items[index] for index in sorted(self.items)]
+        return self.done
+
+
+def _to_model_response(response: Any, status: _Status = "completed") -> ModelResponse:
+    """The model response for an API response; `status` stands in if the API's is missing."""
+    items: list[Any] = response.output or []  # a compatible server may leave it out
+    output = [_item(item) for item in items]
     usage = Usage(requests=1)
     if response.usage is not None:
         usage.input_tokens = response.usage.input_tokens
         usage.output_tokens = response.usage.output_tokens
         usage.total_tokens = response.usage.total_tokens
-    return ModelResponse(output, usage, response.id)
+    ending, reason = _ending(response, status)
+    return ModelResponse(output, usage, response.id, ending, reason)
+
+
+def _item(item: Any) -> Item:
+    return cast(Item, item.model_dump(mode="json", exclude_none=True))
+
+
+def _ending(response: Any, status: _Status) -> tuple[_Status, str | None]:
+    """How a response ended, and why if it did not complete."""
+    status = response.status or status  # compatible servers may leave the status out
+    if status == "completed":
+        return "completed", None
+    if status == "incomplete":
+        details = response.incomplete_details
+        return "incomplete", details.reason if details is not None else None
+    error = response.error
+    if status == "failed":
+        return "failed", f"{error.code}: {error.message}" if error is not None else None
+    return "failed", status  # cancelled, or still queued / in progress (background mode)

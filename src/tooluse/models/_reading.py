@@ -1,0 +1,129 @@
+"""Reading what the `openai` client hands back; what cannot be read raises `ModelTransportError`.
+
+The client does not check much of what the API sends. It raises
+`json.JSONDecodeError` for a body or a streamed event that is not JSON, a bare
+`openai.APIError` for a streamed event holding an `error` key, and returns any
+other JSON value as it is: `null` as None, `[]` as a list, `{}` as a response
+whose every field is None. These helpers turn each of those into one
+`ModelTransportError` saying what happened, with the client's error as the
+cause. Errors of the request itself (`APIStatusError`, `APIConnectionError`)
+pass through: the runner maps them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+from pydantic import BaseModel
+
+from ._base import ModelTransportError
+
+if TYPE_CHECKING:  # imported on first use: importing openai costs 0.3 s
+    from openai import APIError
+
+__all__ = [
+    "NOT_A_RESPONSE",
+    "NOT_JSON_BODY",
+    "NOT_JSON_EVENT",
+    "NOT_JSON_OBJECT_EVENT",
+    "STREAM_ENDED",
+    "EventReader",
+    "error_event",
+    "read_whole",
+]
+
+NOT_JSON_BODY = "the model's API answered with a body that is not valid JSON"
+NOT_A_RESPONSE = "the model's API answered with JSON that is not a response"
+NOT_JSON_EVENT = "a streamed event from the model's API was not valid JSON"
+NOT_JSON_OBJECT_EVENT = "a streamed event from the model's API was not a JSON object"
+STREAM_ENDED = "the stream ended before the response was complete"
+
+
+def error_event(code: str | None, message: str, status_code: int | None) -> ModelTransportError:
+    """The error for an error event in the middle of a stream.
+
+    Args:
+        code: The API's error code, if it sent one.
+        message: The API's error message.
+        status_code: The HTTP status the stream came with.
+
+    Returns:
+        The error to raise.
+    """
+    detail = f"{code}: {message}" if code else message
+    return ModelTransportError(
+        f"the model's API sent an error event mid-stream ({detail})", status_code
+    )
+
+
+async def read_whole(call: Awaitable[Any]) -> Any:
+    """Await a whole (not streamed) call, raising `ModelTransportError` for a body not JSON.
+
+    Args:
+        call: The client's `create(...)` call, not yet awaited.
+
+    Returns:
+        What the client parsed; the caller checks its shape.
+
+    Raises:
+        ModelTransportError: If the body is not valid JSON. The client does not say
+            the status of a body it could not parse, so `status_code` is None.
+    """
+    try:
+        return await call
+    except json.JSONDecodeError as error:
+        raise ModelTransportError(NOT_JSON_BODY) from error
+
+
+class EventReader:
+    """Iterates a stream's events, raising `ModelTransportError` for what cannot be read.
+
+    It does not close the stream: the model does, with `async with stream:`
+    around the whole read, so that the connection is released however reading
+    stops. (A generator here would itself need closing; a plain iterator does not.)
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.status_code: int | None = stream.response.status_code
+        """The HTTP status the stream came with."""
+
+    def __aiter__(self) -> EventReader:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            event = await self._stream.__anext__()
+        except json.JSONDecodeError as error:
+            raise self.failure(NOT_JSON_EVENT) from error
+        except Exception as error:
+            if not _is_error_payload(error):
+                raise
+            raise error_event(error.code, error.message, self.status_code) from error
+        if not isinstance(event, BaseModel):  # the client returns other JSON values as they are
+            raise self.failure(NOT_JSON_OBJECT_EVENT)
+        return event
+
+    def failure(self, description: str) -> ModelTransportError:
+        """The error for something wrong with this stream.
+
+        Args:
+            description: What happened, e.g. `STREAM_ENDED`.
+
+        Returns:
+            The error to raise, with the stream's HTTP status.
+        """
+        return ModelTransportError(description, self.status_code)
+
+
+def _is_error_payload(error: Exception) -> TypeGuard[APIError]:
+    """Whether the client raised this for an event holding an `error` key.
+
+    It raises a bare `APIError` for those; its subclasses (a status, a lost
+    connection) are errors of the request, which the runner maps.
+    """
+    import openai  # noqa: PLC0415 - imported by the time a stream exists
+
+    return type(error) is openai.APIError

@@ -1,0 +1,366 @@
+"""The OpenAI models, driven directly over real HTTP: how each call ends, in both modes.
+
+Every way an answer can end is scripted on the local server and read by the
+real `openai` client, whole (`get_response`) and streamed (`stream_response`).
+The two modes must give the same `ModelResponse`; what cannot be read must
+raise `ModelTransportError` saying what happened; and every stream must be
+closed however the consumer stops reading.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+from collections.abc import AsyncIterator, Callable
+from contextlib import aclosing, nullcontext
+from pathlib import Path
+from typing import Any, Literal
+
+import openai
+import pytest
+
+from tooluse.models import (
+    ModelRequest,
+    ModelResponse,
+    ModelTransportError,
+    OpenAIChatCompletionsModel,
+    OpenAIResponsesModel,
+    ResponseDone,
+    StreamEvent,
+)
+
+from .openai_server import Call, ScriptedServer, Turn, responses_body, responses_events, sse
+
+Api = Literal["responses", "chat"]
+Mode = Literal["whole", "streamed"]
+Model = OpenAIResponsesModel | OpenAIChatCompletionsModel
+
+APIS: list[Api] = ["responses", "chat"]
+MODES: list[Mode] = ["whole", "streamed"]
+REQUEST = ModelRequest(instructions="Be brief.", input=[{"role": "user", "content": "Hi"}])
+FAILED = ("server_error", "The server had an error")
+
+
+@pytest.fixture
+async def client(openai_server: ScriptedServer) -> AsyncIterator[openai.AsyncOpenAI]:
+    """A client of the scripted server, closed after the test."""
+    async with openai_server.client() as client:
+        yield client
+
+
+def model_for(api: Api, client: openai.AsyncOpenAI) -> Model:
+    if api == "responses":
+        return OpenAIResponsesModel("test-model", client)
+    return OpenAIChatCompletionsModel("test-model", client)
+
+
+async def call(model: Model, mode: Mode) -> ModelResponse:
+    """The model's response, from `get_response` or from the stream's `ResponseDone`."""
+    if mode == "whole":
+        return await model.get_response(REQUEST)
+    async with aclosing(model.stream_response(REQUEST)) as events:
+        async for event in events:
+            if isinstance(event, ResponseDone):
+                return event.response
+    raise AssertionError("the stream ended without ResponseDone")
+
+
+def text_of(response: ModelResponse) -> str:
+    return "".join(
+        part["text"]
+        for item in response.output
+        if item.get("type", "message") == "message"
+        for part in item["content"]
+    )
+
+
+# ---------------------------------------------------------------- how a response ends
+
+ENDINGS: list[Any] = [
+    pytest.param("responses", Turn(text="Hello"), "completed", None, id="responses-completed"),
+    pytest.param(
+        "responses",
+        Turn(calls=[Call("lookup", '{"q": 1}')]),
+        "completed",
+        None,
+        id="responses-tool-call",
+    ),
+    pytest.param(
+        "responses",
+        Turn(text="Hel", incomplete="max_output_tokens"),
+        "incomplete",
+        "max_output_tokens",
+        id="responses-max-output-tokens",
+    ),
+    pytest.param(
+        "responses",
+        Turn(text="Hel", incomplete="content_filter"),
+        "incomplete",
+        "content_filter",
+        id="responses-content-filter",
+    ),
+    pytest.param(
+        "responses",
+        Turn(text="Hel", failed=FAILED),
+        "failed",
+        "server_error: The server had an error",
+        id="responses-failed",
+    ),
+    pytest.param("chat", Turn(text="Hello"), "completed", None, id="chat-stop"),
+    pytest.param(
+        "chat", Turn(calls=[Call("lookup", '{"q": 1}')]), "completed", None, id="chat-tool-calls"
+    ),
+    pytest.param(
+        "chat",
+        Turn(text="Hel", incomplete="max_output_tokens"),
+        "incomplete",
+        "length",
+        id="chat-length",
+    ),
+    pytest.param(
+        "chat",
+        Turn(text="Hel", finish_reason="content_filter"),
+        "incomplete",
+        "content_filter",
+        id="chat-content-filter",
+    ),
+]
+
+
+@pytest.mark.parametrize(("api", "turn", "status", "reason"), ENDINGS)
+async def test_whole_and_streamed_end_alike(
+    openai_server: ScriptedServer,
+    client: openai.AsyncOpenAI,
+    api: Api,
+    turn: Turn,
+    status: str,
+    reason: str | None,
+) -> None:
+    openai_server.script(turn, turn)
+    model = model_for(api, client)
+    whole = await call(model, "whole")
+    streamed = await call(model, "streamed")
+    assert (whole.status, whole.reason) == (status, reason)
+    assert streamed == whole
+    # What the model produced before it stopped is kept.
+    assert text_of(whole) == (turn.text or "")
+    assert len(whole.output) == bool(turn.text) + len(turn.calls)
+    assert whole.usage.total_tokens == 15
+
+
+def terminal_without_output(turn: Turn) -> list[str]:
+    """The Responses stream for `turn`, its terminal event's response leaving out the output."""
+    *events, terminal = responses_events({"model": "test-model"}, turn)
+    end = json.loads(terminal.split("data: ", 1)[1])
+    end["response"]["output"] = []
+    return [*events, sse(end)]
+
+
+async def test_streamed_items_are_kept_when_the_terminal_event_leaves_them_out(
+    openai_server: ScriptedServer, client: openai.AsyncOpenAI
+) -> None:
+    turn = Turn(text="Hel", calls=[Call("lookup")], incomplete="max_output_tokens")
+    openai_server.script(turn, Turn(raw_events=terminal_without_output(turn)))
+    model = model_for("responses", client)
+    complete = await call(model, "streamed")
+    assert len(complete.output) == 2
+    assert await call(model, "streamed") == complete
+
+
+@pytest.mark.parametrize(
+    ("changes", "status", "reason"),
+    [
+        pytest.param({"status": None}, "completed", None, id="no-status"),
+        pytest.param({"status": "cancelled"}, "failed", "cancelled", id="cancelled"),
+        pytest.param({"status": "failed"}, "failed", None, id="failed-without-error"),
+        pytest.param({"status": "incomplete"}, "incomplete", None, id="incomplete-without-details"),
+    ],
+)
+async def test_responses_statuses_beyond_the_three(
+    openai_server: ScriptedServer,
+    client: openai.AsyncOpenAI,
+    changes: dict[str, Any],
+    status: str,
+    reason: str | None,
+) -> None:
+    # Compatible servers leave fields out; background mode adds statuses a run cannot use.
+    answer = {**responses_body({"model": "test-model"}, Turn(text="Hi")), **changes}
+    openai_server.script(Turn(raw_body=json.dumps(answer)))
+    response = await call(model_for("responses", client), "whole")
+    assert (response.status, response.reason, text_of(response)) == (status, reason, "Hi")
+
+
+# ---------------------------------------------------------------- what cannot be read
+
+NOT_JSON_BODY = "the model's API answered with a body that is not valid JSON"
+NOT_A_RESPONSE = "the model's API answered with JSON that is not a response"
+NOT_JSON_EVENT = "a streamed event from the model's API was not valid JSON"
+NOT_AN_OBJECT = "a streamed event from the model's API was not a JSON object"
+ERROR_EVENT = (
+    "the model's API sent an error event mid-stream (server_error: The server had an error)"
+)
+STREAM_ENDED = "the stream ended before the response was complete"
+# The shape the installed client's types do not describe, but some servers send.
+NESTED_ERROR_EVENT = {
+    "type": "error",
+    "error": {"type": "server_error", "code": "server_error", "message": FAILED[1]},
+    "sequence_number": 0,
+}
+
+TRANSPORT_ERRORS: list[Any] = [
+    *(
+        pytest.param(
+            api, "whole", Turn(raw_body=body), description, None, cause, id=f"{api}-body-{body}"
+        )
+        for api in APIS
+        for body, description, cause in [
+            ("not json", NOT_JSON_BODY, json.JSONDecodeError),
+            ("", NOT_JSON_BODY, json.JSONDecodeError),
+            ("null", NOT_A_RESPONSE, None),
+            ("[]", NOT_A_RESPONSE, None),
+            ("{}", NOT_A_RESPONSE, None),
+        ]
+    ),
+    *(
+        pytest.param(api, "streamed", turn, description, 200, cause, id=f"{api}-{name}")
+        for api in APIS
+        for name, turn, description, cause in [
+            (
+                "event-not-json",
+                Turn(raw_events=["data: not json\n\n"]),
+                NOT_JSON_EVENT,
+                json.JSONDecodeError,
+            ),
+            ("event-a-list", Turn(raw_events=["data: [1, 2]\n\n"]), NOT_AN_OBJECT, None),
+            ("ends-early", Turn(text="Hel", ends_early=True), STREAM_ENDED, None),
+            ("empty-stream", Turn(raw_events=[]), STREAM_ENDED, None),
+            (
+                "error-event",
+                Turn(text="Hel", error_event=FAILED),
+                ERROR_EVENT,
+                # Responses error events arrive as event objects; Chat's make the client raise.
+                None if api == "responses" else openai.APIError,
+            ),
+        ]
+    ),
+    pytest.param(
+        "responses",
+        "streamed",
+        Turn(raw_events=[sse(NESTED_ERROR_EVENT)]),
+        ERROR_EVENT,
+        200,
+        openai.APIError,
+        id="responses-nested-error-event",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("api", "mode", "turn", "description", "status_code", "cause"), TRANSPORT_ERRORS
+)
+async def test_unreadable_answers_raise_model_transport_error(
+    openai_server: ScriptedServer,
+    client: openai.AsyncOpenAI,
+    api: Api,
+    mode: Mode,
+    turn: Turn,
+    description: str,
+    status_code: int | None,
+    cause: type[Exception] | None,
+) -> None:
+    openai_server.script(turn)
+    with pytest.raises(ModelTransportError) as raised:
+        await call(model_for(api, client), mode)
+    assert raised.value.description == description
+    assert raised.value.status_code == status_code
+    if cause is None:
+        assert raised.value.__cause__ is None
+    else:
+        assert type(raised.value.__cause__) is cause
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("api", APIS)
+async def test_request_errors_are_left_to_the_runner(
+    openai_server: ScriptedServer, client: openai.AsyncOpenAI, api: Api, mode: Mode
+) -> None:
+    openai_server.script(Turn(status=500))
+    with pytest.raises(openai.InternalServerError):
+        await call(model_for(api, client), mode)
+
+
+def test_transport_error_text() -> None:
+    error = ModelTransportError(STREAM_ENDED, 200)
+    assert str(error) == f"{STREAM_ENDED} (HTTP 200)"
+    assert str(ModelTransportError(NOT_JSON_BODY)) == NOT_JSON_BODY
+
+
+# ---------------------------------------------------------------- streams are closed
+
+CALLS = 100
+SLACK = 5  # sockets of the server's handler threads still closing, the pool's idle ones
+
+
+def open_sockets() -> int:
+    """The sockets this process holds open (the client's and the server threads')."""
+    return sum(link(fd).startswith("socket:") for fd in Path("/proc/self/fd").iterdir())
+
+
+def link(fd: Path) -> str:
+    try:
+        return os.readlink(fd)
+    except FileNotFoundError:  # the descriptor listing the directory used, closed since
+        return ""
+
+
+def at_done(event: StreamEvent) -> bool:
+    return isinstance(event, ResponseDone)
+
+
+def at_first_delta(event: StreamEvent) -> bool:
+    del event
+    return True
+
+
+async def consume(events: AsyncIterator[StreamEvent], stop: Callable[[StreamEvent], bool]) -> None:
+    async for event in events:
+        if stop(event):
+            return
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts sockets in /proc")
+@pytest.mark.parametrize(
+    ("turn", "stop"),
+    [
+        pytest.param(Turn(text="Hello there"), at_done, id="aclose-at-done"),
+        pytest.param(Turn(text="Hello there"), at_first_delta, id="aclose-after-first-delta"),
+        pytest.param(Turn(text="Hello there", error_event=FAILED), at_done, id="error-event"),
+        pytest.param(Turn(text="Hello there", ends_early=True), at_done, id="ends-early"),
+    ],
+)
+@pytest.mark.parametrize("api", APIS)
+async def test_streams_are_closed_however_reading_stops(
+    openai_server: ScriptedServer,
+    client: openai.AsyncOpenAI,
+    api: Api,
+    turn: Turn,
+    stop: Callable[[StreamEvent], bool],
+) -> None:
+    model = model_for(api, client)
+    failing = turn.error_event is not None or turn.ends_early
+    before = open_sockets()
+    # An openai stream and its iterator form a reference cycle: left unclosed, its socket
+    # lives until a cyclic collection happens to run. With the collector off, only the
+    # model's own closing frees it, and a leak shows as one socket per call.
+    gc.disable()
+    try:
+        for _ in range(CALLS):
+            openai_server.script(turn)
+            events = model.stream_response(REQUEST)
+            with pytest.raises(ModelTransportError) if failing else nullcontext():
+                await consume(events, stop)
+            await events.aclose()
+        assert open_sockets() - before <= SLACK
+    finally:
+        gc.enable()

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import inspect
+from typing import get_origin
 
 import tooluse
 import tooluse.exceptions
 
 EXPECTED_PUBLIC = {
+    "Toolset",
+    "RunOptions",
+    "RunHooks",
+    "RenamedToolset",
+    "PrefixedToolset",
+    "FilteredToolset",
+    "AgentHooks",
     "Agent",
     "AgentUpdatedStreamEvent",
     "CodeInterpreterTool",
@@ -86,6 +94,8 @@ def test_nothing_public_is_left_out() -> None:
 def test_public_objects_have_docstrings() -> None:
     for name in tooluse.__all__:
         value = getattr(tooluse, name)
+        if get_origin(value) is not None:
+            continue  # a type alias (Python 3.10 calls `Callable[...]` a class)
         if inspect.isclass(value) or inspect.isfunction(value):
             assert inspect.getdoc(value), name
 
@@ -96,6 +106,7 @@ def test_exceptions_module() -> None:
         "ModelAPIError",
         "ModelBehaviorError",
         "ModelRetry",
+        "ResponseIncomplete",
         "RunError",
         "RunStopped",
         "ToolErrorBudgetExceeded",

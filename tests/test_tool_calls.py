@@ -9,7 +9,7 @@ from typing import Any
 
 from tooluse import Agent, RunConfig, Runner, function_tool
 from tooluse._items import function_call
-from tooluse._tool_calls import plan_calls
+from tooluse._tool_calls import normalise_calls, plan_calls
 from tooluse.models._base import Tool
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
 
@@ -24,16 +24,14 @@ def lookup(key: str) -> str:
     return key
 
 
-def test_missing_ids_are_filled_in_the_item_too() -> None:
+def test_missing_ids_are_filled_on_copies() -> None:
     items = [
         function_call("", "lookup", '{"key": "a"}'),
         function_call("", "lookup", '{"key": "b"}'),
     ]
-    new_items = list(items)
-    groups = plan_calls(items, [lookup], new_items)
-    ids = [group.call_id for group in groups]
-    assert len(set(ids)) == 2
-    assert [item["call_id"] for item in new_items] == ids
+    normalised = normalise_calls(items, turn=3)
+    assert [item["call_id"] for item in normalised] == ["call_3_0", "call_3_1"]
+    assert [item["call_id"] for item in items] == ["", ""]  # the response is not changed
 
 
 def test_duplicate_ids_keep_the_first_call_only() -> None:
@@ -41,29 +39,40 @@ def test_duplicate_ids_keep_the_first_call_only() -> None:
         function_call("x", "lookup", '{"key": "a"}'),
         function_call("x", "lookup", '{"key": "b"}'),
     )
-    new_items = [first, second]
-    groups = plan_calls([first, second], [lookup], new_items)
-    assert [g.calls[0].arguments for g in groups] == ['{"key": "a"}']
-    assert new_items == [first]
+    message: dict[str, Any] = {"type": "message", "role": "assistant", "content": []}
+    assert normalise_calls([first, message, second], turn=1) == [first, message]
 
 
 def test_a_real_tool_named_parallel_is_not_a_wrapper() -> None:
     parallel = function_tool(name_override="parallel")(lambda: "real")  # pyright: ignore[reportUnknownLambdaType]
-    [group] = plan_calls([function_call("c", "parallel", "{}")], [parallel], [])
+    [group] = plan_calls([function_call("c", "parallel", "{}")], {"parallel": parallel})
     assert not group.wrapper
     assert group.calls[0].tool is parallel
 
 
-def test_wrapper_parameters_may_be_text() -> None:
+def test_wrapper_entries_have_approval_ids_and_parameters_may_be_text() -> None:
     payload = {"tool_uses": [{"recipient_name": "lookup", "parameters": '{"key": "k"}'}, "junk"]}
     [group] = plan_calls(
-        [function_call("c", "multi_tool_use.parallel", json.dumps(payload))], [lookup], []
+        [function_call("c", "multi_tool_use.parallel", json.dumps(payload))], {"lookup": lookup}
     )
     assert group.wrapper
-    assert [(c.name, c.arguments, c.error is None) for c in group.calls] == [
-        ("lookup", '{"key": "k"}', True),
-        ("?", "", False),
+    assert [(c.name, c.arguments, c.approval_id, c.error is None) for c in group.calls] == [
+        ("lookup", '{"key": "k"}', "c:0", True),
+        ("?", "", "c:1", False),
     ]
+
+
+def test_a_plain_call_is_approved_by_its_call_id() -> None:
+    [group] = plan_calls([function_call("c7", "lookup", "{}")], {"lookup": lookup})
+    assert group.calls[0].approval_id == "c7"
+
+
+def test_an_unknown_name_is_echoed_cut_short() -> None:
+    name = "x" * 10_000
+    [group] = plan_calls([function_call("c", name, "{}")], {"lookup": lookup})
+    [call] = group.calls
+    assert call.name == "x" * 100 + "..."
+    assert call.error == f"Tool '{'x' * 100}...' does not exist. Available tools: lookup."
 
 
 async def test_run_wide_timeout_applies_to_tools_without_one() -> None:
@@ -83,11 +92,3 @@ async def test_run_wide_timeout_applies_to_tools_without_one() -> None:
         result.final_output
         == "Tool 'dawdle' timed out after 0.05 s and was stopped. Try a smaller request, or another approach."
     )
-
-
-def test_a_duplicate_already_removed_is_not_removed_twice() -> None:
-    first, second = function_call("x", "lookup", "{}"), function_call("x", "lookup", '{"key": "b"}')
-    new_items = [first]  # a resumed run: the repeat was removed before the pause
-    groups = plan_calls([first, second], [lookup], new_items)
-    assert [g.call_id for g in groups] == ["x"]
-    assert new_items == [first]

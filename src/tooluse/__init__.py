@@ -16,6 +16,7 @@ from ._docstrings import DocstringStyle
 from ._function_schema import FuncSchema, function_schema
 from ._function_tool import FunctionTool, ToolErrorFunction, function_tool, tool_output_text
 from ._handoffs import Handoff, handoff
+from ._hooks import AgentHooks, RunHooks
 from ._hosted_tools import (
     CodeInterpreterTool,
     Computer,
@@ -27,21 +28,21 @@ from ._hosted_tools import (
     LocalShellTool,
     WebSearchTool,
 )
-from ._result import (
+from ._result import RunResult, RunResultStreaming
+from ._returns import Result
+from ._runner import RunConfig, Runner, RunOptions
+from ._settings import ModelSettings
+from ._state import RunState, ToolApproval
+from ._stream_events import (
     AgentUpdatedStreamEvent,
     RawResponsesStreamEvent,
     RunItemStreamEvent,
-    RunResult,
-    RunResultStreaming,
     RunStreamEvent,
 )
-from ._returns import Result
-from ._runner import RunConfig, Runner
-from ._settings import ModelSettings
-from ._state import RunState, ToolApproval
 from ._strict_rules import StrictViolation, check_strict_schema
 from ._tool_errors import default_tool_error_function
 from ._tool_params import chat_completions_tool_param, responses_tool_param
+from ._toolsets import FilteredToolset, PrefixedToolset, RenamedToolset, Toolset
 from .exceptions import (
     MaxTurnsExceeded,
     ModelBehaviorError,
@@ -59,12 +60,14 @@ from .models import (
 
 __all__ = [
     "Agent",
+    "AgentHooks",
     "AgentUpdatedStreamEvent",
     "CodeInterpreterTool",
     "Computer",
     "ComputerTool",
     "DocstringStyle",
     "FileSearchTool",
+    "FilteredToolset",
     "FuncSchema",
     "FunctionTool",
     "FunctionToolResult",
@@ -80,11 +83,15 @@ __all__ = [
     "ModelSettings",
     "OpenAIChatCompletionsModel",
     "OpenAIResponsesModel",
+    "PrefixedToolset",
     "RawResponsesStreamEvent",
+    "RenamedToolset",
     "Result",
     "RunConfig",
     "RunContextWrapper",
+    "RunHooks",
     "RunItemStreamEvent",
+    "RunOptions",
     "RunResult",
     "RunResultStreaming",
     "RunState",
@@ -97,6 +104,7 @@ __all__ = [
     "ToolContext",
     "ToolErrorFunction",
     "ToolsToFinalOutputResult",
+    "Toolset",
     "Usage",
     "UserError",
     "WebSearchTool",

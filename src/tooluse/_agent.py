@@ -3,75 +3,45 @@
 from __future__ import annotations
 
 import dataclasses
-import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal
+from typing import TYPE_CHECKING, Any, Generic, Literal
 
-from ._context import RunContextWrapper, TContext, ToolContext
-from ._function_tool import FunctionTool, ToolErrorFunction, function_tool, tool_output_text
-from ._handoffs import Handoff, tool_safe
+from ._agent_base import AgentBase
+from ._agent_tool import agent_as_tool
+from ._context import RunContextWrapper, TContext
+from ._function_tool import FunctionTool
+from ._handoffs import Handoff
+from ._hooks import AgentHooks
 from ._hosted_tools import HostedTool
+from ._invocation import ToolErrorFunction
 from ._settings import ModelSettings
 from ._tool_errors import default_tool_error_function
-from .exceptions import UserError
+from ._tool_use import FunctionToolResult, StopAtTools, ToolsToFinalOutputResult, ToolUseBehavior
+from ._toolsets import Toolset, check_tool_entries
 from .models import Model
+
+if TYPE_CHECKING:
+    from ._result import RunResult
 
 __all__ = ["Agent", "FunctionToolResult", "StopAtTools", "ToolsToFinalOutputResult"]
 
-
-@dataclass(frozen=True)
-class FunctionToolResult:
-    """One function tool call's outcome in a turn."""
-
-    tool: FunctionTool
-    """The tool that ran."""
-    call_id: str
-    """The model's id for the call."""
-    output: str
-    """The text the model receives."""
-
-
-@dataclass(frozen=True)
-class ToolsToFinalOutputResult:
-    """What a `tool_use_behavior` function decides after a turn's tool calls."""
-
-    is_final_output: bool
-    """Whether the run ends here."""
-    final_output: Any = None
-    """The run's final output, when it ends."""
-
-
-@dataclass(frozen=True)
-class StopAtTools:
-    """End the run when the model calls one of these tools; its output is the final output."""
-
-    tool_names: Sequence[str]
-    """The tools that end the run."""
-
-
-ToolsToFinalOutputFunction = Callable[
-    [RunContextWrapper[Any], list[FunctionToolResult]],
-    "ToolsToFinalOutputResult | Awaitable[ToolsToFinalOutputResult]",
-]
-ToolUseBehavior = (
-    Literal["run_llm_again", "stop_on_first_tool"] | StopAtTools | ToolsToFinalOutputFunction
-)
 Instructions = str | Callable[[RunContextWrapper[Any], "Agent[Any]"], "str | Awaitable[str]"] | None
 
 
 @dataclass
-class Agent(Generic[TContext]):
+class Agent(AgentBase, Generic[TContext]):
     """An LLM with instructions and tools, run by `Runner`."""
 
     name: str
     """The agent's name, for results and handoffs."""
     instructions: Instructions = None
     """The system prompt: a string, or a sync/async function of the run context and agent."""
-    tools: Sequence[FunctionTool | HostedTool] = field(
-        default_factory=list[FunctionTool | HostedTool]
+    tools: Sequence[FunctionTool | HostedTool | Toolset] = field(
+        default_factory=list[FunctionTool | HostedTool | Toolset]
     )
-    """The tools it may call."""
+    """The tools it may call: function tools, hosted tools, and toolsets that list tools
+    turn by turn (`FilteredToolset`, `PrefixedToolset`, MCP servers, your own)."""
     model: str | Model | None = None
     """A model name, a `Model`, or None for the default."""
     model_settings: ModelSettings = field(default_factory=ModelSettings)
@@ -90,12 +60,17 @@ class Agent(Generic[TContext]):
     """After a turn with tool calls, drop a forced `tool_choice` so it cannot loop forever."""
     output_type: Any = None
     """None for a text answer, or a type the answer must be (its strict schema is sent)."""
+    hooks: AgentHooks[Any] | None = None
+    """Callbacks for this agent's steps (`AgentHooks`)."""
+
+    def __post_init__(self) -> None:
+        check_tool_entries(f"Agent '{self.name}'", self.tools)
 
     def as_tool(
         self,
         tool_name: str | None = None,
         tool_description: str | None = None,
-        custom_output_extractor: Callable[[Any], str | Awaitable[str]] | None = None,
+        custom_output_extractor: Callable[[RunResult], str | Awaitable[str]] | None = None,
         max_turns: int = 10,
         failure_error_function: ToolErrorFunction | None = default_tool_error_function,
     ) -> FunctionTool:
@@ -111,37 +86,14 @@ class Agent(Generic[TContext]):
         Returns:
             A tool with one parameter, `input`; the calling agent keeps control.
         """
-        agent = self
-
-        async def run_agent(ctx: ToolContext[Any], input: str) -> str:
-            """Ask the agent.
-
-            Args:
-                ctx: The calling run's context, shared with the nested run.
-                input: The request for the agent, with everything it needs to know.
-            """
-            from ._runner import Runner  # noqa: PLC0415 - the runner imports agents
-
-            result = await Runner.run(agent, input, context=ctx.context, max_turns=max_turns)
-            ctx.usage.add(result.usage)
-            if result.interruptions:
-                raise UserError(
-                    f"Agent '{agent.name}', used as a tool, paused for approval of "
-                    f"{', '.join(i.tool_name for i in result.interruptions)}: approvals inside "
-                    "an agent used as a tool are not supported; give that tool to the outer agent"
-                )
-            if custom_output_extractor is None:
-                return tool_output_text(result.final_output)
-            output = custom_output_extractor(result)
-            return await output if inspect.isawaitable(output) else output
-
-        return function_tool(
-            name_override=tool_name or tool_safe(self.name),
-            description_override=tool_description
-            or self.handoff_description
-            or f"Ask {self.name}.",
-            failure_error_function=failure_error_function,
-        )(run_agent)
+        return agent_as_tool(
+            self,
+            tool_name,
+            tool_description,
+            custom_output_extractor,
+            max_turns,
+            failure_error_function,
+        )
 
     def clone(self, **changes: Any) -> Agent[TContext]:
         """A copy of this agent with some fields changed.

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 from typing_extensions import TypeVar
+
+if TYPE_CHECKING:
+    from ._run_config import RunConfig
 
 __all__ = ["RunContextWrapper", "ToolContext", "Usage"]
 
@@ -70,21 +73,17 @@ class ToolContext(RunContextWrapper[TContext]):
     """The raw JSON arguments the model sent."""
     error: Exception | None = field(default=None, init=False)
     """What made the call fail, once `on_invoke_tool` turned it into text for the model."""
-    # Set by the runner from RunConfig: the run-wide failure_error_function, and logging.
-    _run_error_function: Any = field(default=None, init=False, repr=False)
-    _log_tool_errors: bool = field(default=False, init=False, repr=False)
-    # Set by the tool's invoker when the tool returned an Agent or a Result.
-    _handoff: Any = field(default=None, init=False, repr=False)
-    _context_variables: dict[str, Any] = field(
-        default_factory=dict[str, Any], init=False, repr=False
-    )
+    agent: Any = None
+    """The agent whose tool this is, when the runner makes the call."""
+    run_config: RunConfig | None = None
+    """The run's settings, when the runner makes the call (a nested run can pass them on)."""
     # Made on first use: an Event costs more than the rest of the context, and most calls
     # never look at it. The runner makes it before a call with a timeout starts.
     _cancelled: threading.Event | None = field(default=None, init=False, repr=False)
 
     @property
     def cancelled(self) -> threading.Event:
-        """Set when the call has timed out.
+        """Set when the call has timed out, or the run was cancelled while it ran.
 
         An async tool is cancelled, but a sync tool's thread cannot be stopped: check
         `ctx.cancelled.is_set()` in long loops and return.

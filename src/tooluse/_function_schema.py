@@ -137,6 +137,21 @@ class FuncSchema:
             problem = f"{format_location(mismatch.location)}: {mismatch.message}"
             raise ToolArgumentsError(self.name, [problem]) from None
 
+    def named_arguments(self, data: BaseModel) -> dict[str, Any]:
+        """The validated arguments by parameter name, as the function receives them.
+
+        Args:
+            data: An instance of `params_pydantic_model`.
+
+        Returns:
+            Each parameter's value (a `*args` list, a `**kwargs` dict); context parameters
+            left out.
+        """
+        values = data.__dict__
+        return {
+            slot.name: values[slot.attr] for slot in self._slots if slot is not self._context_slot
+        }
+
     def to_call_args(
         self, data: BaseModel, context: RunContextWrapper[Any] | None = None
     ) -> tuple[list[Any], dict[str, Any]]:

@@ -1,42 +1,32 @@
-"""`FunctionTool`, the `@function_tool` decorator, and invoking a tool.
+"""`FunctionTool` and the `@function_tool` decorator.
 
 A `FunctionTool` is what the model sees (name, description, schema) plus one
 callable, `on_invoke_tool(ctx, arguments_json) -> str`. The decorator builds
-the schema once with `function_schema` and an invoker that validates the raw
-JSON in one pass, calls the function (awaited, or in a worker thread when
-sync), turns its result into text, and turns failures into text for the model.
+the schema once with `function_schema` and an `Invoker` (`_invocation.py`)
+that validates the raw JSON in one pass, calls the function and turns its
+result, or its failure, into text for the model.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias, overload
 
-from pydantic_core import PydanticSerializationError, to_json
-
 from ._context import RunContextWrapper, ToolContext
 from ._docstrings import DocstringStyle
-from ._function_schema import FuncSchema, function_schema
+from ._function_schema import function_schema
+from ._invocation import Invoker, ToolErrorFunction, tool_output_text
 from ._lints import Finding, tool_findings, warn
-from ._returns import Result, is_agent
 from ._strict import describe_problems, describe_violations, to_strict_schema
 from ._strict_rules import check_strict_schema
-from ._threads import run_in_thread
 from ._tool_errors import default_tool_error_function
-from .exceptions import ModelRetry, ToolArgumentsError, UserError
+from .exceptions import UserError
 
 __all__ = ["FunctionTool", "ToolErrorFunction", "function_tool", "tool_output_text"]
 
-logger = logging.getLogger("tooluse")
-
 ToolFunction: TypeAlias = Callable[..., Any]
 """A sync or async function to turn into a tool."""
-ToolErrorFunction: TypeAlias = Callable[[RunContextWrapper[Any], Exception], "str | Awaitable[str]"]
-"""Turns a failed tool call into the text the model receives."""
 ApprovalPredicate: TypeAlias = Callable[
     [RunContextWrapper[Any], dict[str, Any]], "bool | Awaitable[bool]"
 ]
@@ -219,7 +209,7 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         name=schema.name,
         description=schema.description,
         params_json_schema=schema.params_json_schema,
-        on_invoke_tool=_Invoker(func, schema, options.failure_error_function),
+        on_invoke_tool=Invoker(func, schema, options.failure_error_function),
         strict_json_schema=False,  # already strict when asked: skip __post_init__'s transform
         is_enabled=options.is_enabled,
         timeout=options.timeout,
@@ -232,109 +222,3 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
     # Rebuilding from the function (not the schema) keeps `with_strict_mode` exact.
     tool._remake = lambda strict: _make_tool(func, replace(options, strict_mode=strict))  # pyright: ignore[reportPrivateUsage]
     return tool
-
-
-class _Invoker:
-    """`on_invoke_tool` for a decorated function: validate, call, render, handle failure."""
-
-    __slots__ = ("_func", "_is_async", "_on_failure", "_schema")
-
-    def __init__(
-        self, func: ToolFunction, schema: FuncSchema, on_failure: ToolErrorFunction | None
-    ) -> None:
-        self._func = func
-        self._schema = schema
-        self._on_failure = on_failure
-        self._is_async = _is_async_callable(func)
-
-    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
-        try:
-            data = self._schema.parse_arguments(arguments)
-            args, kwargs = self._schema.to_call_args(data, ctx)
-            if self._is_async:
-                result = await self._func(*args, **kwargs)
-            else:
-                result = await run_in_thread(self._func, args, kwargs)
-                if inspect.isawaitable(result):  # a sync wrapper that returned a coroutine
-                    result = await result
-            return tool_output_text(_unpack_return(ctx, result), self._schema.name)
-        except Exception as error:
-            return await self._failed(ctx, error)
-
-    async def _failed(self, ctx: ToolContext[Any], error: Exception) -> str:
-        on_failure = self._on_failure
-        ctx.error = error
-        run_default = ctx._run_error_function  # pyright: ignore[reportPrivateUsage]
-        if on_failure is default_tool_error_function and run_default is not None:
-            on_failure = run_default
-        _log_failure(self._schema.name, error, log_message=ctx._log_tool_errors)  # pyright: ignore[reportPrivateUsage]
-        if on_failure is None:
-            raise error
-        text = on_failure(ctx, error)
-        return await text if inspect.isawaitable(text) else text
-
-
-def tool_output_text(value: Any, tool_name: str = "tool") -> str:
-    """Render a tool's return value as the text the model receives.
-
-    Args:
-        value: What the tool returned.
-        tool_name: The tool's name, for the error message.
-
-    Returns:
-        A `str` as it is; anything else (models, dataclasses, dicts, lists,
-        numbers, None) as compact JSON.
-
-    Raises:
-        UserError: If the value cannot be written as JSON.
-    """
-    if isinstance(value, str):
-        return value
-    try:
-        return to_json(value).decode()
-    except PydanticSerializationError as error:
-        raise UserError(
-            f"Tool '{tool_name}' returned a value of type {type(value).__name__}, which cannot be "
-            "written as "
-            "JSON; return a str, or a JSON-friendly value (dict, list, dataclass, pydantic model)"
-        ) from error
-
-
-_PLAIN_RETURNS = frozenset({str, int, float, bool, type(None), dict, list})
-
-
-def _unpack_return(ctx: ToolContext[Any], result: Any) -> Any:
-    """What the model sees of a return value; a handoff or context update goes on `ctx`."""
-    if type(result) in _PLAIN_RETURNS:  # the common case, decided without an isinstance chain
-        return result
-    if isinstance(result, Result):
-        ctx._handoff = result.agent  # pyright: ignore[reportPrivateUsage]
-        ctx._context_variables = result.context_variables  # pyright: ignore[reportPrivateUsage]
-        return result.value
-    if is_agent(result):
-        ctx._handoff = result  # pyright: ignore[reportPrivateUsage]
-        return {"assistant": result.name}
-    return result
-
-
-def _log_failure(tool: str, error: Exception, *, log_message: bool) -> None:
-    """Log a tool's own exception: its type always, its message only when asked."""
-    if isinstance(error, ModelRetry | ToolArgumentsError):
-        return  # meant for the model, not a failure of the tool
-    if log_message:
-        logger.warning("Tool %r raised %s", tool, type(error).__name__, exc_info=error)
-    else:
-        logger.warning(
-            "Tool %r raised %s (its message is not logged, as tool data may hold secrets: "
-            "RunConfig(log_tool_errors=True) logs it)",
-            tool,
-            type(error).__name__,
-        )
-
-
-def _is_async_callable(func: Any) -> bool:
-    while isinstance(func, functools.partial):
-        func = func.func
-    return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(
-        getattr(func, "__call__", None)  # noqa: B004 - a callable object's async __call__
-    )

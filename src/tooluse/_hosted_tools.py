@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # types only: importing openai costs 0.3 s, paid at the first
     from openai.types.responses.tool_param import CodeInterpreter, ImageGeneration, LocalShell, Mcp
 
 __all__ = [
+    "HOSTED_TOOL_TYPES",
     "CodeInterpreterTool",
     "Computer",
     "ComputerTool",
@@ -262,3 +263,13 @@ HostedTool = (
     | LocalShellTool
 )
 """Any tool that is declared to the provider rather than called as a function."""
+HOSTED_TOOL_TYPES: tuple[type, ...] = (
+    WebSearchTool,
+    FileSearchTool,
+    CodeInterpreterTool,
+    HostedMCPTool,
+    ImageGenerationTool,
+    ComputerTool,
+    LocalShellTool,
+)
+"""The hosted tool classes, for `isinstance`."""

@@ -8,7 +8,8 @@ them to and from messages (`models/_chat_conversion.py`).
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, cast
 
 __all__ = [
     "Item",
@@ -17,10 +18,14 @@ __all__ = [
     "function_call_output",
     "message_text",
     "user_message",
+    "valid_text",
+    "with_valid_text",
 ]
 
 Item = dict[str, Any]
 """One conversation item, shaped as the Responses API's input and output items."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def user_message(text: str) -> Item:
@@ -103,3 +108,58 @@ def message_text(item: Item) -> str | None:
         return content
     parts: list[Any] = content or []
     return "".join(part.get("text", "") for part in parts if part.get("type") == "output_text")
+
+
+def valid_text(text: str) -> str:
+    """`text` with any lone surrogate replaced by U+FFFD, so that it can be sent again.
+
+    A model's JSON may escape half of a surrogate pair; Python keeps the half, and
+    encoding the next request would fail.
+
+    Args:
+        text: Text from a model or a tool.
+
+    Returns:
+        The text, unchanged unless it held a lone surrogate.
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
+
+
+def with_valid_text(item: Item) -> Item:
+    """A model's output item with lone surrogates replaced in its arguments, name and text.
+
+    Args:
+        item: An output item.
+
+    Returns:
+        The item, or a repaired copy of it.
+    """
+    kind = item.get("type")
+    if kind == "function_call":
+        name, arguments = item.get("name"), item.get("arguments")
+        if _unchanged(name) and _unchanged(arguments):
+            return item
+        return {**item, "name": valid_text(name or ""), "arguments": valid_text(arguments or "")}
+    if kind == "message" and isinstance(item.get("content"), list):
+        parts = cast(list[dict[str, Any]], item["content"])  # the API's content parts
+        repaired_parts = [_valid_part(part) for part in parts]
+        if any(new is not old for new, old in zip(repaired_parts, parts, strict=True)):
+            return {**item, "content": repaired_parts}
+    return item
+
+
+def _unchanged(value: Any) -> bool:
+    return not isinstance(value, str) or valid_text(value) is value
+
+
+def _valid_part(part: dict[str, Any]) -> dict[str, Any]:
+    text = part.get("text")
+    if not isinstance(text, str) or valid_text(text) is text:
+        return part
+    return {**part, "text": valid_text(text)}

@@ -1,60 +1,23 @@
-"""What a run returns: `RunResult`, and `RunResultStreaming` with its typed events."""
+"""What a run returns: `RunResult`, and `RunResultStreaming` with its events."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from ._agent import Agent
 from ._context import Usage
 from ._items import Item
 from ._state import RunState, ToolApproval
+from ._stream_events import RunStreamEvent
 from .exceptions import UserError
 from .models import ModelResponse
 
-__all__ = [
-    "AgentUpdatedStreamEvent",
-    "RawResponsesStreamEvent",
-    "RunItemStreamEvent",
-    "RunResult",
-    "RunResultStreaming",
-    "RunStreamEvent",
-]
+if TYPE_CHECKING:
+    from ._agent import Agent
 
-
-@dataclass(frozen=True)
-class RawResponsesStreamEvent:
-    """A raw event from the model while it streams (a text or arguments delta, ...)."""
-
-    data: Any
-    """The provider's event, as the `openai` package parsed it."""
-    type: Literal["raw_response_event"] = "raw_response_event"
-
-
-@dataclass(frozen=True)
-class RunItemStreamEvent:
-    """An item the run produced: a message, a tool call, or a tool's output."""
-
-    name: Literal["message_output_created", "tool_called", "tool_output"]
-    """What happened."""
-    item: Item
-    """The item."""
-    type: Literal["run_item_stream_event"] = "run_item_stream_event"
-
-
-@dataclass(frozen=True)
-class AgentUpdatedStreamEvent:
-    """The agent answering changed (at the start of the run, and at each handoff)."""
-
-    new_agent: Agent[Any]
-    """The agent now answering."""
-    type: Literal["agent_updated_stream_event"] = "agent_updated_stream_event"
-
-
-RunStreamEvent = RawResponsesStreamEvent | RunItemStreamEvent | AgentUpdatedStreamEvent
-"""Any event `RunResultStreaming.stream_events()` yields."""
+__all__ = ["RunResult", "RunResultStreaming"]
 
 
 @dataclass
@@ -83,7 +46,7 @@ class RunResult:
         """Let a waiting call run when the run resumes.
 
         Args:
-            call: One of `interruptions`, or its call id.
+            call: One of `interruptions`, or its approval id.
         """
         self.to_state().approve(call)
 
@@ -93,7 +56,7 @@ class RunResult:
         """Refuse a waiting call: the model gets `message` as the call's output.
 
         Args:
-            call: One of `interruptions`, or its call id.
+            call: One of `interruptions`, or its approval id.
             message: What the model is told.
         """
         self.to_state().reject(call, message)
@@ -125,7 +88,9 @@ class RunResultStreaming(RunResult):
     """A run in progress: iterate `stream_events()`; the other fields fill in as it goes."""
 
     is_complete: bool = False
-    """Whether the run has finished."""
+    """Whether the run has finished (answered, paused, failed or cancelled)."""
+    cancelled: bool = False
+    """Whether the run was cancelled: by `cancel()`, or by its consumer leaving early."""
     _queue: asyncio.Queue[RunStreamEvent | None] = field(
         default_factory=asyncio.Queue[RunStreamEvent | None], repr=False
     )
@@ -134,13 +99,29 @@ class RunResultStreaming(RunResult):
     async def stream_events(self) -> AsyncIterator[RunStreamEvent]:
         """Yield the run's events as they happen, until it ends.
 
+        Leaving early (a `break`, or the consuming task being cancelled) cancels the run.
+
         Yields:
             Raw model deltas, produced items, and agent changes.
 
         Raises:
             Exception: Whatever ended the run, once the events before it are yielded.
         """
-        while (event := await self._queue.get()) is not None:
-            yield event
-        if self._task is not None:
+        try:
+            while (event := await self._queue.get()) is not None:
+                yield event
+        except BaseException:  # the consumer left (GeneratorExit) or was cancelled
+            self.cancel()
+            raise
+        if self._task is not None and not self._task.cancelled():
             self._task.result()  # raises what ended the run, if anything did
+
+    def cancel(self) -> None:
+        """Stop the run; the events end.
+
+        No further model call or tool call starts, running async tools are cancelled,
+        and sync tools see `ctx.cancelled` set.
+        """
+        if self._task is not None and not self._task.done():
+            self.cancelled = True
+            self._task.cancel()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._agent_base import AgentBase
+
 __all__ = ["Result", "apply_context_variables", "is_agent"]
 
 
@@ -26,7 +28,7 @@ class Result:
 
 
 def is_agent(value: object) -> bool:
-    """Whether `value` is an `Agent` (imported late: agents hold function tools).
+    """Whether `value` is an `Agent`.
 
     Args:
         value: Anything a tool returned.
@@ -34,15 +36,7 @@ def is_agent(value: object) -> bool:
     Returns:
         True for an `Agent`.
     """
-    global _agent_class  # noqa: PLW0603 - imported once, on first use
-    if _agent_class is None:
-        from ._agent import Agent  # noqa: PLC0415 - _agent imports the tool modules
-
-        _agent_class = Agent
-    return isinstance(value, _agent_class)
-
-
-_agent_class: type | None = None
+    return isinstance(value, AgentBase)
 
 
 def apply_context_variables(context: Any, variables: dict[str, Any]) -> None:

@@ -1,15 +1,28 @@
-"""Pausing a run for a human, and resuming it: `ToolApproval` and the JSON-safe `RunState`."""
+"""`RunState`: the whole state of a run, as plain JSON-safe data, and `ToolApproval`.
+
+A run is this value and a few steps over it (`_turn.py`). Between any two
+steps it can be written out with `to_json()` and picked up again, in another
+process, with `Runner.run(agent, RunState.from_json(text))`: the resumed run
+sends the model exactly the requests the uninterrupted run would have sent.
+What is not data (the agents, their tools, your context object) is given
+again when resuming; the state names the current agent.
+"""
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, ClassVar, cast
 
 from ._context import Usage
 from ._items import Item
+from .exceptions import UserError
 
-__all__ = ["RunState", "ToolApproval"]
+__all__ = ["Decision", "RunState", "ToolApproval", "TurnInProgress"]
+
+Decision = dict[str, Any]
+"""A human's decision on a call: `{"approved": bool, "message": str | None}`."""
 
 
 @dataclass(frozen=True)
@@ -17,41 +30,92 @@ class ToolApproval:
     """A tool call waiting for a human's approval."""
 
     call_id: str
-    """The call's id."""
+    """The id of the function call this belongs to."""
     tool_name: str
     """The tool the model called."""
     arguments: str
     """The raw JSON arguments, for the human to read."""
+    approval_id: str = ""
+    """The id to approve or reject it by: the call id, or `<call id>:<n>` for the n-th
+    entry of a `multi_tool_use.parallel` call. Defaults to the call id."""
+
+    def __post_init__(self) -> None:
+        if not self.approval_id:
+            object.__setattr__(self, "approval_id", self.call_id)
+
+
+@dataclass
+class TurnInProgress:
+    """A model response whose calls are not all answered yet."""
+
+    output: list[Item]
+    """The response's output items, as recorded (call ids made unique)."""
+    response_id: str | None = None
+    """The provider's id for the response."""
+    answers: dict[str, Item] = field(default_factory=dict[str, Item])
+    """The items answering its calls so far, by the id they answer; what is here is not
+    run again on resume."""
 
 
 @dataclass
 class RunState:
-    """Everything needed to resume a paused run, in another process if need be.
+    """Everything a run is, to save it and resume it (after a pause for approval, or anywhere).
 
     Pass it as the input of `Runner.run(agent, state)`; `to_json()` and
-    `RunState.from_json()` carry it through text.
+    `RunState.from_json()` carry it through text. Resuming works on a copy: the
+    same state can be resumed again.
     """
 
+    VERSION: ClassVar[int] = 1
+    """The version of the JSON form this tooluse writes and reads."""
+
     agent_name: str
-    """The agent that was answering."""
+    """The agent answering now."""
     input: list[Item]
     """The run's original input."""
-    new_items: list[Item]
-    """The items the run added before pausing."""
-    pending_output: list[Item]
-    """The model's response whose tool calls wait."""
-    decisions: dict[str, dict[str, Any]] = field(default_factory=dict[str, dict[str, Any]])
-    """Per call id: `{"approved": bool, "message": str | None}`."""
+    new_items: list[Item] = field(default_factory=list[Item])
+    """The items the run added: messages, calls and outputs, in order."""
+    turn: TurnInProgress | None = None
+    """The model response being answered, if the run stopped in the middle of a turn."""
+    decisions: dict[str, Decision] = field(default_factory=dict[str, Decision])
+    """The human's decisions, by approval id."""
+    interruptions: list[ToolApproval] = field(default_factory=list[ToolApproval])
+    """The calls the run paused for."""
+    filtered_history: list[Item] | None = None
+    """What a handoff's `input_filter` left of the conversation for the current agent;
+    None when it sees all of it."""
+    filtered_at: int = 0
+    """How many of `new_items` existed when the filter ran; later ones are seen too."""
+    turns: int = 0
+    """Model calls made so far (`max_turns` counts these)."""
+    failed_turns: int = 0
+    """Consecutive turns in which every tool call failed (the error budget)."""
+    tool_choice_released: bool = False
+    """Whether a forced `tool_choice` was dropped after a turn with tool calls."""
     usage: Usage = field(default_factory=Usage)
     """What the run used so far."""
+
+    def history(self) -> list[Item]:
+        """The conversation the current agent sees.
+
+        Returns:
+            The input and new items, or what an `input_filter` left and the items since.
+        """
+        if self.filtered_history is None:
+            return [*self.input, *self.new_items]
+        return [*self.filtered_history, *self.new_items[self.filtered_at :]]
+
+    def conversation(self) -> list[Item]:
+        """The whole conversation: the input, then every item the run added."""
+        return [*self.input, *self.new_items]
 
     def approve(self, call: ToolApproval | str) -> None:
         """Let a waiting call run when the run resumes.
 
         Args:
-            call: The approval item, or its call id.
+            call: The approval item, or its approval id.
         """
-        self.decisions[_call_id(call)] = {"approved": True, "message": None}
+        self.decisions[_approval_id(call)] = {"approved": True, "message": None}
 
     def reject(
         self, call: ToolApproval | str, message: str = "The user rejected this call."
@@ -59,14 +123,18 @@ class RunState:
         """Refuse a waiting call: the model gets `message` as its output.
 
         Args:
-            call: The approval item, or its call id.
+            call: The approval item, or its approval id.
             message: What the model is told.
         """
-        self.decisions[_call_id(call)] = {"approved": False, "message": message}
+        self.decisions[_approval_id(call)] = {"approved": False, "message": message}
+
+    def copy(self) -> RunState:
+        """A deep copy, for a run to work on."""
+        return copy.deepcopy(self)
 
     def to_json(self) -> str:
-        """The state as JSON text."""
-        return json.dumps(asdict(self))
+        """The state as JSON text, with a `version` field."""
+        return json.dumps({"version": self.VERSION, **asdict(self)})
 
     @classmethod
     def from_json(cls, text: str) -> RunState:
@@ -77,11 +145,35 @@ class RunState:
 
         Returns:
             The state.
+
+        Raises:
+            UserError: If the text is not a run state of the version this tooluse reads.
         """
-        data: dict[str, Any] = json.loads(text)
+        try:
+            data: Any = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise UserError(f"RunState.from_json: the text is not JSON ({error.msg})") from None
+        if not isinstance(data, dict) or "agent_name" not in data:
+            raise UserError("RunState.from_json: the JSON is not a run state (no 'agent_name')")
+        version = cast(dict[str, Any], data).pop("version", None)
+        if version != cls.VERSION:
+            raise UserError(
+                f"RunState.from_json: the state has version {version!r}, this tooluse reads "
+                f"version {cls.VERSION}; resume it with the tooluse version that wrote it"
+            )
+        return _from_dict(cast(dict[str, Any], data))
+
+
+def _from_dict(data: dict[str, Any]) -> RunState:
+    try:
+        turn = data.get("turn")
+        data["turn"] = TurnInProgress(**turn) if turn is not None else None
+        data["interruptions"] = [ToolApproval(**i) for i in data.get("interruptions", [])]
         data["usage"] = Usage(**data.get("usage", {}))
-        return cls(**data)
+        return RunState(**data)
+    except TypeError as error:  # a field missing, unknown or misnamed
+        raise UserError(f"RunState.from_json: the state does not fit ({error})") from None
 
 
-def _call_id(call: ToolApproval | str) -> str:
-    return call if isinstance(call, str) else call.call_id
+def _approval_id(call: ToolApproval | str) -> str:
+    return call if isinstance(call, str) else call.approval_id

@@ -1,41 +1,36 @@
-"""Running a turn's planned tool calls: concurrently, each within its timeout.
+"""Running a turn's planned calls: concurrently, each within its timeout, all or none.
 
-Every planned call ends as a `CallOutcome`: the text the model receives and
-whether the call failed (an unknown tool, bad arguments, an exception, a
-timeout). A group's one output is that text, or, for a parallel wrapper, a
-JSON array of each inner call's tool and output.
+Every planned call ends as a `ToolOutcome`: the text the model receives and
+whether the call failed. A group's one output is that text, or, for a
+parallel wrapper, a JSON array of each inner call's tool and output. When a
+call raises instead (a tool with `failure_error_function=None`, a hook), the
+turn's other calls are cancelled before the error goes on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._context import RunContextWrapper, ToolContext
-from ._function_tool import FunctionTool, ToolErrorFunction
+from ._function_tool import FunctionTool
+from ._hooks import RunEvents
+from ._invocation import Invoker, InvokeSettings, ToolOutcome, run_within, timed_out
+from ._items import Item
+from ._local_tools import LocalTool, answer_local_item
+from ._threads import CallTimedOut
 from ._tool_calls import CallGroup, PlannedCall
 
-__all__ = ["CallOutcome", "GroupOutcome", "ToolExecutor"]
+if TYPE_CHECKING:
+    from ._agent import Agent
+    from ._run_config import RunConfig
 
+__all__ = ["GroupOutcome", "ToolExecutor", "all_or_none"]
 
-@dataclass(frozen=True)
-class CallOutcome:
-    """How one call ended."""
-
-    name: str
-    """The tool's name."""
-    output: str
-    """The text the model receives."""
-    failed: bool
-    """Whether the call failed, for the error budget."""
-    tool: FunctionTool | None = None
-    """The tool that ran, if one did."""
-    handoff: Any = None
-    """An agent the tool handed off to (a Swarm-style return)."""
-    context_variables: dict[str, Any] | None = None
-    """Values the tool merges into the run context."""
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -44,88 +39,140 @@ class GroupOutcome:
 
     group: CallGroup
     """The calls behind the id."""
-    output: str
-    """The one output for the id."""
-    calls: list[CallOutcome]
-    """Each call's outcome."""
+    outcomes: tuple[ToolOutcome, ...]
+    """Each call's outcome, in the group's order."""
+
+    @property
+    def output(self) -> str:
+        """The one output for the id."""
+        group = self.group
+        if group.error is not None:
+            return group.error
+        if not group.wrapper:
+            return self.outcomes[0].output
+        answers = [
+            {"tool": call.name, "output": outcome.output}
+            for call, outcome in zip(group.calls, self.outcomes, strict=True)
+        ]
+        return json.dumps(answers, ensure_ascii=False)
 
     @property
     def failed(self) -> bool:
         """Whether nothing in the group worked."""
-        return all(call.failed for call in self.calls)
+        return all(outcome.failed for outcome in self.outcomes)
 
 
-@dataclass
 class ToolExecutor:
-    """Runs planned calls with the run's context and its defaults."""
+    """Runs planned calls with the run's context, settings and hooks."""
 
-    context: RunContextWrapper[Any]
-    """The run's context."""
-    timeout: float | None = None
-    """Seconds a call may take when its tool sets no timeout."""
-    failure_error_function: ToolErrorFunction | None = None
-    """The run-wide text for failures, for tools that kept the default."""
-    log_tool_errors: bool = False
-    """Whether tool exceptions are logged with their messages."""
+    def __init__(
+        self, context: RunContextWrapper[Any], config: RunConfig, events: RunEvents
+    ) -> None:
+        """Run calls for one run.
 
-    async def run(self, groups: list[CallGroup]) -> list[GroupOutcome]:
+        Args:
+            context: The run's context.
+            config: The run's settings (timeout, failure text, logging).
+            events: The run's hooks.
+        """
+        self.context = context
+        self.config = config
+        self.events = events
+        self.settings = InvokeSettings(
+            config.tool_timeout, config.failure_error_function, config.log_tool_errors
+        )
+
+    async def run(self, agent: Agent[Any], groups: Sequence[CallGroup]) -> list[GroupOutcome]:
         """Run every call of every group at once; answer each group.
 
         Args:
+            agent: The agent whose tools these are.
             groups: The planned calls.
 
         Returns:
             One outcome per group, in the same order.
         """
-        pending = [[self._call(group.call_id, call) for call in group.calls] for group in groups]
-        flat = await asyncio.gather(*(call for calls in pending for call in calls))
-        outcomes: list[GroupOutcome] = []
-        position = 0
-        for group in groups:
-            calls = list(flat[position : position + len(group.calls)])
-            position += len(group.calls)
-            outcomes.append(GroupOutcome(group, _group_output(group, calls), calls))
-        return outcomes
+        calls = [self._call(agent, g.call_id, call) for g in groups for call in g.calls]
+        flat = iter(await all_or_none(calls))
+        return [GroupOutcome(g, tuple(next(flat) for _ in g.calls)) for g in groups]
 
-    async def _call(self, call_id: str, planned: PlannedCall) -> CallOutcome:
+    async def _call(self, agent: Agent[Any], call_id: str, planned: PlannedCall) -> ToolOutcome:
         tool = planned.tool
         if tool is None:
-            return CallOutcome(planned.name, planned.error or "", failed=True)
+            return ToolOutcome(planned.error or "", failed=not planned.rejected)
         ctx = ToolContext(
             context=self.context.context,
             usage=self.context.usage,
             tool_name=tool.name,
             tool_call_id=call_id,
             tool_arguments=planned.arguments,
+            agent=agent,
+            run_config=self.config,
         )
-        ctx._run_error_function = self.failure_error_function  # pyright: ignore[reportPrivateUsage]
-        ctx._log_tool_errors = self.log_tool_errors  # pyright: ignore[reportPrivateUsage]
-        timeout = tool.timeout or self.timeout
-        if timeout is not None:
-            _ = ctx.cancelled  # made here, before the tool's thread could race to make it
+        if not self.events.watches_tools(agent):
+            return await self._invoke(tool, ctx, planned.arguments)
+        await self.events.tool_start(ctx, agent, tool)
+        outcome = await self._invoke(tool, ctx, planned.arguments)
+        await self.events.tool_end(ctx, agent, tool, outcome.output)
+        return outcome
+
+    async def _invoke(
+        self, tool: FunctionTool, ctx: ToolContext[Any], arguments: str
+    ) -> ToolOutcome:
+        settings = self.settings
+        if tool.timeout is not None:
+            settings = settings._replace(timeout=tool.timeout)
+        invoker = tool.on_invoke_tool
+        if isinstance(invoker, Invoker):
+            return await invoker.invoke(ctx, arguments, settings)
+        if settings.timeout is None:  # a hand-built tool: its exceptions are its own
+            return ToolOutcome(await invoker(ctx, arguments))
         try:
-            output = await asyncio.wait_for(tool.on_invoke_tool(ctx, planned.arguments), timeout)
-        except asyncio.TimeoutError:  # the builtin TimeoutError too, from Python 3.11
-            ctx.cancelled.set()
-            message = (
-                f"Tool '{tool.name}' timed out after {timeout:g} s and was stopped. "
-                "Try a smaller request, or another approach."
-            )
-            return CallOutcome(tool.name, message, failed=True, tool=tool)
-        return CallOutcome(
-            tool.name,
-            output,
-            failed=ctx.error is not None,
-            tool=tool,
-            handoff=ctx._handoff,  # pyright: ignore[reportPrivateUsage]
-            context_variables=ctx._context_variables,  # pyright: ignore[reportPrivateUsage]
-        )
+            return ToolOutcome(await run_within(invoker(ctx, arguments), settings.timeout, ctx))
+        except CallTimedOut:
+            return timed_out(tool.name, settings.timeout)
+
+    async def answer_local(self, agent: Agent[Any], item: Item, tool: LocalTool) -> Item:
+        """Answer a computer action, shell command or MCP approval request, with hooks around.
+
+        Args:
+            agent: The agent whose tool it is.
+            item: The model's item.
+            tool: The tool that answers it.
+
+        Returns:
+            The answering item.
+        """
+        watched = self.events.watches_tools(agent)
+        if watched:
+            await self.events.tool_start(self.context, agent, tool)
+        answer = await answer_local_item(item, tool)
+        if watched:
+            await self.events.tool_end(self.context, agent, tool, json.dumps(answer))
+        return answer
 
 
-def _group_output(group: CallGroup, calls: list[CallOutcome]) -> str:
-    if group.error is not None:
-        return group.error
-    if not group.wrapper:
-        return calls[0].output
-    answers = [{"tool": call.name, "output": call.output} for call in calls]
-    return json.dumps(answers, ensure_ascii=False)
+async def all_or_none(calls: Sequence[Coroutine[Any, Any, T]]) -> list[T]:
+    """Run coroutines concurrently; if one raises, cancel the others, then raise its error.
+
+    Args:
+        calls: The coroutines.
+
+    Returns:
+        Their results, in order.
+    """
+    if len(calls) <= 1:
+        return [await call for call in calls]
+    tasks = [asyncio.ensure_future(call) for call in calls]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    finally:  # also when this task is cancelled: nothing is left running
+        running = [task for task in tasks if not task.done()]
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.wait(running)
+    errors = [error for t in tasks if not t.cancelled() and (error := t.exception()) is not None]
+    if errors:
+        raise errors[0]  # the others were retrieved above: no "never retrieved" warnings
+    return [task.result() for task in tasks]

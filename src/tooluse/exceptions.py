@@ -10,7 +10,8 @@ Exception
 │       ├── RunStopped            the run ended early; keeps the conversation so far
 │       │   ├── MaxTurnsExceeded        it used all its turns
 │       │   ├── ToolErrorBudgetExceeded every tool call failed, turn after turn
-│       │   └── ModelAPIError           the model's API failed (after the client's retries)
+│       │   ├── ModelAPIError           the model's API failed, or sent something unreadable
+│       │   └── ResponseIncomplete      the model stopped before its answer was complete
 │       └── ModelBehaviorError    the model sent something unusable
 │           └── ToolArgumentsError  a tool call's arguments did not validate
 ├── ModelRetry                    raised by a tool: its message goes to the model
@@ -33,6 +34,7 @@ __all__ = [
     "ModelAPIError",
     "ModelBehaviorError",
     "ModelRetry",
+    "ResponseIncomplete",
     "RunError",
     "RunStopped",
     "ToolArgumentsError",
@@ -115,9 +117,11 @@ class ToolErrorBudgetExceeded(RunStopped):
 
 
 class ModelAPIError(RunStopped):
-    """The model's API failed, after the `openai` client's own retries.
+    """The model's API failed, or answered with something that cannot be read.
 
-    The `openai` exception is the `__cause__`, and `status_code` repeats its HTTP status.
+    After the `openai` client's own retries: an HTTP error, no connection, a body
+    or streamed event that is not JSON, an error event mid-stream, or a response
+    the API reports as failed. The original exception, if any, is the `__cause__`.
     """
 
     def __init__(
@@ -125,16 +129,43 @@ class ModelAPIError(RunStopped):
         status_code: int | None,
         items: list[dict[str, Any]],
         new_items: list[dict[str, Any]],
+        description: str | None = None,
     ) -> None:
         self.status_code = status_code
-        """The HTTP status the API answered with, if it answered."""
-        status = f"HTTP {status_code}" if status_code else "no response"
+        """The HTTP status the API answered with, if it answered with one."""
+        self.description = description or (
+            f"the model's API failed (HTTP {status_code}) after the client's retries"
+            if status_code
+            else "the model's API could not be reached after the client's retries"
+        )
+        """What happened, in one sentence."""
         super().__init__(
-            f"The model's API failed ({status}) after the client's retries; see __cause__, "
-            "and RunConfig(max_retries=...) for more retries",
+            f"The run stopped: {self.description}. See __cause__ for the details; "
+            "RunConfig(max_retries=...) sets the client's retries",
             items,
             new_items,
         )
+
+
+class ResponseIncomplete(RunStopped):
+    """The model stopped before its response was complete, in a streamed run or not.
+
+    Raised instead of taking a truncated answer (or truncated tool arguments) as
+    final: the Responses API's `incomplete` status, or a Chat Completions
+    `finish_reason` of `length` or `content_filter`.
+    """
+
+    def __init__(
+        self, reason: str, items: list[dict[str, Any]], new_items: list[dict[str, Any]]
+    ) -> None:
+        self.reason = reason
+        """Why, as the API says it: `max_output_tokens`, `length`, `content_filter`, ..."""
+        hint = (
+            "raise ModelSettings(max_tokens=...) or ask for a shorter answer"
+            if reason in ("max_output_tokens", "length")
+            else "the provider withheld the rest of the answer"
+        )
+        super().__init__(f"The model's response is incomplete ({reason}); {hint}", items, new_items)
 
 
 class ModelBehaviorError(RunError):

@@ -1,0 +1,278 @@
+"""Invoking a decorated function tool, and what a call comes to: a `ToolOutcome`.
+
+`Invoker` is the `on_invoke_tool` of every `@function_tool`: it validates the
+raw JSON in one pass, calls the function (awaited, or in a worker thread when
+sync), renders the return value as text, and turns failures into text for the
+model. Called as `on_invoke_tool(ctx, arguments)` it returns that text, as
+openai-agents' tools do; the runner calls `invoke` instead, which also says
+whether the call failed, hands back a Swarm-style handoff or context update,
+and applies the run's timeout and failure settings. Nothing is passed back
+through the `ToolContext`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple, TypeAlias
+
+from pydantic_core import PydanticSerializationError, to_json
+
+from ._context import RunContextWrapper, ToolContext
+from ._function_schema import FuncSchema
+from ._returns import Result, is_agent
+from ._threads import CallTimedOut, run_in_thread
+from ._tool_errors import default_tool_error_function
+from .exceptions import ModelRetry, ToolArgumentsError, UserError
+
+__all__ = [
+    "InvokeSettings",
+    "Invoker",
+    "ToolErrorFunction",
+    "ToolOutcome",
+    "timed_out",
+    "tool_output_text",
+]
+
+logger = logging.getLogger("tooluse")
+
+ToolErrorFunction: TypeAlias = Callable[[RunContextWrapper[Any], Exception], "str | Awaitable[str]"]
+"""Turns a failed tool call into the text the model receives."""
+
+
+class ToolOutcome(NamedTuple):
+    """How one tool call ended (a named tuple: made for every call, it must be cheap)."""
+
+    output: str
+    """The text the model receives."""
+    failed: bool = False
+    """Whether the call failed (bad arguments, an exception, a timeout), for the error budget."""
+    handoff: Any = None
+    """An agent the tool handed the conversation to (a Swarm-style return)."""
+    context_variables: dict[str, Any] | None = None
+    """Values the tool merges into the run context (a Swarm-style return)."""
+
+
+class InvokeSettings(NamedTuple):
+    """What the run decides about each call, over the tool's own settings."""
+
+    timeout: float | None = None
+    """Seconds the call may run; None for no limit."""
+    failure_error_function: ToolErrorFunction | None = None
+    """The run-wide text for failures, for tools that kept the default."""
+    log_tool_errors: bool = False
+    """Whether tool exceptions are logged with their messages."""
+
+
+_NO_SETTINGS = InvokeSettings()
+
+
+def timed_out(tool_name: str, timeout: float) -> ToolOutcome:
+    """The outcome of a call stopped at its timeout.
+
+    Args:
+        tool_name: The tool's name.
+        timeout: The limit, in seconds.
+
+    Returns:
+        A failed outcome telling the model to try another way.
+    """
+    return ToolOutcome(
+        f"Tool '{tool_name}' timed out after {timeout:g} s and was stopped. "
+        "Try a smaller request, or another approach.",
+        failed=True,
+    )
+
+
+class Invoker:
+    """`on_invoke_tool` for a decorated function: validate, call, render, handle failure."""
+
+    __slots__ = ("_func", "_is_async", "_on_failure", "_schema")
+
+    def __init__(
+        self, func: Callable[..., Any], schema: FuncSchema, on_failure: ToolErrorFunction | None
+    ) -> None:
+        self._func = func
+        self._schema = schema
+        self._on_failure = on_failure
+        self._is_async = _is_async_callable(func)
+
+    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
+        try:
+            result = await self._start(ctx, arguments, None)
+            return result if type(result) is str else _outcome(ctx, result).output
+        except Exception as error:
+            return (await self._failed(ctx, error, _NO_SETTINGS)).output
+
+    async def invoke(
+        self, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings
+    ) -> ToolOutcome:
+        """Call the tool with the model's arguments.
+
+        Args:
+            ctx: The call's context.
+            arguments: The raw JSON arguments.
+            settings: The run's timeout and failure settings.
+
+        Returns:
+            The outcome; a failure is text for the model unless the tool re-raises.
+        """
+        try:
+            return _outcome(ctx, await self._start(ctx, arguments, settings.timeout))
+        except CallTimedOut as stopped:
+            return timed_out(ctx.tool_name, stopped.timeout)
+        except Exception as error:
+            return await self._failed(ctx, error, settings)
+
+    def named_arguments(self, arguments: str) -> dict[str, Any]:
+        """The validated arguments by parameter name, as the function would receive them.
+
+        Args:
+            arguments: The raw JSON arguments.
+
+        Returns:
+            Each parameter's value, strict-mode rewrites undone; context parameters left out.
+
+        Raises:
+            ToolArgumentsError: If the arguments are not valid.
+        """
+        return self._schema.named_arguments(self._schema.parse_arguments(arguments))
+
+    def _start(
+        self, ctx: ToolContext[Any], arguments: str, timeout: float | None
+    ) -> Awaitable[Any]:
+        """Validate the arguments and start the call; a plain function, not one more await."""
+        data = self._schema.parse_arguments(arguments)
+        args, kwargs = self._schema.to_call_args(data, ctx)
+        if not self._is_async:
+            return self._in_thread(ctx, args, kwargs, timeout)
+        call = self._func(*args, **kwargs)
+        return call if timeout is None else run_within(call, timeout, ctx)
+
+    async def _in_thread(
+        self, ctx: ToolContext[Any], args: list[Any], kwargs: dict[str, Any], timeout: float | None
+    ) -> Any:
+        if timeout is None:
+            result = await run_in_thread(self._func, args, kwargs)
+        else:
+            cancelled = ctx.cancelled  # made here: the tool's thread must not race to make it
+            result = await run_in_thread(
+                self._func, args, kwargs, timeout=timeout, label=ctx.tool_name,
+                on_abandon=cancelled.set,
+            )  # fmt: skip
+        return await result if inspect.isawaitable(result) else result  # a sync wrapper's coroutine
+
+    async def _failed(
+        self, ctx: ToolContext[Any], error: Exception, settings: InvokeSettings
+    ) -> ToolOutcome:
+        if isinstance(error, ToolArgumentsError) and error.tool_name != ctx.tool_name:
+            error = ToolArgumentsError(ctx.tool_name, error.problems)  # a renamed tool
+        ctx.error = error
+        on_failure = self._on_failure
+        if on_failure is default_tool_error_function and settings.failure_error_function:
+            on_failure = settings.failure_error_function
+        _log_failure(ctx.tool_name, error, log_message=settings.log_tool_errors)
+        if on_failure is None:
+            raise error
+        text = on_failure(ctx, error)
+        return ToolOutcome(await text if inspect.isawaitable(text) else text, failed=True)
+
+
+async def run_within(awaitable: Awaitable[Any], timeout: float, ctx: ToolContext[Any]) -> Any:
+    """Await a tool's coroutine for at most `timeout` seconds; cancel it after that.
+
+    Unlike `asyncio.wait_for`, a `TimeoutError` the tool raises itself stays the
+    tool's own failure; only the limit raises `CallTimedOut`.
+
+    Args:
+        awaitable: The tool's coroutine.
+        timeout: The limit, in seconds.
+        ctx: The call's context; its `cancelled` event is set at the limit.
+
+    Returns:
+        What the coroutine returned.
+
+    Raises:
+        CallTimedOut: If the limit passed first.
+    """
+    task = asyncio.ensure_future(awaitable)
+    try:
+        done, _ = await asyncio.wait((task,), timeout=timeout)
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    if not done:
+        ctx.cancelled.set()
+        task.cancel()
+        await asyncio.wait((task,))
+        raise CallTimedOut(timeout)
+    return task.result()
+
+
+def tool_output_text(value: Any, tool_name: str = "tool") -> str:
+    """Render a tool's return value as the text the model receives.
+
+    Args:
+        value: What the tool returned.
+        tool_name: The tool's name, for the error message.
+
+    Returns:
+        A `str` as it is; anything else (models, dataclasses, dicts, lists,
+        numbers, None) as compact JSON.
+
+    Raises:
+        UserError: If the value cannot be written as JSON.
+    """
+    if isinstance(value, str):
+        return value
+    try:
+        return to_json(value).decode()
+    except PydanticSerializationError as error:
+        raise UserError(
+            f"Tool '{tool_name}' returned a value of type {type(value).__name__}, which cannot be "
+            "written as "
+            "JSON; return a str, or a JSON-friendly value (dict, list, dataclass, pydantic model)"
+        ) from error
+
+
+_PLAIN_RETURNS = frozenset({str, int, float, bool, type(None), dict, list})
+
+
+def _outcome(ctx: ToolContext[Any], result: Any) -> ToolOutcome:
+    """What the model sees of a return value, and a handoff or context update it carries."""
+    if type(result) is str:
+        return ToolOutcome(result)
+    if type(result) in _PLAIN_RETURNS:  # the common cases, decided without an isinstance chain
+        return ToolOutcome(tool_output_text(result, ctx.tool_name))
+    if isinstance(result, Result):
+        text = tool_output_text(result.value, ctx.tool_name)
+        return ToolOutcome(text, handoff=result.agent, context_variables=result.context_variables)
+    if is_agent(result):
+        return ToolOutcome(tool_output_text({"assistant": result.name}), handoff=result)
+    return ToolOutcome(tool_output_text(result, ctx.tool_name))
+
+
+def _log_failure(tool: str, error: Exception, *, log_message: bool) -> None:
+    """Log a tool's own exception: its type always, its message only when asked."""
+    if isinstance(error, ModelRetry | ToolArgumentsError):
+        return  # meant for the model, not a failure of the tool
+    if log_message:
+        logger.warning("Tool %r raised %s", tool, type(error).__name__, exc_info=error)
+    else:
+        logger.warning(
+            "Tool %r raised %s (its message is not logged, as tool data may hold secrets: "
+            "RunConfig(log_tool_errors=True) logs it)",
+            tool,
+            type(error).__name__,
+        )
+
+
+def _is_async_callable(func: Any) -> bool:
+    while isinstance(func, functools.partial):
+        func = func.func
+    return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(
+        getattr(func, "__call__", None)  # noqa: B004 - a callable object's async __call__
+    )

@@ -1,0 +1,171 @@
+"""The first step of a turn: call the model, and record its response as the turn in progress.
+
+The request is made from the state; the call is whole or streamed (a stream is
+closed however the run stops reading it); every way the call can fail becomes
+a typed `RunStopped` error that keeps the conversation; the response's items
+join the conversation with each function call answerable exactly once.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ._context import RunContextWrapper
+from ._hooks import RunEvents
+from ._items import Item, message_text, with_valid_text
+from ._run_scope import AgentSetup, RunScope, TurnTools
+from ._state import TurnInProgress
+from ._tool_calls import normalise_calls
+from .exceptions import MaxTurnsExceeded, ModelAPIError, ResponseIncomplete, UserError
+from .models import (
+    Model,
+    ModelRequest,
+    ModelResponse,
+    ModelTransportError,
+    ResponseDone,
+    resolve_model,
+)
+
+if TYPE_CHECKING:
+    from ._agent import Agent
+
+__all__ = ["call_model", "final_output"]
+
+
+async def call_model(scope: RunScope, tools: TurnTools) -> None:
+    """Ask the model, and record its response as the turn in progress.
+
+    Args:
+        scope: The run.
+        tools: The tools to offer.
+
+    Raises:
+        MaxTurnsExceeded: If the run has made `max_turns` model calls already.
+        ModelAPIError: If the API failed, or sent something unreadable.
+        ResponseIncomplete: If the response stopped short.
+    """
+    state, agent = scope.state, scope.setup.agent
+    if state.turns >= scope.max_turns:
+        raise MaxTurnsExceeded(scope.max_turns, *scope.stopped())
+    model = resolve_model(scope.config.model or agent.model)
+    request = await _request(scope, tools)
+    await scope.events.llm_start(scope.context, agent, request.instructions, request.input)
+    state.turns += 1
+    response = await _fetch(scope, model, request)
+    scope.raw_responses.append(response)
+    state.usage.add(response.usage)
+    await scope.events.llm_end(scope.context, agent, response)
+    if response.status == "incomplete":
+        raise ResponseIncomplete(response.reason or "unknown", *scope.stopped())
+    if response.status == "failed":
+        failure = f"the model's API reported that the response failed ({response.reason})"
+        raise ModelAPIError(None, *scope.stopped(), description=failure)
+    _record(scope, response)
+
+
+async def _request(scope: RunScope, tools: TurnTools) -> ModelRequest:
+    state, setup = scope.state, scope.setup
+    settings = setup.agent.model_settings.resolve(scope.config.model_settings)
+    if state.tool_choice_released and settings.tool_choice is not None:
+        settings = replace(settings, tool_choice=None)
+    return ModelRequest(
+        instructions=await _instructions(scope.context, setup.agent),
+        input=state.history(),
+        tools=tools.tools,
+        settings=settings,
+        output_schema=setup.output.json_schema if setup.output else None,
+        max_retries=scope.config.max_retries,
+    )
+
+
+async def _instructions(context: RunContextWrapper[Any], agent: Agent[Any]) -> str | None:
+    instructions = agent.instructions
+    if instructions is None or isinstance(instructions, str):
+        return instructions
+    text = instructions(context, agent)
+    return await text if inspect.isawaitable(text) else text
+
+
+async def _fetch(scope: RunScope, model: Model, request: ModelRequest) -> ModelResponse:
+    try:
+        if scope.streamed:
+            return await _stream(model, request, scope.events)
+        return await model.get_response(request)
+    except Exception as error:
+        typed = _api_error(error, scope)
+        if typed is None:
+            raise
+        raise typed from error
+
+
+async def _stream(model: Model, request: ModelRequest, events: RunEvents) -> ModelResponse:
+    async with _closing(model.stream_response(request)) as stream:
+        async for event in stream:
+            if isinstance(event, ResponseDone):
+                return event.response
+            events.raw(event.data)
+    raise UserError(f"{type(model).__name__}.stream_response ended without a ResponseDone event")
+
+
+@asynccontextmanager
+async def _closing(stream: AsyncIterator[Any]) -> AsyncGenerator[AsyncIterator[Any]]:
+    """Close the model's stream when the run stops reading it, however it stops."""
+    try:
+        yield stream
+    finally:
+        close = getattr(stream, "aclose", None)
+        if close is not None:
+            await close()
+
+
+def _api_error(error: Exception, scope: RunScope) -> ModelAPIError | None:
+    if isinstance(error, ModelTransportError):
+        return ModelAPIError(error.status_code, *scope.stopped(), description=error.description)
+    if isinstance(error, UnicodeEncodeError):  # text the model sent that no request can carry
+        description = "the conversation holds text that cannot be sent (invalid Unicode)"
+        return ModelAPIError(None, *scope.stopped(), description=description)
+    openai = sys.modules.get("openai")  # not imported until a model uses it: no API error then
+    if openai is None or not isinstance(error, openai.APIError):
+        return None
+    status: int | None = getattr(error, "status_code", None)
+    if isinstance(error, openai.APITimeoutError):
+        description = "the model's API did not answer in time, after the client's retries"
+    elif isinstance(error, openai.APIResponseValidationError):
+        description = "the model's API answered with data that does not fit the API's own schema"
+    elif isinstance(error, openai.APIStatusError | openai.APIConnectionError):
+        description = None  # the status, or no connection: ModelAPIError words these
+    else:
+        description = f"the model's API reported an error ({type(error).__name__})"
+    return ModelAPIError(status, *scope.stopped(), description=description)
+
+
+def _record(scope: RunScope, response: ModelResponse) -> None:
+    state = scope.state
+    output = normalise_calls([with_valid_text(item) for item in response.output], state.turns)
+    state.new_items.extend(output)
+    for item in output:
+        if message_text(item) is not None:
+            scope.events.item("message_output_created", item)
+        elif item.get("type") == "function_call":
+            scope.events.item("tool_called", item)
+    state.turn = TurnInProgress(output, response.response_id)
+
+
+def final_output(setup: AgentSetup, output: list[Item]) -> Any:
+    """The run's answer: the last message's text, parsed into `output_type` if the agent has one.
+
+    Args:
+        setup: The agent answering.
+        output: The response's items.
+
+    Returns:
+        The answer.
+    """
+    texts = [text for item in output if (text := message_text(item)) is not None]
+    text = texts[-1] if texts else ""
+    return setup.output.parse(text) if setup.output else text

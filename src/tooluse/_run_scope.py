@@ -1,0 +1,123 @@
+"""What the steps of a turn work with besides the state.
+
+The agent set up to answer, its tools for the turn, and the run's context,
+settings and watchers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ._context import RunContextWrapper
+from ._function_tool import FunctionTool
+from ._handoffs import Handoff, as_handoffs, handoff_tools
+from ._hooks import RunEvents
+from ._items import Item
+from ._output import OutputSchema, output_schema
+from ._run_config import RunConfig
+from ._state import RunState
+from ._tool_execution import ToolExecutor
+from ._toolsets import Tool, is_static, list_tools
+from .exceptions import UserError
+from .models import ModelResponse
+
+if TYPE_CHECKING:
+    from ._agent import Agent
+
+__all__ = ["AgentSetup", "RunScope", "TurnTools"]
+
+
+@dataclass(frozen=True)
+class TurnTools:
+    """The tools offered in a turn, and the function tools by name."""
+
+    tools: list[Tool]
+    """Everything offered, handoff tools included."""
+    functions: dict[str, FunctionTool]
+    """The function tools that run here, by name (handoff tools are not among them)."""
+
+    @classmethod
+    def index(cls, agent: Agent[Any], tools: list[Tool], handoffs: list[FunctionTool]) -> TurnTools:
+        """Index an agent's tools, refusing two with one name.
+
+        Args:
+            agent: The agent, for the message.
+            tools: Its tools for the turn.
+            handoffs: Its handoff tools.
+
+        Returns:
+            The index.
+
+        Raises:
+            UserError: If two tools share a name: the model could not tell them apart.
+        """
+        functions = {tool.name: tool for tool in tools if isinstance(tool, FunctionTool)}
+        named = [t.name for t in tools if isinstance(t, FunctionTool)] + [h.name for h in handoffs]
+        if len(set(named)) != len(named):
+            twice = sorted({name for name in named if named.count(name) > 1})
+            raise UserError(
+                f"Agent '{agent.name}' offers more than one tool named {', '.join(twice)}: rename "
+                "one (function_tool(name_override=...)), or wrap a toolset in PrefixedToolset"
+            )
+        return cls([*tools, *handoffs], functions)
+
+
+@dataclass
+class AgentSetup:
+    """What a turn needs of the agent answering, computed when it takes over."""
+
+    agent: Agent[Any]
+    handoffs: list[Handoff]
+    handoff_tools: list[FunctionTool]
+    output: OutputSchema | None
+    static_tools: TurnTools | None = None
+    """The agent's tools, once listed, when they cannot change from turn to turn."""
+
+    @classmethod
+    def of(cls, agent: Agent[Any]) -> AgentSetup:
+        """Set an agent up to answer.
+
+        Args:
+            agent: The agent.
+
+        Returns:
+            Its handoffs, handoff tools and output schema.
+        """
+        handoffs = as_handoffs(agent.handoffs)
+        tools = handoff_tools(handoffs, one_tool=agent.handoff_mode == "one_tool")
+        output = output_schema(agent.output_type) if agent.output_type is not None else None
+        return cls(agent, handoffs, tools, output)
+
+
+@dataclass
+class RunScope:
+    """What the steps work with besides the state: the agent, context, settings and watchers."""
+
+    state: RunState
+    setup: AgentSetup
+    context: RunContextWrapper[Any]
+    config: RunConfig
+    events: RunEvents
+    executor: ToolExecutor
+    max_turns: int
+    execute_tools: bool
+    streamed: bool
+    raw_responses: list[ModelResponse]
+
+    async def turn_tools(self) -> TurnTools:
+        """The current agent's tools for the coming turn."""
+        setup = self.setup
+        if setup.static_tools is not None:
+            return setup.static_tools
+        agent = setup.agent
+        tools = TurnTools.index(
+            agent, await list_tools(agent.tools, self.context, agent), setup.handoff_tools
+        )
+        if is_static(agent.tools):
+            setup.static_tools = tools
+        return tools
+
+    def stopped(self) -> tuple[list[Item], list[Item]]:
+        """The conversation so far and the run's new items, for a `RunStopped` error."""
+        return self.state.conversation(), self.state.new_items

@@ -1,0 +1,316 @@
+"""Toolsets: tools chosen turn by turn, and wrappers that filter, prefix or rename them.
+
+`Agent.tools` holds tools and toolsets. A toolset is any object with an async
+`list_tools(context, agent)` returning the tools for the coming turn; the run
+asks it before each model call. A toolset that is also an async context
+manager is entered when its agent first takes over in a run, and left when
+the run ends (an MCP server connects and disconnects this way). A function
+tool's `is_enabled` is one more filter, applied to every tool the agent ends
+up with, wherever it comes from.
+
+```python
+tools = [
+    lookup,                                            # a FunctionTool
+    FilteredToolset([delete, archive], only_admins),   # tools for some runs only
+    PrefixedToolset(search_server, "docs"),            # docs_search, docs_fetch, ...
+]
+```
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from types import TracebackType
+from typing import Any, Protocol, runtime_checkable
+
+from ._context import RunContextWrapper
+from ._function_tool import FunctionTool
+from ._hosted_tools import HOSTED_TOOL_TYPES, HostedTool
+from .exceptions import UserError
+
+__all__ = [
+    "FilteredToolset",
+    "PrefixedToolset",
+    "RenamedToolset",
+    "Tool",
+    "ToolFilter",
+    "Toolset",
+    "check_tool_entries",
+    "is_static",
+    "list_tools",
+]
+
+Tool = FunctionTool | HostedTool
+"""A tool the model can be offered."""
+_TOOL_TYPES = (FunctionTool, *HOSTED_TOOL_TYPES)
+ToolFilter = Callable[[RunContextWrapper[Any], Any, Tool], "bool | Awaitable[bool]"]
+"""Decides, per run context, agent and tool, whether a tool is offered."""
+
+
+@runtime_checkable
+class Toolset(Protocol):
+    """Anything that lists tools for a turn; optionally an async context manager too."""
+
+    async def list_tools(self, context: RunContextWrapper[Any], agent: Any) -> Sequence[Tool]:
+        """The tools to offer in the coming turn.
+
+        Args:
+            context: The run context.
+            agent: The agent about to be called.
+
+        Returns:
+            Function tools and hosted tools.
+        """
+        ...
+
+
+async def list_tools(
+    entries: Sequence[Any], context: RunContextWrapper[Any], agent: Any
+) -> list[Tool]:
+    """The tools an agent offers this turn: its tools, enabled ones only, and its toolsets'.
+
+    Args:
+        entries: What `Agent.tools` holds (checked by `check_tool_entries`).
+        context: The run context.
+        agent: The agent.
+
+    Returns:
+        The tools, in the order the entries give them.
+
+    Raises:
+        UserError: If a toolset lists something that is not a tool.
+    """
+    tools: list[Tool] = []
+    for entry in entries:
+        if isinstance(entry, _TOOL_TYPES):
+            listed: Sequence[Tool] = (entry,)
+        else:
+            listed = await _listed(entry, context, agent)
+        tools.extend(
+            [
+                t
+                for t in listed
+                if not isinstance(t, FunctionTool) or await _enabled(t, context, agent)
+            ]
+        )
+    return tools
+
+
+async def _listed(toolset: Toolset, context: RunContextWrapper[Any], agent: Any) -> list[Tool]:
+    tools = list(await toolset.list_tools(context, agent))
+    for tool in tools:
+        if _problem(tool) is not None:
+            raise UserError(
+                f"{type(toolset).__name__}.list_tools() returned {_describe(tool)}: a "
+                "toolset lists FunctionTools and hosted tools only"
+            )
+    return tools
+
+
+def is_static(entries: Sequence[Any]) -> bool:
+    """Whether an agent's tools are the same every turn (no toolset, no `is_enabled` function).
+
+    Args:
+        entries: What `Agent.tools` holds.
+
+    Returns:
+        True when listing them once per agent is enough.
+    """
+    return all(
+        isinstance(entry, HOSTED_TOOL_TYPES)
+        or (isinstance(entry, FunctionTool) and not callable(entry.is_enabled))
+        for entry in entries
+    )
+
+
+def check_tool_entries(owner: str, entries: Sequence[Any]) -> None:
+    """Refuse anything in `Agent(tools=...)` that is neither a tool nor a toolset.
+
+    Args:
+        owner: Who holds the tools, for the message (`Agent 'triage'`).
+        entries: The tools.
+
+    Raises:
+        UserError: Naming every entry that is not a tool, and what to do instead.
+    """
+    problems = [
+        f"tools[{index}] is {problem}"
+        for index, entry in enumerate(entries)
+        if (problem := _problem(entry, toolsets=True)) is not None
+    ]
+    if problems:
+        lines = "\n".join(f"  - {problem}" for problem in problems)
+        raise UserError(f"{owner} has tools that are not tools:\n{lines}")
+
+
+def _problem(entry: Any, *, toolsets: bool = False) -> str | None:
+    if isinstance(entry, _TOOL_TYPES):
+        return None
+    if toolsets and isinstance(entry, Toolset) and not isinstance(entry, type):
+        return None
+    if hasattr(entry, "as_tool") and hasattr(entry, "handoffs"):
+        return f"{_describe(entry)}: use agent.as_tool() to call it as a tool, or handoffs=[agent]"
+    if inspect.isclass(entry):
+        return f"{_describe(entry)}: pass an instance of a tool or toolset, not the class"
+    if callable(entry):
+        return f"{_describe(entry)}, not a tool: decorate it with @function_tool"
+    return f"{_describe(entry)}, not a tool: use @function_tool, a hosted tool or a toolset"
+
+
+def _describe(value: Any) -> str:
+    if inspect.isclass(value):
+        return f"the class {value.__name__}"
+    if inspect.isfunction(value) or inspect.ismethod(value):
+        return f"the function {value.__qualname__}"
+    name = getattr(value, "name", None)
+    named = f" {name!r}" if isinstance(name, str) else ""
+    kind = type(value).__name__
+    return f"{'an' if kind[0] in 'AEIOUaeiou' else 'a'} {kind}{named}"
+
+
+async def _enabled(tool: FunctionTool, context: RunContextWrapper[Any], agent: Any) -> bool:
+    flag: Any = tool.is_enabled
+    if callable(flag):
+        flag = flag(context, agent)
+        flag = await flag if inspect.isawaitable(flag) else flag
+    return bool(flag)
+
+
+class _WrapperToolset:
+    """A toolset over tools or another toolset; entering it enters the inner one."""
+
+    def __init__(self, tools: Toolset | Sequence[Tool]) -> None:
+        if isinstance(tools, Toolset):
+            self._inner: Toolset | None = tools
+            self._tools: Sequence[Tool] = ()
+        else:
+            check_tool_entries(type(self).__name__, tools)
+            self._inner, self._tools = None, list(tools)
+
+    async def _inner_tools(self, context: RunContextWrapper[Any], agent: Any) -> list[Tool]:
+        if self._inner is None:
+            return list(self._tools)
+        return await _listed(self._inner, context, agent)
+
+    async def __aenter__(self) -> Any:
+        enter = getattr(self._inner, "__aenter__", None)
+        if enter is not None:
+            await enter()
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        leave = getattr(self._inner, "__aexit__", None)
+        if leave is not None:
+            await leave(kind, error, traceback)
+
+
+class FilteredToolset(_WrapperToolset):
+    """The tools of another toolset (or a list) that a filter lets through, turn by turn."""
+
+    def __init__(self, tools: Toolset | Sequence[Tool], filter: ToolFilter) -> None:
+        """Offer only the tools `filter(context, agent, tool)` is true for.
+
+        Args:
+            tools: A toolset, or a list of tools.
+            filter: A sync or async function of the run context, the agent and a tool.
+        """
+        super().__init__(tools)
+        self.filter = filter
+
+    async def list_tools(self, context: RunContextWrapper[Any], agent: Any) -> list[Tool]:
+        """The inner tools the filter keeps.
+
+        Args:
+            context: The run context.
+            agent: The agent about to be called.
+
+        Returns:
+            The kept tools.
+        """
+        kept: list[Tool] = []
+        for tool in await self._inner_tools(context, agent):
+            keep = self.filter(context, agent, tool)
+            if await keep if inspect.isawaitable(keep) else keep:
+                kept.append(tool)
+        return kept
+
+
+class RenamedToolset(_WrapperToolset):
+    """The tools of another toolset (or a list), some of them under new names."""
+
+    def __init__(self, tools: Toolset | Sequence[Tool], names: Mapping[str, str]) -> None:
+        """Offer function tools named in `names` under their new names.
+
+        Args:
+            tools: A toolset, or a list of tools.
+            names: Old name to new name, e.g. `{"search": "search_docs"}`.
+        """
+        super().__init__(tools)
+        self.names = dict(names)
+        self._renamed: dict[int, tuple[FunctionTool, FunctionTool]] = {}
+
+    def new_name(self, name: str) -> str:
+        """The name a tool is offered under.
+
+        Args:
+            name: The tool's own name.
+
+        Returns:
+            The new name, or `name` when it is not renamed.
+        """
+        return self.names.get(name, name)
+
+    async def list_tools(self, context: RunContextWrapper[Any], agent: Any) -> list[Tool]:
+        """The inner tools, renamed.
+
+        Args:
+            context: The run context.
+            agent: The agent about to be called.
+
+        Returns:
+            The tools; hosted tools keep their names, which the API fixes.
+        """
+        return [self._rename(tool) for tool in await self._inner_tools(context, agent)]
+
+    def _rename(self, tool: Tool) -> Tool:
+        if not isinstance(tool, FunctionTool) or self.new_name(tool.name) == tool.name:
+            return tool
+        cached = self._renamed.get(id(tool))
+        if cached is None or cached[0] is not tool:
+            # A shallow copy: the same invoker, whose errors name the tool as it is called.
+            renamed = copy.copy(tool)
+            renamed.name = self.new_name(tool.name)
+            cached = self._renamed[id(tool)] = (tool, renamed)
+        return cached[1]
+
+
+class PrefixedToolset(RenamedToolset):
+    """The tools of another toolset (or a list), each named `<prefix>_<name>`."""
+
+    def __init__(self, tools: Toolset | Sequence[Tool], prefix: str) -> None:
+        """Offer every function tool as `<prefix>_<name>`, so two sources cannot clash.
+
+        Args:
+            tools: A toolset, or a list of tools.
+            prefix: The prefix, e.g. `"github"` for `github_search`.
+        """
+        super().__init__(tools, {})
+        self.prefix = prefix
+
+    def new_name(self, name: str) -> str:
+        """The prefixed name.
+
+        Args:
+            name: The tool's own name.
+
+        Returns:
+            `<prefix>_<name>`.
+        """
+        return f"{self.prefix}_{name}"

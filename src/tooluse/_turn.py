@@ -1,0 +1,415 @@
+"""One turn of a run, as named steps over its `RunState`.
+
+```
+call model ──► plan ──► approve ──► run ──► apply ──► next step
+```
+
+- **call model**: the request is made from the state (the history the agent
+  sees, its tools for this turn, its settings); the response's items join the
+  conversation and become the turn in progress.
+- **plan** (pure): the response becomes a `TurnPlan`: function calls grouped by
+  call id (each with its own approval id), handoffs, and items answered here
+  (computer actions, shell commands, MCP approval requests). Nothing changes.
+- **approve**: each call that needs approval is decided by the state's
+  decisions, or the turn stops at `Interrupted` before anything has run.
+- **run**: local items, then every function call at once, then the handoff's
+  `on_handoff`; each answer is recorded in the turn as it is made.
+- **apply**: the answers join the conversation in the order of the calls, the
+  error budget is spent, and the next step is decided.
+
+A run resumed from a state whose turn is in progress starts at plan; what is
+already answered is not run again.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ._approvals import needs_approval
+from ._handoffs import Handoff, HandoffCall, handoff, read_handoff, run_on_handoff
+from ._items import Item, function_call_output, valid_text
+from ._local_tools import LOCAL_ITEM_TYPES, LocalTool, answer_id, local_handler
+from ._model_call import call_model, final_output
+from ._returns import apply_context_variables
+from ._run_scope import AgentSetup, RunScope, TurnTools
+from ._state import ToolApproval, TurnInProgress
+from ._tool_calls import CallGroup, PlannedCall, plan_calls
+from ._tool_execution import GroupOutcome
+from ._tool_use import FunctionToolResult, StopAtTools
+from .exceptions import ToolErrorBudgetExceeded
+
+__all__ = [
+    "FinalOutput",
+    "Interrupted",
+    "NextAgent",
+    "NextStep",
+    "Pending",
+    "RunAgain",
+    "TurnPlan",
+    "plan_turn",
+    "take_turn",
+]
+
+ONE_HANDOFF_ONLY = (
+    "Only the first handoff in a response is taken; this one was ignored. "
+    "The conversation is with the agent chosen first."
+)
+REJECTED = "The user rejected this call."
+
+
+# The next step: what the runner does after a turn.
+
+
+@dataclass(frozen=True)
+class FinalOutput:
+    """The run is over: the agent answered."""
+
+    output: Any
+
+
+@dataclass(frozen=True)
+class RunAgain:
+    """Call the model again."""
+
+
+@dataclass(frozen=True)
+class NextAgent:
+    """Hand the conversation to another agent, then call the model again."""
+
+    handoff: Handoff
+
+
+@dataclass(frozen=True)
+class Interrupted:
+    """Stop for a human: these calls wait for approval; nothing of the turn has run."""
+
+    approvals: list[ToolApproval]
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Stop with the function calls unexecuted (`execute_tools=False`)."""
+
+    calls: list[Item]
+
+
+NextStep = FinalOutput | RunAgain | NextAgent | Interrupted | Pending
+
+
+async def take_turn(scope: RunScope) -> NextStep:
+    """Run one turn for the current agent, from wherever the state left it.
+
+    Args:
+        scope: The run.
+
+    Returns:
+        The next step.
+    """
+    tools = await scope.turn_tools()
+    if scope.state.turn is None:
+        await call_model(scope, tools)
+    turn = scope.state.turn
+    assert turn is not None  # call_model records the response as the turn in progress
+    plan = plan_turn(turn.output, tools, scope.setup)
+    if plan.is_final:
+        scope.state.turn = None
+        return FinalOutput(final_output(scope.setup, turn.output))
+    if plan.calls and not scope.execute_tools:
+        return Pending(list(plan.calls))
+    approved = await approve(scope, plan)
+    if isinstance(approved, Interrupted):
+        return approved
+    outcomes = await run(scope, approved)
+    return await apply(scope, approved, outcomes)
+
+
+# Step 2: plan.
+
+
+@dataclass(frozen=True)
+class PlannedHandoff:
+    """A handoff call, and how it is answered."""
+
+    call_id: str
+    answer: str
+    """What the model is told."""
+    target: Handoff | None = None
+    """The handoff taken (only one per turn), or None."""
+    data: Any = None
+    """The taken handoff's validated input."""
+
+
+@dataclass(frozen=True)
+class LocalCall:
+    """An item answered here, and the tool that answers it."""
+
+    item: Item
+    tool: LocalTool
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    """What a response asks for, resolved against the agent's tools and handoffs."""
+
+    groups: tuple[CallGroup, ...]
+    """Function calls, one group per call id."""
+    handoffs: tuple[PlannedHandoff, ...]
+    """Handoff calls."""
+    local_calls: tuple[LocalCall, ...]
+    """Computer actions, shell commands and MCP approval requests with a tool to answer them."""
+    order: tuple[str, ...]
+    """The ids to answer, in the order the model asked."""
+    calls: tuple[Item, ...]
+    """The response's function calls, as the model made them."""
+
+    @property
+    def is_final(self) -> bool:
+        """Whether nothing is asked: the response is the answer."""
+        return not self.order
+
+    @property
+    def handoff(self) -> PlannedHandoff | None:
+        """The handoff taken, if any."""
+        return next((h for h in self.handoffs if h.target is not None), None)
+
+
+def plan_turn(output: list[Item], tools: TurnTools, setup: AgentSetup) -> TurnPlan:
+    """Resolve a response into a plan; pure.
+
+    Args:
+        output: The response's items, as recorded.
+        tools: The turn's tools.
+        setup: The agent answering.
+
+    Returns:
+        The plan.
+    """
+    kinds = [item.get("type") for item in output]
+    if "function_call" not in kinds and LOCAL_ITEM_TYPES.isdisjoint(kinds):
+        return _NOTHING_ASKED  # the common last turn: an answer
+    calls = [item for item in output if item.get("type") == "function_call"]
+    one_tool = setup.agent.handoff_mode == "one_tool"
+    asked = [
+        read_handoff(c, setup.handoffs, one_tool=one_tool) if setup.handoffs else None
+        for c in calls
+    ]
+    groups = plan_calls(
+        [c for c, h in zip(calls, asked, strict=True) if h is None], tools.functions
+    )
+    local_calls = [
+        LocalCall(item, tool)
+        for item in output
+        if item.get("type") in LOCAL_ITEM_TYPES and (tool := local_handler(item, tools.tools))
+    ]
+    answered = {c["call_id"] for c in calls} | {answer_id(c.item) for c in local_calls}
+    order = [key for item in output if (key := _answer_key(item)) in answered]
+    return TurnPlan(
+        tuple(groups),
+        _plan_handoffs([h for h in asked if h is not None]),
+        tuple(local_calls),
+        tuple(order),
+        tuple(calls),
+    )
+
+
+_NOTHING_ASKED = TurnPlan((), (), (), (), ())
+
+
+def _answer_key(item: Item) -> str:
+    return item["call_id"] if item.get("type") == "function_call" else answer_id(item)
+
+
+def _plan_handoffs(calls: list[HandoffCall]) -> tuple[PlannedHandoff, ...]:
+    planned: list[PlannedHandoff] = []
+    taken = False
+    for call in calls:
+        if call.target is None:
+            planned.append(PlannedHandoff(call.call_id, call.refusal or ""))
+        elif taken:
+            planned.append(PlannedHandoff(call.call_id, ONE_HANDOFF_ONLY))
+        else:
+            try:
+                data = call.target.parse_input(call.arguments)
+            except ValueError as error:
+                answer = f"The handoff's input is not valid ({error}); call it again corrected."
+                planned.append(PlannedHandoff(call.call_id, answer))
+                continue
+            taken = True
+            answer = json.dumps({"assistant": call.target.agent.name})
+            planned.append(PlannedHandoff(call.call_id, answer, call.target, data))
+    return tuple(planned)
+
+
+# Step 3: approve.
+
+
+async def approve(scope: RunScope, plan: TurnPlan) -> TurnPlan | Interrupted:
+    """Apply the human's decisions to the calls that need approval.
+
+    Args:
+        scope: The run.
+        plan: The turn's plan.
+
+    Returns:
+        The plan with rejected calls turned into their messages, or `Interrupted`
+        with every call still waiting for a decision.
+
+    Raises:
+        UserError: If a `needs_approval` function raises.
+    """
+    answers = _turn(scope).answers
+    waiting: list[ToolApproval] = []
+    groups: list[CallGroup] = []
+    for group in plan.groups:
+        calls = group.calls
+        if group.call_id not in answers:
+            calls = tuple([await _decide(scope, group.call_id, call, waiting) for call in calls])
+        changed = any(new is not old for new, old in zip(calls, group.calls, strict=True))
+        groups.append(replace(group, calls=calls) if changed else group)
+    if waiting:
+        return Interrupted(waiting)
+    if all(new is old for new, old in zip(groups, plan.groups, strict=True)):
+        return plan
+    return replace(plan, groups=tuple(groups))
+
+
+async def _decide(
+    scope: RunScope, call_id: str, call: PlannedCall, waiting: list[ToolApproval]
+) -> PlannedCall:
+    if call.tool is None or not await needs_approval(scope.context, call.tool, call):
+        return call
+    decision = scope.state.decisions.get(call.approval_id)
+    if decision is None:
+        waiting.append(ToolApproval(call_id, call.name, call.arguments, call.approval_id))
+        return call
+    if decision["approved"]:
+        return call
+    return replace(call, tool=None, error=decision.get("message") or REJECTED, rejected=True)
+
+
+# Step 4: run.
+
+
+async def run(scope: RunScope, plan: TurnPlan) -> list[GroupOutcome]:
+    """Run what the plan asks for, recording each answer in the turn in progress.
+
+    Args:
+        scope: The run.
+        plan: The approved plan.
+
+    Returns:
+        The outcomes of the function calls run now.
+    """
+    answers, agent = _turn(scope).answers, scope.setup.agent
+    for local in plan.local_calls:
+        key = answer_id(local.item)
+        if key not in answers:
+            answers[key] = await scope.executor.answer_local(agent, local.item, local.tool)
+    groups = [group for group in plan.groups if group.call_id not in answers]
+    outcomes = await scope.executor.run(agent, groups)
+    for outcome in outcomes:
+        call_id = outcome.group.call_id
+        answers[call_id] = function_call_output(call_id, valid_text(outcome.output))
+    for planned in plan.handoffs:
+        if planned.call_id not in answers:
+            if planned.target is not None:
+                await run_on_handoff(planned.target, scope.context, planned.data)
+            answers[planned.call_id] = function_call_output(planned.call_id, planned.answer)
+    return outcomes
+
+
+# Step 5: apply, and decide the next step.
+
+
+async def apply(scope: RunScope, plan: TurnPlan, outcomes: list[GroupOutcome]) -> NextStep:
+    """Add the answers to the conversation in call order, and decide what comes next.
+
+    Args:
+        scope: The run.
+        plan: The plan that ran.
+        outcomes: The function calls' outcomes.
+
+    Returns:
+        The next step: a handoff, the final output, or another model call.
+
+    Raises:
+        ToolErrorBudgetExceeded: If every call failed, turn after turn.
+    """
+    state, agent = scope.state, scope.setup.agent
+    answers = _turn(scope).answers
+    for key in plan.order:
+        state.new_items.append(answers[key])
+        scope.events.item("tool_output", answers[key])
+    state.turn = None
+    # Decisions are for this turn's calls only: a model that reuses call ids in a later
+    # turn must not find its new call approved in advance.
+    state.decisions, state.interruptions = {}, []
+    for group in outcomes:
+        for outcome in group.outcomes:
+            if outcome.context_variables:
+                apply_context_variables(scope.context.context, outcome.context_variables)
+    if (plan.groups or plan.handoffs) and agent.reset_tool_choice:
+        state.tool_choice_released = True
+    _spend_error_budget(scope, outcomes)
+    target = plan.handoff.target if plan.handoff else _returned_agent(outcomes)
+    if target is not None:
+        return NextAgent(target)
+    return await _decide_final(scope, _results(outcomes))
+
+
+def _returned_agent(outcomes: list[GroupOutcome]) -> Handoff | None:
+    """A Swarm-style handoff: the first agent a tool returned."""
+    for group in outcomes:
+        for outcome in group.outcomes:
+            if outcome.handoff is not None:
+                return handoff(outcome.handoff)
+    return None
+
+
+def _spend_error_budget(scope: RunScope, outcomes: list[GroupOutcome]) -> None:
+    """Count turns in which every call failed; stop the run when the budget is gone."""
+    if not outcomes:
+        return
+    state = scope.state
+    if not all(outcome.failed for outcome in outcomes):
+        state.failed_turns = 0
+        return
+    state.failed_turns += 1
+    budget = scope.config.max_tool_errors
+    if state.failed_turns >= budget:
+        errors = [outcome.output for outcome in outcomes]
+        raise ToolErrorBudgetExceeded(budget, errors, *scope.stopped())
+
+
+def _results(outcomes: list[GroupOutcome]) -> list[FunctionToolResult]:
+    return [
+        FunctionToolResult(call.tool, group.group.call_id, outcome.output)
+        for group in outcomes
+        if not group.group.wrapper
+        for call, outcome in zip(group.group.calls, group.outcomes, strict=True)
+        if call.tool is not None
+    ]
+
+
+async def _decide_final(scope: RunScope, results: list[FunctionToolResult]) -> NextStep:
+    behavior = scope.setup.agent.tool_use_behavior
+    if behavior == "run_llm_again" or not results:
+        return RunAgain()
+    if behavior == "stop_on_first_tool":
+        return FinalOutput(results[0].output)
+    if isinstance(behavior, StopAtTools):
+        hit = next((r for r in results if r.tool.name in behavior.tool_names), None)
+        return FinalOutput(hit.output) if hit else RunAgain()
+    decision = behavior(scope.context, results)
+    if inspect.isawaitable(decision):
+        decision = await decision
+    return FinalOutput(decision.final_output) if decision.is_final_output else RunAgain()
+
+
+def _turn(scope: RunScope) -> TurnInProgress:
+    turn = scope.state.turn
+    assert turn is not None  # the steps after call_model run inside a turn
+    return turn

@@ -1,0 +1,165 @@
+"""Every way a run stops is a typed error that keeps the conversation, streamed or not; every
+stream a run opens is closed. Over real HTTP, with the real `openai` client."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+from typing import Any
+
+import pytest
+
+from tooluse import Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, Runner, function_tool
+from tooluse.exceptions import ModelAPIError, ResponseIncomplete, RunStopped
+from tooluse.models import Model
+
+from .openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
+from .test_models import open_sockets
+
+APIS = ["responses", "chat"]
+
+
+@function_tool
+def get_weather(city: str) -> str:
+    """Get the weather.
+
+    Args:
+        city: The city.
+    """
+    return f"sunny in {city}"
+
+
+def model_for(api: str, server: ScriptedServer) -> Model:
+    if api == "responses":
+        return OpenAIResponsesModel("test-model", server.client())
+    return OpenAIChatCompletionsModel("test-model", server.client())
+
+
+async def run(agent: Agent[Any], streamed: bool) -> Any:
+    if not streamed:
+        return await Runner.run(agent, "go")
+    result = Runner.run_streamed(agent, "go")
+    async for _ in result.stream_events():
+        pass
+    return result
+
+
+FIRST = Turn(calls=[Call("get_weather", '{"city": "Oslo"}')])
+
+
+def assert_keeps_the_conversation(error: RunStopped) -> None:
+    assert error.items[0] == {"role": "user", "content": "go"}
+    assert [i.get("type") for i in error.new_items] == ["function_call", "function_call_output"]
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
+@pytest.mark.parametrize(
+    ("api", "turn", "reason"),
+    [
+        ("responses", Turn(text="It is sun", incomplete="max_output_tokens"), "max_output_tokens"),
+        ("responses", Turn(text="It", incomplete="content_filter"), "content_filter"),
+        ("chat", Turn(text="It is sun", incomplete="max_output_tokens"), "length"),
+        ("chat", Turn(text="It", incomplete="content_filter"), "content_filter"),
+    ],
+)
+async def test_an_incomplete_response_is_the_same_typed_error_in_both_modes(
+    openai_server: ScriptedServer, api: str, turn: Turn, reason: str, streamed: bool
+) -> None:
+    openai_server.script(FIRST, turn)
+    agent = Agent("a", tools=[get_weather], model=model_for(api, openai_server))
+    with pytest.raises(ResponseIncomplete) as raised:
+        await run(agent, streamed)
+    assert raised.value.reason == reason
+    assert f"incomplete ({reason})" in str(raised.value)
+    assert_keeps_the_conversation(raised.value)
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
+async def test_a_failed_response_is_a_model_api_error_in_both_modes(
+    openai_server: ScriptedServer, streamed: bool
+) -> None:
+    openai_server.script(FIRST, Turn(failed=("server_error", "The server had an error")))
+    agent = Agent("a", tools=[get_weather], model=model_for("responses", openai_server))
+    with pytest.raises(ModelAPIError) as raised:
+        await run(agent, streamed)
+    assert raised.value.description == (
+        "the model's API reported that the response failed (server_error: The server had an error)"
+    )
+    assert_keeps_the_conversation(raised.value)
+
+
+UNREADABLE = [
+    ("responses", False, Turn(raw_body="<html>bad gateway</html>"), "answered with a body that is not valid JSON"),
+    ("chat", False, Turn(raw_body="{not json"), "answered with a body that is not valid JSON"),
+    ("responses", True, Turn(raw_events=["event: x\ndata: {not json\n\n"]), "a streamed event from the model's API was not valid JSON"),
+    ("chat", True, Turn(raw_events=["data: {not json\n\n"]), "a streamed event from the model's API was not valid JSON"),
+    ("responses", True, Turn(text="It", error_event=("server_error", "overloaded")), "sent an error event mid-stream (server_error: overloaded)"),
+    ("chat", True, Turn(text="It", error_event=("server_error", "overloaded")), "sent an error event mid-stream (server_error: overloaded)"),
+    ("responses", True, Turn(text="It", ends_early=True), "the stream ended before the response was complete"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("api", "streamed", "turn", "description"), UNREADABLE)
+async def test_an_unreadable_answer_is_a_model_api_error_saying_what_happened(
+    openai_server: ScriptedServer, api: str, streamed: bool, turn: Turn, description: str
+) -> None:
+    openai_server.script(FIRST, turn)
+    agent = Agent("a", tools=[get_weather], model=model_for(api, openai_server))
+    with pytest.raises(ModelAPIError) as raised:
+        await run(agent, streamed)
+    assert description in raised.value.description
+    assert "after the client's retries" not in str(raised.value)
+    assert_keeps_the_conversation(raised.value)
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
+@pytest.mark.parametrize("api", APIS)
+async def test_a_lone_surrogate_in_the_arguments_does_not_stop_the_run(
+    openai_server: ScriptedServer, api: str, streamed: bool
+) -> None:
+    openai_server.script(
+        Turn(calls=[Call("get_weather", '{"city": "Par\ud800is"}')]), Turn(text="done")
+    )
+    agent = Agent("a", tools=[get_weather], model=model_for(api, openai_server))
+    result = await run(agent, streamed)
+    assert result.final_output == "done"
+    assert sent_tool_outputs(openai_server.requests[1]["body"]) == {
+        "call_1": "sunny in Par\ufffdis"
+    }
+
+
+async def test_an_unknown_tool_name_is_echoed_cut_short(openai_server: ScriptedServer) -> None:
+    name = "n" * 10_000
+    openai_server.script(
+        Turn(calls=[Call(name, "{}", f"c{i}") for i in range(100)]), Turn(text="done")
+    )
+    agent = Agent("a", tools=[get_weather], model=model_for("responses", openai_server))
+    await Runner.run(agent, "go")
+    echoed = sent_tool_outputs(openai_server.requests[1]["body"])
+    assert all(len(output) < 300 for output in echoed.values())
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_no_stream_is_left_open_after_300_streamed_runs(
+    openai_server: ScriptedServer, api: str
+) -> None:
+    agent = Agent("a", tools=[get_weather], model=model_for(api, openai_server))
+
+    async def one() -> None:
+        result = Runner.run_streamed(agent, "go")
+        async for _ in result.stream_events():
+            pass
+        assert result.final_output == "done"
+
+    before = open_sockets()
+    gc.disable()  # an unclosed stream must show as a socket, not be freed by the collector
+    try:
+        for _ in range(3):
+            openai_server.script(*(t for _ in range(100) for t in (FIRST, Turn(text="done"))))
+            await asyncio.gather(*(one() for _ in range(100)))
+        assert open_sockets() - before <= 5
+    finally:
+        gc.enable()
+    assert len(openai_server.requests) == 600
+    assert json.dumps(openai_server.requests[-1]["body"])  # every request was whole

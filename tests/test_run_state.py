@@ -115,7 +115,7 @@ async def run_resuming(
             return result, pauses
         pauses += 1
         state = RunState.from_json(result.to_state().to_json())
-        for waiting in state.interruptions:
+        for waiting in result.interruptions:
             (decide or RunState.approve)(state, waiting)
         source = state
 
@@ -236,7 +236,7 @@ async def test_a_run_paused_in_an_agent_reached_by_a_handoff_resumes_there() -> 
     paused = await Runner.run(agent, "go", context=Ledger())
     state = RunState.from_json(paused.to_state().to_json())
     assert state.agent_name == "expert"
-    state.approve(state.interruptions[0])
+    state.approve(paused.interruptions[0])
     resumed = await Runner.run(agent, state, context=Ledger())
     assert (resumed.final_output, resumed.last_agent.name) == ("done", "expert")
     assert model.requests[2]["instructions"] == "Expert."

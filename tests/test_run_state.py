@@ -462,3 +462,67 @@ async def test_resuming_with_an_agent_the_state_does_not_know_is_a_clear_error()
     paused = await Runner.run(team(model, []), "go", context=Ledger())
     with pytest.raises(UserError, match="names agent 'triage', which is neither 'other'"):
         await Runner.run(Agent("other", model=model), paused.to_state())
+
+
+async def test_a_rejection_stands_even_if_the_call_would_no_longer_need_approval() -> None:
+    limits = {"max": 10}
+
+    @function_tool(needs_approval=lambda ctx, args: args["amount"] > limits["max"])  # pyright: ignore[reportUnknownLambdaType]
+    def pay(amount: int) -> str:
+        """Pay.
+
+        Args:
+            amount: How much.
+        """
+        return "paid"
+
+    model = ScriptModel([call("c1", "pay", {"amount": 50})], [text("done")])
+    agent = Agent("a", tools=[pay], model=model)
+    paused = await Runner.run(agent, "go")
+    paused.reject("c1", "No.")
+    limits["max"] = 100  # the policy changed while the human decided
+    await Runner.run(agent, paused.to_state())
+    assert outputs(model.requests[1]) == {"c1": "No."}
+
+
+async def test_a_run_that_stopped_at_a_limit_goes_on_from_its_state() -> None:
+    model = ScriptModel(
+        [call("c1", "free", {"n": 1})], [call("c2", "free", {"n": 2})], [text("done")]
+    )
+    agent, ledger = team(model, []), Ledger()
+    with pytest.raises(MaxTurnsExceeded) as raised:
+        await Runner.run(agent, "go", context=ledger, max_turns=1)
+    state = raised.value.state
+    assert state is not None
+    result = await Runner.run(agent, RunState.from_json(state.to_json()), context=ledger)
+    assert result.final_output == "done"
+    assert ledger.ran == ["free 1", "free 2"]
+    assert len(model.requests) == 3
+
+
+async def test_an_agent_reached_by_a_tool_returning_it_is_resumed_by_itself() -> None:
+    model = ScriptModel([call("c1", "escalate")], [call("c2", "guarded", {"n": 1})], [text("done")])
+    expert = Agent[Ledger]("expert", tools=[guarded], model=model)
+
+    @function_tool
+    def escalate() -> Agent[Ledger]:
+        """Pass the user to the expert."""
+        return expert
+
+    start = Agent[Ledger]("start", tools=[escalate], model=model)
+    paused = await Runner.run(start, "go", context=Ledger())
+    paused.approve("c2")
+    with pytest.raises(
+        UserError, match=r"resume with Runner.run\(<the agent named 'expert'>, state\)"
+    ):
+        await Runner.run(start, paused.to_state(), context=Ledger())
+    resumed = await Runner.run(expert, paused.to_state(), context=Ledger())
+    assert resumed.final_output == "done"
+
+
+def test_a_state_with_a_malformed_decision_is_refused_when_read() -> None:
+    state = RunState(agent_name="a", input=[])
+    data = json.loads(state.to_json())
+    data["decisions"] = {"c1": {"ok": True}}
+    with pytest.raises(UserError, match="each decision must be"):
+        RunState.from_json(json.dumps(data))

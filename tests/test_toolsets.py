@@ -180,3 +180,13 @@ async def test_is_enabled_applies_to_toolset_tools() -> None:
     model = ScriptModel([text("a")])
     await Runner.run(Agent("a", tools=[PrefixedToolset([hidden, search], "p")], model=model), "go")
     assert model.requests[0]["tools"] == ["p_search"]
+
+
+async def test_a_wrapper_enters_and_lists_the_toolsets_in_its_list() -> None:
+    server = Server([search])
+    model = ScriptModel([call("c1", "x_search", {"query": "q"})], [text("done")])
+    tools = PrefixedToolset([fetch, FilteredToolset([server], lambda ctx, agent, tool: True)], "x")  # pyright: ignore[reportUnknownLambdaType]
+    await Runner.run(Agent("a", tools=[tools], model=model), "go")
+    assert model.requests[0]["tools"] == ["x_fetch", "x_search"]
+    assert outputs(model.requests[1]) == {"c1": "found q"}
+    assert (server.entered, server.exited) == (1, 1)

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from tooluse import (
     Agent,
     ComputerTool,
+    FunctionTool,
     RunConfig,
     RunContextWrapper,
     Runner,
@@ -276,9 +277,38 @@ async def test_instructions_may_depend_on_the_context() -> None:
 
 
 async def test_an_unknown_option_is_refused_with_a_suggestion() -> None:
-    with pytest.raises(UserError, match="unknown option 'max_turn'; did you mean 'max_turns'"):
+    with pytest.raises(
+        UserError, match=r"unknown options: 'max_turn' \(did you mean 'max_turns'\?\)"
+    ):
         await Runner.run(Agent("a", model=ScriptModel()), "go", max_turn=3)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
     with pytest.raises(
         UserError, match="Runner input must be a str, a list of items or a RunState"
     ):
         await Runner.run(Agent("a", model=ScriptModel()), 42)  # pyright: ignore[reportArgumentType]
+
+
+async def test_a_hand_built_tool_wrapping_a_failing_tool_counts_as_failed() -> None:
+    @function_tool
+    def boom() -> str:
+        """Fail."""
+        raise ValueError("no")
+
+    async def logged(ctx: Any, arguments: str) -> Any:
+        return await boom.on_invoke_tool(ctx, arguments)
+
+    wrapped = FunctionTool("boom", "Fail.", boom.params_json_schema, logged)
+    model = ScriptModel(*([call(f"c{i}", "boom")] for i in range(4)))
+    with pytest.raises(ToolErrorBudgetExceeded):
+        await Runner.run(
+            Agent("a", tools=[wrapped], model=model), "go", run_config=RunConfig(max_tool_errors=2)
+        )
+
+
+async def test_a_hand_built_tool_may_return_any_json_value() -> None:
+    async def sums(ctx: Any, arguments: str) -> Any:
+        return {"total": 3}
+
+    tool = FunctionTool("sums", "Sum.", {"type": "object", "properties": {}}, sums)
+    model = ScriptModel([call("c1", "sums")], [text("done")])
+    await Runner.run(Agent("a", tools=[tool], model=model), "go")
+    assert outputs(model.requests[1]) == {"c1": '{"total":3}'}

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 __all__ = ["RunContextWrapper", "ToolContext", "Usage"]
 
 TContext = TypeVar("TContext", default=object)
+_MAKING_EVENTS = threading.Lock()
 
 
 @dataclass
@@ -88,6 +89,14 @@ class ToolContext(RunContextWrapper[TContext]):
         An async tool is cancelled, but a sync tool's thread cannot be stopped: check
         `ctx.cancelled.is_set()` in long loops and return.
         """
-        if self._cancelled is None:
-            self._cancelled = threading.Event()
-        return self._cancelled
+        event = self._cancelled
+        if event is None:
+            with _MAKING_EVENTS:  # the tool's thread and the loop may both ask first
+                if self._cancelled is None:
+                    self._cancelled = threading.Event()
+                event = self._cancelled
+        return event
+
+    def cancel(self) -> None:
+        """Tell the tool to stop: set `cancelled` (the runner does, at a timeout or a cancel)."""
+        self.cancelled.set()

@@ -15,10 +15,12 @@
    `(context, agent, source)`), then step 1 for that agent;
 5. `on_agent_end` / `on_end` with the final output.
 
-At each step the streamed event (if the run is streamed) is queued first,
-then the run's hooks are awaited, then the agent's. A hook that raises stops
-the run with its exception. A run that pauses for approval, or returns tool
-calls unexecuted, ends without `on_agent_end`.
+At each step the run's hooks are awaited, then the agent's. A streamed run's
+events come from the same seam: `AgentUpdatedStreamEvent` just before
+`on_agent_start`, and item events as items join the conversation (tool
+outputs when a turn's calls are all answered). A hook that raises stops the
+run with its exception. A run that pauses for approval, or returns tool calls
+unexecuted, ends without `on_agent_end`.
 """
 
 from __future__ import annotations

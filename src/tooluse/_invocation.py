@@ -6,8 +6,8 @@ sync), renders the return value as text, and turns failures into text for the
 model. Called as `on_invoke_tool(ctx, arguments)` it returns that text, as
 openai-agents' tools do; the runner calls `invoke` instead, which also says
 whether the call failed, hands back a Swarm-style handoff or context update,
-and applies the run's timeout and failure settings. Nothing is passed back
-through the `ToolContext`.
+and applies the run's timeout and failure settings. No result travels back
+through the `ToolContext` (only its public `error` is set, for error functions).
 """
 
 from __future__ import annotations
@@ -155,15 +155,14 @@ class Invoker:
     async def _in_thread(
         self, ctx: ToolContext[Any], args: list[Any], kwargs: dict[str, Any], timeout: float | None
     ) -> Any:
-        if timeout is None:
-            result = await run_in_thread(self._func, args, kwargs)
-        else:
-            cancelled = ctx.cancelled  # made here: the tool's thread must not race to make it
-            result = await run_in_thread(
-                self._func, args, kwargs, timeout=timeout, label=ctx.tool_name,
-                on_abandon=cancelled.set,
-            )  # fmt: skip
-        return await result if inspect.isawaitable(result) else result  # a sync wrapper's coroutine
+        result = await run_in_thread(
+            self._func, args, kwargs, timeout=timeout, label=ctx.tool_name,
+            on_abandon=ctx.cancel,
+        )  # fmt: skip
+        if not inspect.isawaitable(result):
+            return result
+        # A sync wrapper that returned a coroutine: the rest of the call, within the limit too.
+        return await (result if timeout is None else run_within(result, timeout, ctx))
 
     async def _failed(
         self, ctx: ToolContext[Any], error: Exception, settings: InvokeSettings
@@ -203,9 +202,10 @@ async def run_within(awaitable: Awaitable[Any], timeout: float, ctx: ToolContext
         done, _ = await asyncio.wait((task,), timeout=timeout)
     except asyncio.CancelledError:
         task.cancel()
+        await asyncio.wait((task,))  # the tool's own cleanup ends before the run goes on
         raise
     if not done:
-        ctx.cancelled.set()
+        ctx.cancel()
         task.cancel()
         await asyncio.wait((task,))
         raise CallTimedOut(timeout)

@@ -51,7 +51,7 @@ async def call_model(scope: RunScope, tools: TurnTools) -> None:
     """
     state, agent = scope.state, scope.setup.agent
     if state.turns >= scope.max_turns:
-        raise MaxTurnsExceeded(scope.max_turns, *scope.stopped())
+        raise MaxTurnsExceeded(scope.max_turns, *scope.error_items())
     model = resolve_model(scope.config.model or agent.model)
     request = await _request(scope, tools)
     await scope.events.llm_start(scope.context, agent, request.instructions, request.input)
@@ -61,10 +61,10 @@ async def call_model(scope: RunScope, tools: TurnTools) -> None:
     state.usage.add(response.usage)
     await scope.events.llm_end(scope.context, agent, response)
     if response.status == "incomplete":
-        raise ResponseIncomplete(response.reason or "unknown", *scope.stopped())
+        raise ResponseIncomplete(response.reason or "unknown", *scope.error_items())
     if response.status == "failed":
         failure = f"the model's API reported that the response failed ({response.reason})"
-        raise ModelAPIError(None, *scope.stopped(), description=failure)
+        raise ModelAPIError(None, *scope.error_items(), description=failure)
     _record(scope, response)
 
 
@@ -94,7 +94,7 @@ async def _instructions(context: RunContextWrapper[Any], agent: Agent[Any]) -> s
 async def _fetch(scope: RunScope, model: Model, request: ModelRequest) -> ModelResponse:
     try:
         if scope.streamed:
-            return await _stream(model, request, scope.events)
+            return await _streamed_response(model, request, scope.events)
         return await model.get_response(request)
     except Exception as error:
         typed = _api_error(error, scope)
@@ -103,13 +103,18 @@ async def _fetch(scope: RunScope, model: Model, request: ModelRequest) -> ModelR
         raise typed from error
 
 
-async def _stream(model: Model, request: ModelRequest, events: RunEvents) -> ModelResponse:
+async def _streamed_response(
+    model: Model, request: ModelRequest, events: RunEvents
+) -> ModelResponse:
     async with _closing(model.stream_response(request)) as stream:
         async for event in stream:
             if isinstance(event, ResponseDone):
                 return event.response
             events.raw(event.data)
-    raise UserError(f"{type(model).__name__}.stream_response ended without a ResponseDone event")
+    raise UserError(
+        f"{type(model).__name__}.stream_response ended without a ResponseDone event: "
+        "yield ResponseDone(response) last, with the whole response"
+    )
 
 
 @asynccontextmanager
@@ -125,10 +130,10 @@ async def _closing(stream: AsyncIterator[Any]) -> AsyncGenerator[AsyncIterator[A
 
 def _api_error(error: Exception, scope: RunScope) -> ModelAPIError | None:
     if isinstance(error, ModelTransportError):
-        return ModelAPIError(error.status_code, *scope.stopped(), description=error.description)
+        return ModelAPIError(error.status_code, *scope.error_items(), description=error.description)
     if isinstance(error, UnicodeEncodeError):  # text the model sent that no request can carry
         description = "the conversation holds text that cannot be sent (invalid Unicode)"
-        return ModelAPIError(None, *scope.stopped(), description=description)
+        return ModelAPIError(None, *scope.error_items(), description=description)
     openai = sys.modules.get("openai")  # not imported until a model uses it: no API error then
     if openai is None or not isinstance(error, openai.APIError):
         return None
@@ -141,7 +146,7 @@ def _api_error(error: Exception, scope: RunScope) -> ModelAPIError | None:
         description = None  # the status, or no connection: ModelAPIError words these
     else:
         description = f"the model's API reported an error ({type(error).__name__})"
-    return ModelAPIError(status, *scope.stopped(), description=description)
+    return ModelAPIError(status, *scope.error_items(), description=description)
 
 
 def _record(scope: RunScope, response: ModelResponse) -> None:

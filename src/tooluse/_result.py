@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._context import Usage
 from ._items import Item
-from ._state import RunState, ToolApproval
+from ._state import REJECTION, RunState, ToolApproval
 from ._stream_events import RunStreamEvent
 from .exceptions import UserError
 from .models import ModelResponse
@@ -50,9 +50,7 @@ class RunResult:
         """
         self.to_state().approve(call)
 
-    def reject(
-        self, call: ToolApproval | str, message: str = "The user rejected this call."
-    ) -> None:
+    def reject(self, call: ToolApproval | str, message: str = REJECTION) -> None:
         """Refuse a waiting call: the model gets `message` as the call's output.
 
         Args:
@@ -95,11 +93,14 @@ class RunResultStreaming(RunResult):
         default_factory=asyncio.Queue[RunStreamEvent | None], repr=False
     )
     _task: asyncio.Task[RunResult] | None = field(default=None, repr=False)
+    _drained: bool = field(default=False, repr=False)
 
     async def stream_events(self) -> AsyncIterator[RunStreamEvent]:
         """Yield the run's events as they happen, until it ends.
 
-        Leaving early (a `break`, or the consuming task being cancelled) cancels the run.
+        Leaving early cancels the run: the consuming task being cancelled, or a `break`
+        (at once with `async with contextlib.aclosing(result.stream_events()) as events:`;
+        otherwise when the abandoned generator is collected).
 
         Yields:
             Raw model deltas, produced items, and agent changes.
@@ -108,7 +109,11 @@ class RunResultStreaming(RunResult):
             Exception: Whatever ended the run, once the events before it are yielded.
         """
         try:
-            while (event := await self._queue.get()) is not None:
+            while not self._drained:
+                event = await self._queue.get()
+                if event is None:
+                    self._drained = True  # a second call yields nothing, and does not wait
+                    break
                 yield event
         except BaseException:  # the consumer left (GeneratorExit) or was cancelled
             self.cancel()

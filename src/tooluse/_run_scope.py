@@ -118,6 +118,6 @@ class RunScope:
             setup.static_tools = tools
         return tools
 
-    def stopped(self) -> tuple[list[Item], list[Item]]:
+    def error_items(self) -> tuple[list[Item], list[Item]]:
         """The conversation so far and the run's new items, for a `RunStopped` error."""
         return self.state.conversation(), self.state.new_items

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import functools
 from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -24,8 +25,9 @@ from ._run_config import DEFAULT_MAX_TURNS, RunConfig
 from ._run_scope import AgentSetup, RunScope
 from ._state import RunState
 from ._tool_execution import ToolExecutor
+from ._toolsets import is_context_manager
 from ._turn import FinalOutput, Interrupted, NextAgent, NextStep, Pending, RunAgain, take_turn
-from .exceptions import UserError
+from .exceptions import RunStopped, UserError
 
 if TYPE_CHECKING:
     from ._agent import Agent
@@ -115,31 +117,36 @@ class Runner:
         Returns:
             The streaming result; its fields are complete once the events end.
             `result.cancel()`, or leaving `stream_events()` early, stops the run.
+
+        Raises:
+            UserError: If no event loop is running (use `run_sync`, or call it from async code).
         """
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            raise UserError(
+                "Runner.run_streamed() needs a running event loop: call it from async code"
+            ) from None
         streaming = RunResultStreaming(
             input=[], new_items=[], raw_responses=[], final_output=None, last_agent=starting_agent
         )
         run = _Run(starting_agent, input, options, emit=streaming._queue.put_nowait)  # pyright: ignore[reportPrivateUsage]
-        streaming.input = run.scope.state.input
-        streaming.new_items = run.scope.state.new_items
+        state = run.scope.state
+        streaming.input, streaming.new_items, streaming.usage = (
+            state.input,
+            state.new_items,
+            state.usage,
+        )
         streaming.raw_responses = run.scope.raw_responses
-        streaming.usage = run.scope.state.usage
-        task = asyncio.ensure_future(_stream(run, streaming))
-        task.add_done_callback(_retrieve)
+        streaming.last_agent = run.scope.setup.agent
+        task = asyncio.ensure_future(_run_streaming(run, streaming))
+        task.add_done_callback(functools.partial(_streaming_ended, run, streaming))
         streaming._task = task  # pyright: ignore[reportPrivateUsage]
         return streaming
 
 
-async def _stream(run: _Run, streaming: RunResultStreaming) -> RunResult:
-    try:
-        result = await run.execute()
-    except asyncio.CancelledError:
-        streaming.cancelled = True
-        raise
-    finally:
-        streaming.last_agent = run.scope.setup.agent
-        streaming.is_complete = True
-        streaming._queue.put_nowait(None)  # pyright: ignore[reportPrivateUsage]
+async def _run_streaming(run: _Run, streaming: RunResultStreaming) -> RunResult:
+    result = await run.execute()
     streaming.final_output = result.final_output
     streaming.pending_tool_calls = result.pending_tool_calls
     streaming.interruptions = result.interruptions
@@ -147,10 +154,15 @@ async def _stream(run: _Run, streaming: RunResultStreaming) -> RunResult:
     return result
 
 
-def _retrieve(task: asyncio.Task[Any]) -> None:
-    """Mark a streamed run's error as seen: the consumer may have left before it."""
-    if not task.cancelled():
-        task.exception()
+def _streaming_ended(run: _Run, streaming: RunResultStreaming, task: asyncio.Task[Any]) -> None:
+    """End the events however the run ended: answered, failed, or cancelled (even unstarted)."""
+    if task.cancelled():
+        streaming.cancelled = True
+    else:
+        task.exception()  # seen here: the consumer may have left before it was raised
+    streaming.last_agent = run.scope.setup.agent
+    streaming.is_complete = True
+    streaming._queue.put_nowait(None)  # pyright: ignore[reportPrivateUsage]
 
 
 class _Run:
@@ -188,12 +200,17 @@ class _Run:
         try:
             result = await self._loop()
         except BaseException as error:
-            if self._toolsets is not None:
-                await self._toolsets.__aexit__(type(error), error, error.__traceback__)
+            if isinstance(error, RunStopped):
+                error.state = self.scope.state  # to resume from, after raising a limit say
+            await self._leave_toolsets(error)
             raise
-        if self._toolsets is not None:
-            await self._toolsets.aclose()
+        await self._leave_toolsets(None)
         return result
+
+    async def _leave_toolsets(self, error: BaseException | None) -> None:
+        if self._toolsets is not None:
+            kind = type(error) if error is not None else None
+            await self._toolsets.__aexit__(kind, error, error.__traceback__ if error else None)
 
     async def _loop(self) -> RunResult:
         await self._take_over()
@@ -210,7 +227,7 @@ class _Run:
         """The current agent starts: its toolsets are entered (once a run), its hooks told."""
         agent = self.scope.setup.agent
         for entry in agent.tools:
-            if hasattr(type(entry), "__aenter__") and id(entry) not in self._entered:
+            if is_context_manager(entry) and id(entry) not in self._entered:
                 self._entered.add(id(entry))
                 if self._toolsets is None:
                     self._toolsets = AsyncExitStack()
@@ -267,12 +284,13 @@ _KNOWN = frozenset(_OPTIONS)
 def _check_options(options: RunOptions) -> None:
     if options.keys() <= _KNOWN:
         return
+    unknown: list[str] = []
     for name in sorted(set(options) - _KNOWN):
         close = difflib.get_close_matches(name, _OPTIONS, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise UserError(
-            f"Runner got an unknown option {name!r}{hint} (options: {', '.join(_OPTIONS)})"
-        )
+        unknown.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    raise UserError(
+        f"Runner got unknown options: {', '.join(unknown)}; the options are {', '.join(_OPTIONS)}"
+    )
 
 
 def _find_agent(start: Agent[Any], name: str) -> Agent[Any]:
@@ -288,5 +306,7 @@ def _find_agent(start: Agent[Any], name: str) -> Agent[Any]:
             pending.extend(h.agent for h in as_handoffs(agent.handoffs))
     raise UserError(
         f"The run state names agent {name!r}, which is neither {start.name!r} nor reachable "
-        "through its handoffs: resume with the agent the run started with, or with that agent"
+        f"through its handoffs: resume with Runner.run(<the agent named {name!r}>, state) (an "
+        "agent reached by a tool returning it is found only this way), or with the agent the "
+        "run started with"
     )

@@ -1,9 +1,10 @@
 """`RunState`: the whole state of a run, as plain JSON-safe data, and `ToolApproval`.
 
-A run is this value and a few steps over it (`_turn.py`). Between any two
-steps it can be written out with `to_json()` and picked up again, in another
-process, with `Runner.run(agent, RunState.from_json(text))`: the resumed run
-sends the model exactly the requests the uninterrupted run would have sent.
+A run is this value and a few steps over it (`_turn.py`). A paused run's
+state, or the one a `RunStopped` error carries, can be written out with
+`to_json()` and picked up again, in another process, with
+`Runner.run(agent, RunState.from_json(text))`: the resumed run sends the model
+exactly the requests the uninterrupted run would have sent.
 What is not data (the agents, their tools, your context object) is given
 again when resuming; the state names the current agent.
 """
@@ -19,10 +20,12 @@ from ._context import Usage
 from ._items import Item
 from .exceptions import UserError
 
-__all__ = ["Decision", "RunState", "ToolApproval", "TurnInProgress"]
+__all__ = ["REJECTION", "Decision", "RunState", "ToolApproval", "TurnInProgress"]
 
 Decision = dict[str, Any]
 """A human's decision on a call: `{"approved": bool, "message": str | None}`."""
+REJECTION = "The user rejected this call."
+"""What the model is told of a rejected call, unless the human says more."""
 
 
 @dataclass(frozen=True)
@@ -117,9 +120,7 @@ class RunState:
         """
         self.decisions[_approval_id(call)] = {"approved": True, "message": None}
 
-    def reject(
-        self, call: ToolApproval | str, message: str = "The user rejected this call."
-    ) -> None:
+    def reject(self, call: ToolApproval | str, message: str = REJECTION) -> None:
         """Refuse a waiting call: the model gets `message` as its output.
 
         Args:
@@ -165,6 +166,14 @@ class RunState:
 
 
 def _from_dict(data: dict[str, Any]) -> RunState:
+    decisions: Any = data.get("decisions", {})
+    if not isinstance(decisions, dict) or not all(
+        isinstance(d, dict) and isinstance(d.get("approved"), bool)  # pyright: ignore[reportUnknownMemberType]
+        for d in cast(dict[str, Any], decisions).values()
+    ):
+        raise UserError(
+            'RunState.from_json: each decision must be {"approved": true|false, "message": ...}'
+        )
     try:
         turn = data.get("turn")
         data["turn"] = TurnInProgress(**turn) if turn is not None else None

@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ._context import RunContextWrapper, ToolContext
 from ._function_tool import FunctionTool
 from ._hooks import RunEvents
-from ._invocation import Invoker, InvokeSettings, ToolOutcome, run_within, timed_out
+from ._invocation import (
+    Invoker,
+    InvokeSettings,
+    ToolOutcome,
+    run_within,
+    timed_out,
+    tool_output_text,
+)
 from ._items import Item
 from ._local_tools import LocalTool, answer_local_item
 from ._threads import CallTimedOut
@@ -125,12 +132,14 @@ class ToolExecutor:
         invoker = tool.on_invoke_tool
         if isinstance(invoker, Invoker):
             return await invoker.invoke(ctx, arguments, settings)
-        if settings.timeout is None:  # a hand-built tool: its exceptions are its own
-            return ToolOutcome(await invoker(ctx, arguments))
+        # A hand-built tool: its exceptions are its own; a decorated tool it wraps sets ctx.error.
+        timeout = settings.timeout
         try:
-            return ToolOutcome(await run_within(invoker(ctx, arguments), settings.timeout, ctx))
-        except CallTimedOut:
-            return timed_out(tool.name, settings.timeout)
+            call = invoker(ctx, arguments)
+            output = await (call if timeout is None else run_within(call, timeout, ctx))
+        except CallTimedOut as stopped:
+            return timed_out(tool.name, stopped.timeout)
+        return ToolOutcome(tool_output_text(output, tool.name), failed=ctx.error is not None)
 
     async def answer_local(self, agent: Agent[Any], item: Item, tool: LocalTool) -> Item:
         """Answer a computer action, shell command or MCP approval request, with hooks around.

@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import inspect
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import AsyncExitStack
 from types import TracebackType
 from typing import Any, Protocol, runtime_checkable
 
@@ -38,6 +39,7 @@ __all__ = [
     "ToolFilter",
     "Toolset",
     "check_tool_entries",
+    "is_context_manager",
     "is_static",
     "list_tools",
 ]
@@ -178,26 +180,42 @@ async def _enabled(tool: FunctionTool, context: RunContextWrapper[Any], agent: A
     return bool(flag)
 
 
-class _WrapperToolset:
-    """A toolset over tools or another toolset; entering it enters the inner one."""
+def is_context_manager(entry: object) -> bool:
+    """Whether a toolset is also an async context manager, for the run to enter.
 
-    def __init__(self, tools: Toolset | Sequence[Tool]) -> None:
-        if isinstance(tools, Toolset):
-            self._inner: Toolset | None = tools
-            self._tools: Sequence[Tool] = ()
-        else:
-            check_tool_entries(type(self).__name__, tools)
-            self._inner, self._tools = None, list(tools)
+    Args:
+        entry: A tool or toolset.
+
+    Returns:
+        True if its class has `__aenter__`.
+    """
+    return hasattr(type(entry), "__aenter__")
+
+
+class _WrapperToolset:
+    """A toolset over tools and toolsets; entering it enters the toolsets inside."""
+
+    def __init__(self, tools: Toolset | Sequence[Tool | Toolset]) -> None:
+        entries: list[Any] = [tools] if isinstance(tools, Toolset) else list(tools)
+        check_tool_entries(type(self).__name__, entries)
+        self._entries = entries
+        self._entered: list[AsyncExitStack] = []
 
     async def _inner_tools(self, context: RunContextWrapper[Any], agent: Any) -> list[Tool]:
-        if self._inner is None:
-            return list(self._tools)
-        return await _listed(self._inner, context, agent)
+        tools: list[Tool] = []
+        for entry in self._entries:
+            if isinstance(entry, _TOOL_TYPES):
+                tools.append(entry)
+            else:
+                tools.extend(await _listed(entry, context, agent))
+        return tools
 
     async def __aenter__(self) -> Any:
-        enter = getattr(self._inner, "__aenter__", None)
-        if enter is not None:
-            await enter()
+        async with AsyncExitStack() as stack:
+            for entry in self._entries:
+                if is_context_manager(entry):
+                    await stack.enter_async_context(entry)
+            self._entered.append(stack.pop_all())
         return self
 
     async def __aexit__(
@@ -206,19 +224,17 @@ class _WrapperToolset:
         error: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        leave = getattr(self._inner, "__aexit__", None)
-        if leave is not None:
-            await leave(kind, error, traceback)
+        await self._entered.pop().__aexit__(kind, error, traceback)
 
 
 class FilteredToolset(_WrapperToolset):
     """The tools of another toolset (or a list) that a filter lets through, turn by turn."""
 
-    def __init__(self, tools: Toolset | Sequence[Tool], filter: ToolFilter) -> None:
+    def __init__(self, tools: Toolset | Sequence[Tool | Toolset], filter: ToolFilter) -> None:
         """Offer only the tools `filter(context, agent, tool)` is true for.
 
         Args:
-            tools: A toolset, or a list of tools.
+            tools: A toolset, or a list of tools and toolsets.
             filter: A sync or async function of the run context, the agent and a tool.
         """
         super().__init__(tools)
@@ -245,11 +261,11 @@ class FilteredToolset(_WrapperToolset):
 class RenamedToolset(_WrapperToolset):
     """The tools of another toolset (or a list), some of them under new names."""
 
-    def __init__(self, tools: Toolset | Sequence[Tool], names: Mapping[str, str]) -> None:
+    def __init__(self, tools: Toolset | Sequence[Tool | Toolset], names: Mapping[str, str]) -> None:
         """Offer function tools named in `names` under their new names.
 
         Args:
-            tools: A toolset, or a list of tools.
+            tools: A toolset, or a list of tools and toolsets.
             names: Old name to new name, e.g. `{"search": "search_docs"}`.
         """
         super().__init__(tools)
@@ -294,11 +310,11 @@ class RenamedToolset(_WrapperToolset):
 class PrefixedToolset(RenamedToolset):
     """The tools of another toolset (or a list), each named `<prefix>_<name>`."""
 
-    def __init__(self, tools: Toolset | Sequence[Tool], prefix: str) -> None:
+    def __init__(self, tools: Toolset | Sequence[Tool | Toolset], prefix: str) -> None:
         """Offer every function tool as `<prefix>_<name>`, so two sources cannot clash.
 
         Args:
-            tools: A toolset, or a list of tools.
+            tools: A toolset, or a list of tools and toolsets.
             prefix: The prefix, e.g. `"github"` for `github_search`.
         """
         super().__init__(tools, {})

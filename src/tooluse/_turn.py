@@ -35,7 +35,7 @@ from ._local_tools import LOCAL_ITEM_TYPES, LocalTool, answer_id, local_handler
 from ._model_call import call_model, final_output
 from ._returns import apply_context_variables
 from ._run_scope import AgentSetup, RunScope, TurnTools
-from ._state import ToolApproval, TurnInProgress
+from ._state import REJECTION, ToolApproval, TurnInProgress
 from ._tool_calls import CallGroup, PlannedCall, plan_calls
 from ._tool_execution import GroupOutcome
 from ._tool_use import FunctionToolResult, StopAtTools
@@ -57,7 +57,6 @@ ONE_HANDOFF_ONLY = (
     "Only the first handoff in a response is taken; this one was ignored. "
     "The conversation is with the agent chosen first."
 )
-REJECTED = "The user rejected this call."
 
 
 # The next step: what the runner does after a turn.
@@ -279,15 +278,17 @@ async def approve(scope: RunScope, plan: TurnPlan) -> TurnPlan | Interrupted:
 async def _decide(
     scope: RunScope, call_id: str, call: PlannedCall, waiting: list[ToolApproval]
 ) -> PlannedCall:
-    if call.tool is None or not await needs_approval(scope.context, call.tool, call):
+    if call.tool is None:
         return call
-    decision = scope.state.decisions.get(call.approval_id)
+    decision = scope.state.decisions.get(call.approval_id)  # a decision made stands
+    if decision is None and not await needs_approval(scope.context, call.tool, call):
+        return call
     if decision is None:
         waiting.append(ToolApproval(call_id, call.name, call.arguments, call.approval_id))
         return call
     if decision["approved"]:
         return call
-    return replace(call, tool=None, error=decision.get("message") or REJECTED, rejected=True)
+    return replace(call, tool=None, error=decision.get("message") or REJECTION, rejected=True)
 
 
 # Step 4: run.
@@ -381,7 +382,7 @@ def _spend_error_budget(scope: RunScope, outcomes: list[GroupOutcome]) -> None:
     budget = scope.config.max_tool_errors
     if state.failed_turns >= budget:
         errors = [outcome.output for outcome in outcomes]
-        raise ToolErrorBudgetExceeded(budget, errors, *scope.stopped())
+        raise ToolErrorBudgetExceeded(budget, errors, *scope.error_items())
 
 
 def _results(outcomes: list[GroupOutcome]) -> list[FunctionToolResult]:

@@ -27,7 +27,10 @@ a type that tooluse cannot turn into a tool. `ModelRetry` is deliberately not a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._state import RunState
 
 __all__ = [
     "MaxTurnsExceeded",
@@ -74,6 +77,9 @@ class RunStopped(RunError):
         """The whole conversation so far: the input and every item the run added."""
         self.new_items = new_items
         """The items the run added."""
+        self.state: RunState | None = None
+        """The run's state where it stopped: `Runner.run(agent, error.state)` goes on from
+        there (after raising the limit, or once the API is back). Set by the runner."""
         super().__init__(message)
 
 

@@ -244,7 +244,7 @@ Call 'get_weather' again with corrected arguments.\
             "call_1": "Tool 'slow_async' timed out after 0.2 s and was stopped. Try a smaller request, or another approach."
         },
         "sync timeout": {
-            "call_1": "Tool 'slow_sync' timed out after 0.2 s and was stopped. Try a smaller request, or another approach."
+            "call_1": "Tool 'slow_sync' timed out after 0.2 s but could not be stopped: it may still finish. Check its effect before retrying."
         },
     }
 )

@@ -349,7 +349,7 @@ async def test_a_predicate_that_raises_is_a_clear_error_before_anything_runs() -
     agent = Agent[Ledger]("a", tools=[free, delete], model=model)
     with pytest.raises(
         UserError,
-        match=r"needs_approval of tool 'delete' raised KeyError for call 'c1'; no call of this turn has run",
+        match=r"needs_approval of tool 'delete' raised KeyError \('oops'\) for call 'c1'; no call of this turn has run",
     ) as raised:
         await Runner.run(agent, "go", context=ledger)
     assert isinstance(raised.value.__cause__, KeyError)
@@ -439,6 +439,10 @@ def test_the_state_round_trips_through_json_with_a_version() -> None:
         ),
         ('{"version": 99, "agent_name": "a", "input": []}', "the state has version 99"),
         ('{"version": 1, "agent_name": "a", "input": [], "colour": 1}', "the state does not fit"),
+        (
+            '{"version": 1, "agent_name": "a", "input": "hi", "turns": "x"}',
+            r"input: Input should be a valid array; turns: Input should be a valid integer",
+        ),
     ],
 )
 def test_a_state_that_cannot_be_read_is_a_clear_error(text_form: str, message: str) -> None:
@@ -524,5 +528,36 @@ def test_a_state_with_a_malformed_decision_is_refused_when_read() -> None:
     state = RunState(agent_name="a", input=[])
     data = json.loads(state.to_json())
     data["decisions"] = {"c1": {"ok": True}}
-    with pytest.raises(UserError, match="each decision must be"):
+    with pytest.raises(UserError, match=r"decisions\.c1\.approved: Field required"):
         RunState.from_json(json.dumps(data))
+
+
+async def test_a_predicate_may_take_the_call_id_as_in_openai_agents() -> None:
+    seen: list[str] = []
+
+    async def by_call(ctx: RunContextWrapper[Any], params: dict[str, Any], call_id: str) -> bool:
+        seen.append(call_id)
+        return True
+
+    @function_tool(needs_approval=by_call)
+    def delete(path: str) -> str:
+        """Delete.
+
+        Args:
+            path: The file.
+        """
+        return "deleted"
+
+    model = ScriptModel([parallel("w", ("delete", {"path": "a"}), ("delete", {"path": "b"}))])
+    paused = await Runner.run(Agent("a", tools=[delete], model=model), "go")
+    assert seen == ["w:0", "w:1"]
+    assert len(paused.interruptions) == 2
+
+
+async def test_approving_a_call_that_does_not_wait_is_a_clear_error() -> None:
+    model = ScriptModel([call("c1", "guarded", {"n": 1})])
+    paused = await Runner.run(team(model, []), "go", context=Ledger())
+    with pytest.raises(
+        UserError, match="No call waits for approval under 'c9'; the waiting ones are c1"
+    ):
+        paused.approve("c9")

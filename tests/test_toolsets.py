@@ -190,3 +190,39 @@ async def test_a_wrapper_enters_and_lists_the_toolsets_in_its_list() -> None:
     assert model.requests[0]["tools"] == ["x_fetch", "x_search"]
     assert outputs(model.requests[1]) == {"c1": "found q"}
     assert (server.entered, server.exited) == (1, 1)
+
+
+async def test_a_toolset_shared_by_two_agents_and_wrapped_is_entered_once() -> None:
+    server = Server([search])
+    model = ScriptModel([call("h", "transfer_to_specialist")], [text("done")])
+    specialist = Agent(
+        "specialist",
+        tools=[
+            FilteredToolset(server, lambda ctx, agent, tool: True),
+            PrefixedToolset(server, "x"),
+        ],  # pyright: ignore[reportUnknownLambdaType]
+        model=model,
+    )
+    triage = Agent("triage", tools=[server], handoffs=[specialist], model=model)
+    await Runner.run(triage, "go")
+    assert (server.entered, server.exited) == (1, 1)
+    assert model.requests[1]["tools"] == ["search", "x_search"]
+
+
+async def test_a_sync_list_tools_is_fine_and_a_wrong_return_is_named() -> None:
+    class Plain:
+        def list_tools(self, context: Any, agent: Any) -> Any:
+            return [search]
+
+    class Broken:
+        async def list_tools(self, context: Any, agent: Any) -> Any:
+            return search
+
+    model = ScriptModel([text("a")])
+    await Runner.run(Agent("a", tools=[Plain()], model=model), "go")  # pyright: ignore[reportArgumentType]
+    assert model.requests[0]["tools"] == ["search"]
+    with pytest.raises(
+        UserError,
+        match=r"Broken.list_tools\(\) returned a FunctionTool 'search': return a list of tools",
+    ):
+        await Runner.run(Agent("a", tools=[Broken()], model=ScriptModel()), "go")

@@ -312,3 +312,46 @@ async def test_a_hand_built_tool_may_return_any_json_value() -> None:
     model = ScriptModel([call("c1", "sums")], [text("done")])
     await Runner.run(Agent("a", tools=[tool], model=model), "go")
     assert outputs(model.requests[1]) == {"c1": '{"total":3}'}
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"max_turns": 0}, "max_turns=0 must be a whole number >= 1"),
+        ({"max_turns": "3"}, "max_turns='3' must be a whole number >= 1"),
+        ({"run_config": {"tool_timeout": 1}}, "run_config must be a RunConfig, not dict"),
+        ({"hooks": object()}, "hooks must be a RunHooks, not object"),
+    ],
+)
+async def test_option_values_are_checked_before_the_run(
+    options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(UserError, match=message):
+        await Runner.run(Agent("a", model=ScriptModel()), "go", **options)
+
+
+def test_run_config_values_are_checked_when_made() -> None:
+    with pytest.raises(UserError) as raised:
+        RunConfig(tool_timeout=0, max_tool_errors=0, max_retries=-1)
+    assert str(raised.value) == (
+        "RunConfig: tool_timeout=0 must be a positive number or None; max_tool_errors=0 must be "
+        "a whole number >= 1; max_retries=-1 must be a whole number >= 0 or None"
+    )
+    with pytest.raises(UserError, match="timeout='5' must be a positive number"):
+        function_tool(name_override="x", timeout="5")(lambda: "x")  # pyright: ignore[reportArgumentType, reportUnknownLambdaType]
+
+
+def test_tools_must_be_a_list() -> None:
+    with pytest.raises(
+        UserError,
+        match=r"tools must be a list of tools and toolsets, not a FunctionTool 'lookup'; write tools=\[...\]",
+    ):
+        Agent("a", tools=lookup)  # pyright: ignore[reportArgumentType]
+
+
+async def test_passing_a_result_as_input_says_how_to_resume_or_continue() -> None:
+    result = await Runner.run(Agent("a", model=ScriptModel([text("hi")])), "go")
+    with pytest.raises(
+        UserError, match=r"not RunResult: resume with result.to_state\(\), or continue"
+    ):
+        await Runner.run(Agent("a", model=ScriptModel()), result)  # pyright: ignore[reportArgumentType]

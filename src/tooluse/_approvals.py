@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from ._context import RunContextWrapper
 from ._function_tool import FunctionTool
@@ -20,9 +22,11 @@ async def needs_approval(
 ) -> bool:
     """Whether a call waits for a human.
 
-    A function gets the arguments as the tool would (validated, strict-mode
-    rewrites undone). Arguments the tool would refuse need no approval: the
-    call cannot run, and the model is told what is wrong with them instead.
+    A function gets the run context and the arguments as the tool would
+    (validated, strict-mode rewrites undone), and the call's approval id if it
+    takes a third parameter (openai-agents' form). Arguments the tool would
+    refuse need no approval: the call cannot run, and the model is told what is
+    wrong with them instead.
 
     Args:
         context: The run context.
@@ -45,14 +49,30 @@ async def needs_approval(
     if arguments is None:
         return True  # a hand-built tool's unreadable arguments: let a human look
     try:
-        answer = flag(context, arguments)
+        predicate = cast(Callable[..., Any], flag)
+        extra = (call.approval_id,) if _takes_call_id(predicate) else ()  # openai-agents' form
+        answer = predicate(context, arguments, *extra)
         return bool(await answer if inspect.isawaitable(answer) else answer)
     except Exception as error:
         raise UserError(
-            f"needs_approval of tool '{tool.name}' raised {type(error).__name__} for call "
-            f"'{call.approval_id}'; no call of this turn has run. Fix the function, then resume "
-            "the run from the state it paused at, or run again"
+            f"needs_approval of tool '{tool.name}' raised {type(error).__name__} ({error}) for "
+            f"call '{call.approval_id}'; no call of this turn has run. Fix the function and run "
+            "again"
         ) from error
+
+
+@functools.lru_cache(maxsize=256)
+def _takes_call_id(predicate: Callable[..., Any]) -> bool:
+    """Whether a predicate takes a third argument, the call's id (read once per function)."""
+    try:
+        parameters = inspect.signature(predicate).parameters.values()
+    except (TypeError, ValueError):  # no signature to read: the two-argument form
+        return False
+    positional = [p for p in parameters if p.kind in _POSITIONAL and p.default is p.empty]
+    return len(positional) >= 3 or any(p.kind is p.VAR_POSITIONAL for p in parameters)
+
+
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
 def _runnable(tool: FunctionTool, arguments: str) -> bool:

@@ -21,16 +21,19 @@ from ._lints import Finding, tool_findings, warn
 from ._strict import describe_problems, describe_violations, to_strict_schema
 from ._strict_rules import check_strict_schema
 from ._tool_errors import default_tool_error_function
+from ._values import is_positive_number
 from .exceptions import UserError
 
 __all__ = ["FunctionTool", "ToolErrorFunction", "function_tool", "tool_output_text"]
 
 ToolFunction: TypeAlias = Callable[..., Any]
 """A sync or async function to turn into a tool."""
-ApprovalPredicate: TypeAlias = Callable[
-    [RunContextWrapper[Any], dict[str, Any]], "bool | Awaitable[bool]"
-]
-"""Decides, per run context and call arguments, whether a call needs approval."""
+ApprovalPredicate: TypeAlias = (
+    Callable[[RunContextWrapper[Any], dict[str, Any]], "bool | Awaitable[bool]"]
+    | Callable[[RunContextWrapper[Any], dict[str, Any], str], "bool | Awaitable[bool]"]
+)
+"""Decides whether a call needs approval, from the run context and the call's arguments
+(and its approval id, when it takes a third parameter, as in openai-agents)."""
 EnabledPredicate: TypeAlias = Callable[[RunContextWrapper[Any], Any], "bool | Awaitable[bool]"]
 """Decides, per run context and agent, whether a tool is offered."""
 
@@ -70,7 +73,7 @@ class FunctionTool:
         self._findings = tuple(
             tool_findings(self.name, self.description, strict=self.strict_json_schema)
         )
-        if self.timeout is not None and not self.timeout > 0:
+        if self.timeout is not None and not is_positive_number(self.timeout):
             raise UserError(
                 f"FunctionTool '{self.name}': timeout={self.timeout!r} must be a positive number "
                 "of seconds, or None for no limit"

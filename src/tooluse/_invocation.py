@@ -31,6 +31,7 @@ from .exceptions import ModelRetry, ToolArgumentsError, UserError
 __all__ = [
     "InvokeSettings",
     "Invoker",
+    "StoppedAtLimit",
     "ToolErrorFunction",
     "ToolOutcome",
     "timed_out",
@@ -70,20 +71,26 @@ class InvokeSettings(NamedTuple):
 _NO_SETTINGS = InvokeSettings()
 
 
-def timed_out(tool_name: str, timeout: float) -> ToolOutcome:
-    """The outcome of a call stopped at its timeout.
+class StoppedAtLimit(CallTimedOut):
+    """An awaited call cancelled at its timeout: unlike a sync tool's thread, it did stop."""
+
+
+def timed_out(tool_name: str, limit: CallTimedOut) -> ToolOutcome:
+    """The outcome of a call given up at its timeout.
 
     Args:
         tool_name: The tool's name.
-        timeout: The limit, in seconds.
+        limit: The timeout that passed: `StoppedAtLimit` when the call was stopped.
 
     Returns:
-        A failed outcome telling the model to try another way.
+        A failed outcome telling the model what became of the call.
     """
+    if isinstance(limit, StoppedAtLimit):
+        text = "and was stopped. Try a smaller request, or another approach."
+    else:  # a sync tool's thread cannot be stopped: the model must not assume nothing happened
+        text = "but could not be stopped: it may still finish. Check its effect before retrying."
     return ToolOutcome(
-        f"Tool '{tool_name}' timed out after {timeout:g} s and was stopped. "
-        "Try a smaller request, or another approach.",
-        failed=True,
+        f"Tool '{tool_name}' timed out after {limit.timeout:g} s {text}", failed=True
     )
 
 
@@ -122,8 +129,8 @@ class Invoker:
         """
         try:
             return _outcome(ctx, await self._start(ctx, arguments, settings.timeout))
-        except CallTimedOut as stopped:
-            return timed_out(ctx.tool_name, stopped.timeout)
+        except CallTimedOut as limit:
+            return timed_out(ctx.tool_name, limit)
         except Exception as error:
             return await self._failed(ctx, error, settings)
 
@@ -195,7 +202,7 @@ async def run_within(awaitable: Awaitable[Any], timeout: float, ctx: ToolContext
         What the coroutine returned.
 
     Raises:
-        CallTimedOut: If the limit passed first.
+        StoppedAtLimit: If the limit passed first.
     """
     task = asyncio.ensure_future(awaitable)
     try:
@@ -208,7 +215,7 @@ async def run_within(awaitable: Awaitable[Any], timeout: float, ctx: ToolContext
         ctx.cancel()
         task.cancel()
         await asyncio.wait((task,))
-        raise CallTimedOut(timeout)
+        raise StoppedAtLimit(timeout, ctx.tool_name)
     return task.result()
 
 

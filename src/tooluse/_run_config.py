@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ._settings import ModelSettings
+from ._values import is_positive_number, is_whole_number
+from .exceptions import UserError
 
 if TYPE_CHECKING:
     from ._invocation import ToolErrorFunction
@@ -35,3 +37,14 @@ class RunConfig:
     """Log tool exceptions with their messages (off: tool data may hold secrets)."""
     max_retries: int | None = None
     """The `openai` client's retries for each model call; None keeps the client's."""
+
+    def __post_init__(self) -> None:
+        problems: list[str] = []
+        if self.tool_timeout is not None and not is_positive_number(self.tool_timeout):
+            problems.append(f"tool_timeout={self.tool_timeout!r} must be a positive number or None")
+        if not is_whole_number(self.max_tool_errors, 1):
+            problems.append(f"max_tool_errors={self.max_tool_errors!r} must be a whole number >= 1")
+        if self.max_retries is not None and not is_whole_number(self.max_retries, 0):
+            problems.append(f"max_retries={self.max_retries!r} must be a whole number >= 0 or None")
+        if problems:
+            raise UserError(f"RunConfig: {'; '.join(problems)}")

@@ -25,8 +25,9 @@ from ._run_config import DEFAULT_MAX_TURNS, RunConfig
 from ._run_scope import AgentSetup, RunScope
 from ._state import RunState
 from ._tool_execution import ToolExecutor
-from ._toolsets import is_context_manager
+from ._toolsets import toolsets_to_enter
 from ._turn import FinalOutput, Interrupted, NextAgent, NextStep, Pending, RunAgain, take_turn
+from ._values import is_whole_number
 from .exceptions import RunStopped, UserError
 
 if TYPE_CHECKING:
@@ -226,8 +227,8 @@ class _Run:
     async def _take_over(self) -> None:
         """The current agent starts: its toolsets are entered (once a run), its hooks told."""
         agent = self.scope.setup.agent
-        for entry in agent.tools:
-            if is_context_manager(entry) and id(entry) not in self._entered:
+        for entry in toolsets_to_enter(agent.tools):
+            if id(entry) not in self._entered:
                 self._entered.add(id(entry))
                 if self._toolsets is None:
                     self._toolsets = AsyncExitStack()
@@ -272,8 +273,14 @@ def _input_items(input: Any) -> list[Item]:
         return [user_message(input)]
     if isinstance(input, list):
         return list(input)  # pyright: ignore[reportUnknownArgumentType]
+    hint = (
+        ": resume with result.to_state(), or continue with result.to_input_list()"
+        if isinstance(input, RunResult)
+        else ""
+    )
     raise UserError(
-        f"Runner input must be a str, a list of items or a RunState, not {type(input).__name__}"
+        f"Runner input must be a str, a list of items or a RunState, not "
+        f"{type(input).__name__}{hint}"
     )
 
 
@@ -283,6 +290,7 @@ _KNOWN = frozenset(_OPTIONS)
 
 def _check_options(options: RunOptions) -> None:
     if options.keys() <= _KNOWN:
+        _check_values(options)
         return
     unknown: list[str] = []
     for name in sorted(set(options) - _KNOWN):
@@ -291,6 +299,20 @@ def _check_options(options: RunOptions) -> None:
     raise UserError(
         f"Runner got unknown options: {', '.join(unknown)}; the options are {', '.join(_OPTIONS)}"
     )
+
+
+def _check_values(options: RunOptions) -> None:
+    problems: list[str] = []
+    if "max_turns" in options and not is_whole_number(options["max_turns"], 1):
+        problems.append(f"max_turns={options['max_turns']!r} must be a whole number >= 1")
+    config = options.get("run_config")
+    if config is not None and not isinstance(config, RunConfig):  # pyright: ignore[reportUnnecessaryIsInstance]
+        problems.append(f"run_config must be a RunConfig, not {type(config).__name__}")
+    hooks = options.get("hooks")
+    if hooks is not None and not callable(getattr(hooks, "on_agent_start", None)):
+        problems.append(f"hooks must be a RunHooks, not {type(hooks).__name__}")
+    if problems:
+        raise UserError(f"Runner: {'; '.join(problems)}")
 
 
 def _find_agent(start: Agent[Any], name: str) -> Agent[Any]:

@@ -12,9 +12,13 @@ again when resuming; the state names the current agent.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, cast
+
+from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
+from typing_extensions import TypedDict
 
 from ._context import Usage
 from ._items import Item
@@ -22,12 +26,26 @@ from .exceptions import UserError
 
 __all__ = ["REJECTION", "Decision", "RunState", "ToolApproval", "TurnInProgress"]
 
-Decision = dict[str, Any]
-"""A human's decision on a call: `{"approved": bool, "message": str | None}`."""
+_CLOSED = ConfigDict(
+    extra="forbid"
+)  # reading a state: a field this tooluse does not know is a mistake
+
+
+@with_config(_CLOSED)
+class Decision(TypedDict):
+    """A human's decision on a call."""
+
+    approved: bool
+    """Whether the call may run."""
+    message: str | None
+    """What the model is told of a rejected call."""
+
+
 REJECTION = "The user rejected this call."
 """What the model is told of a rejected call, unless the human says more."""
 
 
+@with_config(_CLOSED)
 @dataclass(frozen=True)
 class ToolApproval:
     """A tool call waiting for a human's approval."""
@@ -47,6 +65,7 @@ class ToolApproval:
             object.__setattr__(self, "approval_id", self.call_id)
 
 
+@with_config(_CLOSED)
 @dataclass
 class TurnInProgress:
     """A model response whose calls are not all answered yet."""
@@ -60,6 +79,7 @@ class TurnInProgress:
     run again on resume."""
 
 
+@with_config(_CLOSED)
 @dataclass
 class RunState:
     """Everything a run is, to save it and resume it (after a pause for approval, or anywhere).
@@ -118,7 +138,7 @@ class RunState:
         Args:
             call: The approval item, or its approval id.
         """
-        self.decisions[_approval_id(call)] = {"approved": True, "message": None}
+        self.decisions[self._waiting(call)] = {"approved": True, "message": None}
 
     def reject(self, call: ToolApproval | str, message: str = REJECTION) -> None:
         """Refuse a waiting call: the model gets `message` as its output.
@@ -127,7 +147,17 @@ class RunState:
             call: The approval item, or its approval id.
             message: What the model is told.
         """
-        self.decisions[_approval_id(call)] = {"approved": False, "message": message}
+        self.decisions[self._waiting(call)] = {"approved": False, "message": message}
+
+    def _waiting(self, call: ToolApproval | str) -> str:
+        approval_id = call if isinstance(call, str) else call.approval_id
+        waiting = [i.approval_id for i in self.interruptions]
+        if waiting and approval_id not in waiting:
+            raise UserError(
+                f"No call waits for approval under {approval_id!r}; the waiting ones are "
+                f"{', '.join(waiting)}"
+            )
+        return approval_id
 
     def copy(self) -> RunState:
         """A deep copy, for a run to work on."""
@@ -138,8 +168,8 @@ class RunState:
         return json.dumps({"version": self.VERSION, **asdict(self)})
 
     @classmethod
-    def from_json(cls, text: str) -> RunState:
-        """A state back from `to_json()`'s text.
+    def from_json(cls, text: str | bytes | dict[str, Any]) -> RunState:
+        """A state back from `to_json()`'s text (or that text parsed into a dict).
 
         Args:
             text: The JSON.
@@ -148,41 +178,34 @@ class RunState:
             The state.
 
         Raises:
-            UserError: If the text is not a run state of the version this tooluse reads.
+            UserError: If it is not a run state of the version this tooluse reads; the
+                message names every field that does not fit.
         """
-        try:
-            data: Any = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise UserError(f"RunState.from_json: the text is not JSON ({error.msg})") from None
+        data: Any = text
+        if not isinstance(text, dict):
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as error:
+                raise UserError(f"RunState.from_json: the text is not JSON ({error.msg})") from None
         if not isinstance(data, dict) or "agent_name" not in data:
             raise UserError("RunState.from_json: the JSON is not a run state (no 'agent_name')")
-        version = cast(dict[str, Any], data).pop("version", None)
+        fields = dict(cast(dict[str, Any], data))
+        version = fields.pop("version", None)
         if version != cls.VERSION:
             raise UserError(
                 f"RunState.from_json: the state has version {version!r}, this tooluse reads "
                 f"version {cls.VERSION}; resume it with the tooluse version that wrote it"
             )
-        return _from_dict(cast(dict[str, Any], data))
+        try:
+            return _adapter().validate_json(json.dumps(fields), strict=True)
+        except ValidationError as error:
+            problems = "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or 'the state'}: {e['msg']}"
+                for e in error.errors(include_url=False, include_input=False)
+            )
+            raise UserError(f"RunState.from_json: the state does not fit ({problems})") from None
 
 
-def _from_dict(data: dict[str, Any]) -> RunState:
-    decisions: Any = data.get("decisions", {})
-    if not isinstance(decisions, dict) or not all(
-        isinstance(d, dict) and isinstance(d.get("approved"), bool)  # pyright: ignore[reportUnknownMemberType]
-        for d in cast(dict[str, Any], decisions).values()
-    ):
-        raise UserError(
-            'RunState.from_json: each decision must be {"approved": true|false, "message": ...}'
-        )
-    try:
-        turn = data.get("turn")
-        data["turn"] = TurnInProgress(**turn) if turn is not None else None
-        data["interruptions"] = [ToolApproval(**i) for i in data.get("interruptions", [])]
-        data["usage"] = Usage(**data.get("usage", {}))
-        return RunState(**data)
-    except TypeError as error:  # a field missing, unknown or misnamed
-        raise UserError(f"RunState.from_json: the state does not fit ({error})") from None
-
-
-def _approval_id(call: ToolApproval | str) -> str:
-    return call if isinstance(call, str) else call.approval_id
+@functools.cache
+def _adapter() -> TypeAdapter[RunState]:
+    return TypeAdapter(RunState)

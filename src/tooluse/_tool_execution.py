@@ -137,8 +137,8 @@ class ToolExecutor:
         try:
             call = invoker(ctx, arguments)
             output = await (call if timeout is None else run_within(call, timeout, ctx))
-        except CallTimedOut as stopped:
-            return timed_out(tool.name, stopped.timeout)
+        except CallTimedOut as limit:
+            return timed_out(tool.name, limit)
         return ToolOutcome(tool_output_text(output, tool.name), failed=ctx.error is not None)
 
     async def answer_local(self, agent: Agent[Any], item: Item, tool: LocalTool) -> Item:

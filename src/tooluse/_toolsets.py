@@ -24,7 +24,7 @@ import inspect
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from types import TracebackType
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from ._context import RunContextWrapper
 from ._function_tool import FunctionTool
@@ -42,6 +42,7 @@ __all__ = [
     "is_context_manager",
     "is_static",
     "list_tools",
+    "toolsets_to_enter",
 ]
 
 Tool = FunctionTool | HostedTool
@@ -101,7 +102,15 @@ async def list_tools(
 
 
 async def _listed(toolset: Toolset, context: RunContextWrapper[Any], agent: Any) -> list[Tool]:
-    tools = list(await toolset.list_tools(context, agent))
+    listed: Any = toolset.list_tools(context, agent)
+    if inspect.isawaitable(listed):  # a sync list_tools is fine too
+        listed = await listed
+    if not isinstance(listed, Sequence):
+        raise UserError(
+            f"{type(toolset).__name__}.list_tools() returned {_describe(listed)}: return a list "
+            "of tools"
+        )
+    tools = list(cast(Sequence[Tool], listed))
     for tool in tools:
         if _problem(tool) is not None:
             raise UserError(
@@ -137,6 +146,12 @@ def check_tool_entries(owner: str, entries: Sequence[Any]) -> None:
     Raises:
         UserError: Naming every entry that is not a tool, and what to do instead.
     """
+    given: Any = entries
+    if isinstance(given, (str, Toolset, *_TOOL_TYPES)) or not isinstance(given, Sequence):
+        raise UserError(
+            f"{owner}: tools must be a list of tools and toolsets, not {_describe(given)}; "
+            "write tools=[...]"
+        )
     problems = [
         f"tools[{index}] is {problem}"
         for index, entry in enumerate(entries)
@@ -181,7 +196,7 @@ async def _enabled(tool: FunctionTool, context: RunContextWrapper[Any], agent: A
 
 
 def is_context_manager(entry: object) -> bool:
-    """Whether a toolset is also an async context manager, for the run to enter.
+    """Whether a toolset is also an async context manager.
 
     Args:
         entry: A tool or toolset.
@@ -192,18 +207,40 @@ def is_context_manager(entry: object) -> bool:
     return hasattr(type(entry), "__aenter__")
 
 
+def toolsets_to_enter(entries: Sequence[Any]) -> list[Any]:
+    """The toolsets a run enters for these tools: those inside wrappers too, not the wrappers.
+
+    A toolset shared by two agents, or wrapped twice, is listed once per wrapping;
+    the run enters each object once.
+
+    Args:
+        entries: What `Agent.tools` holds.
+
+    Returns:
+        The async context managers among them.
+    """
+    found: list[Any] = []
+    for entry in entries:
+        if isinstance(entry, _WrapperToolset):
+            found.extend(toolsets_to_enter(entry.entries))
+        elif is_context_manager(entry):
+            found.append(entry)
+    return found
+
+
 class _WrapperToolset:
     """A toolset over tools and toolsets; entering it enters the toolsets inside."""
 
     def __init__(self, tools: Toolset | Sequence[Tool | Toolset]) -> None:
         entries: list[Any] = [tools] if isinstance(tools, Toolset) else list(tools)
         check_tool_entries(type(self).__name__, entries)
-        self._entries = entries
+        self.entries = entries
+        """The tools and toolsets wrapped."""
         self._entered: list[AsyncExitStack] = []
 
     async def _inner_tools(self, context: RunContextWrapper[Any], agent: Any) -> list[Tool]:
         tools: list[Tool] = []
-        for entry in self._entries:
+        for entry in self.entries:
             if isinstance(entry, _TOOL_TYPES):
                 tools.append(entry)
             else:
@@ -211,10 +248,9 @@ class _WrapperToolset:
         return tools
 
     async def __aenter__(self) -> Any:
-        async with AsyncExitStack() as stack:
-            for entry in self._entries:
-                if is_context_manager(entry):
-                    await stack.enter_async_context(entry)
+        async with AsyncExitStack() as stack:  # entered by you; a run enters the inner ones
+            for entry in toolsets_to_enter(self.entries):
+                await stack.enter_async_context(entry)
             self._entered.append(stack.pop_all())
         return self
 

@@ -19,6 +19,9 @@ from typing import Any
 
 from openai import AsyncOpenAI
 
+from tooluse import OpenAIChatCompletionsModel, OpenAIResponsesModel
+from tooluse.models import Model
+
 USAGE_RESPONSES = {
     "input_tokens": 10,
     "output_tokens": 5,
@@ -91,6 +94,12 @@ class ScriptedServer:
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self._http.server_address[1]}/v1"
+
+    def model(self, api: str) -> Model:
+        """A model calling this server: `"responses"` or `"chat"` (Chat Completions)."""
+        if api == "responses":
+            return OpenAIResponsesModel("test-model", self.client())
+        return OpenAIChatCompletionsModel("test-model", self.client())
 
     def client(self) -> AsyncOpenAI:
         return AsyncOpenAI(base_url=self.base_url, api_key="test-key", max_retries=0)

@@ -19,15 +19,12 @@ from tooluse import (
     LocalShellTool,
     MaxTurnsExceeded,
     ModelSettings,
-    OpenAIChatCompletionsModel,
-    OpenAIResponsesModel,
     RunContextWrapper,
     Runner,
     UserError,
     WebSearchTool,
     function_tool,
 )
-from tooluse.models import Model
 
 from .openai_server import Call, ScriptedServer, Turn
 
@@ -52,12 +49,6 @@ async def get_time(city: str) -> str:
         city: The city.
     """
     return f"12:00 in {city}"
-
-
-def model_for(api: str, server: ScriptedServer) -> Model:
-    if api == "responses":
-        return OpenAIResponsesModel("test-model", server.client())
-    return OpenAIChatCompletionsModel("test-model", server.client())
 
 
 async def run(agent: Agent[Any], streamed: bool, **kwargs: Any) -> tuple[Any, list[Any]]:
@@ -93,7 +84,7 @@ async def test_tool_calling_conversation(
         "assistant",
         instructions="Be brief.",
         tools=[get_weather, get_time],
-        model=model_for(api, openai_server),
+        model=openai_server.model(api),
     )
     result, events = await run(agent, streamed, context={"unit": "C"})
 
@@ -137,7 +128,7 @@ async def test_tool_calling_conversation(
 @pytest.mark.parametrize("api", APIS)
 async def test_continuing_a_conversation(openai_server: ScriptedServer, api: str) -> None:
     openai_server.script(Turn(text="Hello!"), Turn(text="You said hi."))
-    agent = Agent("assistant", model=model_for(api, openai_server))
+    agent = Agent("assistant", model=openai_server.model(api))
     first = await Runner.run(agent, "hi")
     again = await Runner.run(
         agent, [*first.to_input_list(), {"role": "user", "content": "What did I say?"}]
@@ -152,7 +143,7 @@ async def test_continuing_a_conversation(openai_server: ScriptedServer, api: str
 async def test_parallel_tool_calls_only_with_tools(openai_server: ScriptedServer, api: str) -> None:
     openai_server.script(Turn(text="a"), Turn(text="b"))
     settings = ModelSettings(parallel_tool_calls=False, temperature=0.5)
-    bare = Agent("bare", model=model_for(api, openai_server), model_settings=settings)
+    bare = Agent("bare", model=openai_server.model(api), model_settings=settings)
     tooled = bare.clone(tools=[get_time])
     await Runner.run(bare, "x")
     await Runner.run(tooled, "x")
@@ -171,7 +162,7 @@ async def test_forced_tool_choice_resets_after_a_tool_call(
     agent = Agent(
         "a",
         tools=[get_time],
-        model=model_for(api, openai_server),
+        model=openai_server.model(api),
         model_settings=ModelSettings(tool_choice="get_time"),
     )
     await Runner.run(agent, "time?")
@@ -195,7 +186,7 @@ class Forecast(BaseModel):
 async def test_output_type(openai_server: ScriptedServer, api: str, streamed: bool) -> None:
     answer = {"city": "Oslo", "highs": [{"key": "mon", "value": 3}]}
     openai_server.script(Turn(text=json.dumps(answer)))
-    agent = Agent("a", model=model_for(api, openai_server), output_type=Forecast)
+    agent = Agent("a", model=openai_server.model(api), output_type=Forecast)
     result, _ = await run(agent, streamed)
     assert result.final_output == Forecast(city="Oslo", highs={"mon": 3})
     body = openai_server.requests[0]["body"]
@@ -209,7 +200,7 @@ async def test_max_turns_keeps_the_conversation(openai_server: ScriptedServer, a
     openai_server.script(
         *(Turn(calls=[Call("get_time", '{"city": "Rome"}', f"c{i}")]) for i in range(3))
     )
-    agent = Agent("a", tools=[get_time], model=model_for(api, openai_server))
+    agent = Agent("a", tools=[get_time], model=openai_server.model(api))
     with pytest.raises(MaxTurnsExceeded) as raised:
         await Runner.run(agent, "loop", max_turns=2)
     assert raised.value.max_turns == 2
@@ -238,7 +229,7 @@ HOSTED = [
 
 async def test_hosted_tools_serialise_for_responses(openai_server: ScriptedServer) -> None:
     openai_server.script(Turn(text="ok"))
-    agent = Agent("a", tools=[*HOSTED, get_time], model=model_for("responses", openai_server))
+    agent = Agent("a", tools=[*HOSTED, get_time], model=openai_server.model("responses"))
     await Runner.run(agent, "x")
     body = openai_server.requests[0]["body"]
     assert body["tools"][:-1] == [tool.to_tool_param() for tool in HOSTED]
@@ -251,7 +242,7 @@ async def test_hosted_tools_serialise_for_responses(openai_server: ScriptedServe
 async def test_hosted_tool_on_a_chat_model_fails_before_any_request(
     openai_server: ScriptedServer, tool: Any
 ) -> None:
-    agent = Agent("a", tools=[tool], model=model_for("chat", openai_server))
+    agent = Agent("a", tools=[tool], model=openai_server.model("chat"))
     with pytest.raises(
         UserError, match=r"works only with the Responses API: use OpenAIResponsesModel"
     ):
@@ -275,9 +266,7 @@ async def test_local_shell_calls_run_locally(openai_server: ScriptedServer) -> N
         "action": action,
     }
     openai_server.script(Turn(items=[shell_call]), Turn(text="There is file.txt."))
-    agent = Agent(
-        "a", tools=[LocalShellTool(executor)], model=model_for("responses", openai_server)
-    )
+    agent = Agent("a", tools=[LocalShellTool(executor)], model=openai_server.model("responses"))
     result = await Runner.run(agent, "ls")
     assert result.final_output == "There is file.txt."
     assert seen == [action]
@@ -296,9 +285,7 @@ async def test_hosted_tool_items_are_kept_and_sent_back(openai_server: ScriptedS
         Turn(items=[search], calls=[Call("get_time", '{"city": "Paris"}')]),
         Turn(text="Found it."),
     )
-    agent = Agent(
-        "a", tools=[WebSearchTool(), get_time], model=model_for("responses", openai_server)
-    )
+    agent = Agent("a", tools=[WebSearchTool(), get_time], model=openai_server.model("responses"))
     result = await Runner.run(agent, "search")
     assert result.new_items[0]["type"] == "web_search_call"
     sent = openai_server.requests[1]["body"]["input"]
@@ -350,7 +337,7 @@ async def test_computer_actions_run_locally(openai_server: ScriptedServer) -> No
         "pending_safety_checks": [{"id": "sc_1", "code": "x", "message": "careful"}],
     }
     openai_server.script(Turn(items=[click]), Turn(text="Clicked."))
-    agent = Agent("a", tools=[ComputerTool(computer)], model=model_for("responses", openai_server))
+    agent = Agent("a", tools=[ComputerTool(computer)], model=openai_server.model("responses"))
     result = await Runner.run(agent, "click it")
     assert result.final_output == "Clicked."
     assert computer.actions == [("click", (10, 20, "left"))]
@@ -394,7 +381,7 @@ async def test_hosted_mcp_approval_requests_are_answered(openai_server: Scripted
     agent = Agent(
         "a",
         tools=[HostedMCPTool(config, on_approval_request=approve)],
-        model=model_for("responses", openai_server),
+        model=openai_server.model("responses"),
     )
     result = await Runner.run(agent, "delete it")
     assert result.final_output == "Not deleted."

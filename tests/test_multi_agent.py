@@ -11,8 +11,6 @@ from pydantic import BaseModel
 
 from tooluse import (
     Agent,
-    OpenAIChatCompletionsModel,
-    OpenAIResponsesModel,
     Result,
     RunContextWrapper,
     Runner,
@@ -20,17 +18,10 @@ from tooluse import (
     function_tool,
     handoff,
 )
-from tooluse.models import Model
 
 from .openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
 
 APIS = ["responses", "chat"]
-
-
-def model_for(api: str, server: ScriptedServer) -> Model:
-    if api == "responses":
-        return OpenAIResponsesModel("test-model", server.client())
-    return OpenAIChatCompletionsModel("test-model", server.client())
 
 
 def offered_tools(body: dict[str, Any]) -> list[str]:
@@ -49,7 +40,7 @@ def team(
     def remember(ctx: RunContextWrapper[Any]) -> None:
         handed.append("on_handoff")
 
-    model = model_for(api, server)
+    model = server.model(api)
     billing = Agent(
         "billing",
         instructions="You do billing.",
@@ -157,7 +148,7 @@ async def test_input_filter_edits_what_the_next_agent_sees(openai_server: Script
     def only_user_messages(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [item for item in items if item.get("role") == "user"]
 
-    model = model_for("responses", openai_server)
+    model = openai_server.model("responses")
     expert = Agent("expert", instructions="Expert.", model=model)
     triage = Agent(
         "triage", handoffs=[handoff(expert, input_filter=only_user_messages)], model=model
@@ -185,7 +176,7 @@ async def test_handoff_input_type_reaches_on_handoff(openai_server: ScriptedServ
     def on_escalation(ctx: RunContextWrapper[Any], data: Escalation) -> None:
         seen.append(data)
 
-    model = model_for("responses", openai_server)
+    model = openai_server.model("responses")
     boss = Agent("boss", model=model)
     agent = Agent(
         "clerk",
@@ -204,7 +195,7 @@ async def test_handoff_input_type_reaches_on_handoff(openai_server: ScriptedServ
 
 @pytest.mark.parametrize("api", APIS)
 async def test_an_agent_as_a_tool(openai_server: ScriptedServer, api: str) -> None:
-    model = model_for(api, openai_server)
+    model = openai_server.model(api)
     translator = Agent(
         "translator",
         instructions="Translate to French.",
@@ -229,7 +220,7 @@ async def test_an_agent_as_a_tool(openai_server: ScriptedServer, api: str) -> No
 async def test_agent_tool_failure_goes_through_the_tool_error_path(
     openai_server: ScriptedServer,
 ) -> None:
-    model = model_for("responses", openai_server)
+    model = openai_server.model("responses")
     flaky = Agent("flaky", model=model)
     manager = Agent("manager", tools=[flaky.as_tool()], model=model)
     openai_server.script(
@@ -252,7 +243,7 @@ class Session:
 
 
 async def test_tools_returning_an_agent_and_a_result(openai_server: ScriptedServer) -> None:
-    model = model_for("responses", openai_server)
+    model = openai_server.model("responses")
     vip = Agent("vip", instructions="Treat them well.", model=model)
 
     @function_tool
@@ -299,7 +290,7 @@ async def test_execute_tools_false_returns_the_calls(openai_server: ScriptedServ
         ran.append(path)
         return "deleted"
 
-    agent = Agent("a", tools=[delete], model=model_for("responses", openai_server))
+    agent = Agent("a", tools=[delete], model=openai_server.model("responses"))
     openai_server.script(Turn(calls=[Call("delete", '{"path": "/tmp/x"}')]))
     result = await Runner.run(agent, "clean up", execute_tools=False)
     assert ran == []
@@ -333,7 +324,7 @@ async def test_approval_and_rejection_through_json(openai_server: ScriptedServer
         ran.append(f"touch {path}")
         return "touched"
 
-    agent = Agent("admin", tools=[delete, touch], model=model_for(api, openai_server))
+    agent = Agent("admin", tools=[delete, touch], model=openai_server.model(api))
     openai_server.script(
         Turn(
             calls=[

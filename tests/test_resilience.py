@@ -21,8 +21,6 @@ from tooluse import (
     Agent,
     MaxTurnsExceeded,
     ModelRetry,
-    OpenAIChatCompletionsModel,
-    OpenAIResponsesModel,
     RunConfig,
     RunContextWrapper,
     Runner,
@@ -30,7 +28,6 @@ from tooluse import (
     function_tool,
 )
 from tooluse.exceptions import ModelAPIError, ToolErrorBudgetExceeded
-from tooluse.models import Model
 
 from .openai_server import Call, ScriptedServer, Turn, sent_call_ids, sent_tool_outputs
 
@@ -104,12 +101,6 @@ def slow_sync(ctx: ToolContext[Any]) -> str:
 TOOLS = [get_weather, get_time, admin_reset, explode, retry_me, slow_async, slow_sync]
 
 
-def model_for(api: str, server: ScriptedServer) -> Model:
-    if api == "responses":
-        return OpenAIResponsesModel("test-model", server.client())
-    return OpenAIChatCompletionsModel("test-model", server.client())
-
-
 async def run(agent: Agent[Any], streamed: bool, **kwargs: Any) -> Any:
     if not streamed:
         return await Runner.run(agent, "go", context={"token": SECRET}, **kwargs)
@@ -172,7 +163,7 @@ async def test_misbehaviour_gets_an_answer_and_the_run_goes_on(
 ) -> None:
     calls, _ = CASES[case]
     openai_server.script(Turn(calls=calls), Turn(text="recovered"))
-    agent = Agent("a", tools=TOOLS, model=model_for(api, openai_server))
+    agent = Agent("a", tools=TOOLS, model=openai_server.model(api))
     with caplog.at_level(logging.WARNING):
         result = await run(agent, streamed)
     assert result.final_output == "recovered"
@@ -256,7 +247,7 @@ async def test_sync_timeout_signals_the_abandoned_thread(
 ) -> None:
     SYNC_STOPPED.clear()
     openai_server.script(Turn(calls=[Call("slow_sync", "{}")]), Turn(text="ok"))
-    await Runner.run(Agent("a", tools=TOOLS, model=model_for(api, openai_server)), "go")
+    await Runner.run(Agent("a", tools=TOOLS, model=openai_server.model(api)), "go")
     assert SYNC_STOPPED.wait(2)
 
 
@@ -274,7 +265,7 @@ async def test_duplicate_and_missing_call_ids(
         ),
         Turn(text="ok"),
     )
-    result = await run(Agent("a", tools=TOOLS, model=model_for(api, openai_server)), streamed)
+    result = await run(Agent("a", tools=TOOLS, model=openai_server.model(api)), streamed)
     body = openai_server.requests[1]["body"]
     assert sent_call_ids(body) == ["dup"]
     assert sent_tool_outputs(body) == {"dup": "noon in A"}
@@ -287,7 +278,7 @@ async def test_error_budget(openai_server: ScriptedServer, api: str, streamed: b
     openai_server.script(
         *(Turn(calls=[Call("nope", json.dumps({"k": SECRET}), f"c{i}")]) for i in range(5))
     )
-    agent = Agent("a", tools=TOOLS, model=model_for(api, openai_server))
+    agent = Agent("a", tools=TOOLS, model=openai_server.model(api))
     with pytest.raises(ToolErrorBudgetExceeded) as raised:
         await run(agent, streamed, run_config=RunConfig(max_tool_errors=2))
     assert len(openai_server.requests) == 2
@@ -306,7 +297,7 @@ async def test_error_budget(openai_server: ScriptedServer, api: str, streamed: b
 async def test_a_success_resets_the_budget(openai_server: ScriptedServer) -> None:
     bad, good = Call("nope", "{}"), Call("get_time", '{"city": "X"}')
     openai_server.script(Turn(calls=[bad]), Turn(calls=[good]), Turn(calls=[bad]), Turn(text="ok"))
-    agent = Agent("a", tools=TOOLS, model=model_for("responses", openai_server))
+    agent = Agent("a", tools=TOOLS, model=openai_server.model("responses"))
     result = await Runner.run(agent, "go", run_config=RunConfig(max_tool_errors=2))
     assert result.final_output == "ok"
 
@@ -318,9 +309,7 @@ async def test_max_turns(openai_server: ScriptedServer, api: str, streamed: bool
         *(Turn(calls=[Call("get_time", '{"city": "X"}', f"c{i}")]) for i in range(3))
     )
     with pytest.raises(MaxTurnsExceeded) as raised:
-        await run(
-            Agent("a", tools=TOOLS, model=model_for(api, openai_server)), streamed, max_turns=2
-        )
+        await run(Agent("a", tools=TOOLS, model=openai_server.model(api)), streamed, max_turns=2)
     assert len(raised.value.new_items) == 4
 
 
@@ -331,7 +320,7 @@ async def test_api_errors_are_typed_and_keep_the_conversation(
     openai_server: ScriptedServer, api: str, streamed: bool, status: int
 ) -> None:
     openai_server.script(Turn(calls=[Call("get_time", '{"city": "X"}')]), Turn(status=status))
-    agent = Agent("a", tools=TOOLS, model=model_for(api, openai_server))
+    agent = Agent("a", tools=TOOLS, model=openai_server.model(api))
     with pytest.raises(ModelAPIError) as raised:
         await run(agent, streamed, run_config=RunConfig(max_retries=0))
     assert raised.value.status_code == status
@@ -353,7 +342,7 @@ async def test_run_wide_failure_text_and_logging(
     config = RunConfig(failure_error_function=explain, log_tool_errors=True)
     with caplog.at_level(logging.WARNING, logger="tooluse"):
         await Runner.run(
-            Agent("a", tools=TOOLS, model=model_for("responses", openai_server)),
+            Agent("a", tools=TOOLS, model=openai_server.model("responses")),
             "go",
             context={"token": SECRET},
             run_config=config,

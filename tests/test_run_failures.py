@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from tooluse import Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, Runner, function_tool
+from tooluse import Agent, Runner, function_tool
 from tooluse.exceptions import ModelAPIError, ResponseIncomplete, RunStopped
-from tooluse.models import Model
 
 from .openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
 from .test_models import open_sockets
@@ -28,12 +27,6 @@ def get_weather(city: str) -> str:
         city: The city.
     """
     return f"sunny in {city}"
-
-
-def model_for(api: str, server: ScriptedServer) -> Model:
-    if api == "responses":
-        return OpenAIResponsesModel("test-model", server.client())
-    return OpenAIChatCompletionsModel("test-model", server.client())
 
 
 async def run(agent: Agent[Any], streamed: bool) -> Any:
@@ -67,7 +60,7 @@ async def test_an_incomplete_response_is_the_same_typed_error_in_both_modes(
     openai_server: ScriptedServer, api: str, turn: Turn, reason: str, streamed: bool
 ) -> None:
     openai_server.script(FIRST, turn)
-    agent = Agent("a", tools=[get_weather], model=model_for(api, openai_server))
+    agent = Agent("a", tools=[get_weather], model=openai_server.model(api))
     with pytest.raises(ResponseIncomplete) as raised:
         await run(agent, streamed)
     assert raised.value.reason == reason
@@ -80,7 +73,7 @@ async def test_a_failed_response_is_a_model_api_error_in_both_modes(
     openai_server: ScriptedServer, streamed: bool
 ) -> None:
     openai_server.script(FIRST, Turn(failed=("server_error", "The server had an error")))
-    agent = Agent("a", tools=[get_weather], model=model_for("responses", openai_server))
+    agent = Agent("a", tools=[get_weather], model=openai_server.model("responses"))
     with pytest.raises(ModelAPIError) as raised:
         await run(agent, streamed)
     assert raised.value.description == (
@@ -105,7 +98,7 @@ async def test_an_unreadable_answer_is_a_model_api_error_saying_what_happened(
     openai_server: ScriptedServer, api: str, streamed: bool, turn: Turn, description: str
 ) -> None:
     openai_server.script(FIRST, turn)
-    agent = Agent("a", tools=[get_weather], model=model_for(api, openai_server))
+    agent = Agent("a", tools=[get_weather], model=openai_server.model(api))
     with pytest.raises(ModelAPIError) as raised:
         await run(agent, streamed)
     assert description in raised.value.description
@@ -121,7 +114,7 @@ async def test_a_lone_surrogate_in_the_arguments_does_not_stop_the_run(
     openai_server.script(
         Turn(calls=[Call("get_weather", '{"city": "Par\ud800is"}')]), Turn(text="done")
     )
-    agent = Agent("a", tools=[get_weather], model=model_for(api, openai_server))
+    agent = Agent("a", tools=[get_weather], model=openai_server.model(api))
     result = await run(agent, streamed)
     assert result.final_output == "done"
     assert sent_tool_outputs(openai_server.requests[1]["body"]) == {
@@ -134,7 +127,7 @@ async def test_an_unknown_tool_name_is_echoed_cut_short(openai_server: ScriptedS
     openai_server.script(
         Turn(calls=[Call(name, "{}", f"c{i}") for i in range(100)]), Turn(text="done")
     )
-    agent = Agent("a", tools=[get_weather], model=model_for("responses", openai_server))
+    agent = Agent("a", tools=[get_weather], model=openai_server.model("responses"))
     await Runner.run(agent, "go")
     echoed = sent_tool_outputs(openai_server.requests[1]["body"])
     assert all(len(output) < 300 for output in echoed.values())
@@ -144,7 +137,7 @@ async def test_an_unknown_tool_name_is_echoed_cut_short(openai_server: ScriptedS
 async def test_no_stream_is_left_open_after_300_streamed_runs(
     openai_server: ScriptedServer, api: str
 ) -> None:
-    agent = Agent("a", tools=[get_weather], model=model_for(api, openai_server))
+    agent = Agent("a", tools=[get_weather], model=openai_server.model(api))
 
     async def one() -> None:
         result = Runner.run_streamed(agent, "go")

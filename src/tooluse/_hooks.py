@@ -304,8 +304,8 @@ class RunEvents:
         if agent.hooks is not None:
             await agent.hooks.on_tool_end(context, agent, tool, result)
 
-    def watches_tools(self, agent: Agent[Any]) -> bool:
-        """Whether anything listens to tool calls (the fast path skips two awaits when not)."""
+    def watched(self, agent: Agent[Any]) -> bool:
+        """Whether any hook listens to `agent`'s steps: when none does, the run skips the awaits."""
         return self._hooks is not None or agent.hooks is not None
 
     def item(self, name: ItemEventName, item: Item) -> None:

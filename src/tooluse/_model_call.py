@@ -15,7 +15,6 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ._context import RunContextWrapper
 from ._hooks import RunEvents
 from ._items import Item, message_text, with_valid_text
 from ._run_scope import AgentSetup, RunScope, TurnTools
@@ -32,7 +31,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from ._agent import Agent
+    pass
 
 __all__ = ["call_model", "final_output"]
 
@@ -54,12 +53,15 @@ async def call_model(scope: RunScope, tools: TurnTools) -> None:
         raise MaxTurnsExceeded(scope.max_turns, *scope.error_items())
     model = resolve_model(scope.config.model or agent.model)
     request = await _request(scope, tools)
-    await scope.events.llm_start(scope.context, agent, request.instructions, request.input)
+    watched = scope.events.watched(agent)
+    if watched:
+        await scope.events.llm_start(scope.context, agent, request.instructions, request.input)
     state.turns += 1
     response = await _fetch(scope, model, request)
     scope.raw_responses.append(response)
     state.usage.add(response.usage)
-    await scope.events.llm_end(scope.context, agent, response)
+    if watched:
+        await scope.events.llm_end(scope.context, agent, response)
     if response.status == "incomplete":
         raise ResponseIncomplete(response.reason or "unknown", *scope.error_items())
     if response.status == "failed":
@@ -69,26 +71,22 @@ async def call_model(scope: RunScope, tools: TurnTools) -> None:
 
 
 async def _request(scope: RunScope, tools: TurnTools) -> ModelRequest:
-    state, setup = scope.state, scope.setup
-    settings = setup.agent.model_settings.resolve(scope.config.model_settings)
+    state, agent = scope.state, scope.setup.agent
+    settings = agent.model_settings.resolve(scope.config.model_settings)
     if state.tool_choice_released and settings.tool_choice is not None:
         settings = replace(settings, tool_choice=None)
+    instructions = agent.instructions
+    if callable(instructions):
+        instructions = instructions(scope.context, agent)
+        instructions = await instructions if inspect.isawaitable(instructions) else instructions
     return ModelRequest(
-        instructions=await _instructions(scope.context, setup.agent),
+        instructions=instructions,
         input=state.history(),
         tools=tools.tools,
         settings=settings,
-        output_schema=setup.output.json_schema if setup.output else None,
+        output_schema=scope.setup.output.json_schema if scope.setup.output else None,
         max_retries=scope.config.max_retries,
     )
-
-
-async def _instructions(context: RunContextWrapper[Any], agent: Agent[Any]) -> str | None:
-    instructions = agent.instructions
-    if instructions is None or isinstance(instructions, str):
-        return instructions
-    text = instructions(context, agent)
-    return await text if inspect.isawaitable(text) else text
 
 
 async def _fetch(scope: RunScope, model: Model, request: ModelRequest) -> ModelResponse:

@@ -258,7 +258,8 @@ class _Run:
         )
         if isinstance(step, FinalOutput):
             result.final_output = step.output
-            await scope.events.agent_end(scope.context, scope.setup.agent, step.output)
+            if scope.events.watched(scope.setup.agent):
+                await scope.events.agent_end(scope.context, scope.setup.agent, step.output)
         elif isinstance(step, Interrupted):
             state.interruptions = step.approvals
             result.interruptions = step.approvals

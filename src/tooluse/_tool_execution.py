@@ -116,7 +116,7 @@ class ToolExecutor:
             agent=agent,
             run_config=self.config,
         )
-        if not self.events.watches_tools(agent):
+        if not self.events.watched(agent):
             return await self._invoke(tool, ctx, planned.arguments)
         await self.events.tool_start(ctx, agent, tool)
         outcome = await self._invoke(tool, ctx, planned.arguments)
@@ -152,7 +152,7 @@ class ToolExecutor:
         Returns:
             The answering item.
         """
-        watched = self.events.watches_tools(agent)
+        watched = self.events.watched(agent)
         if watched:
             await self.events.tool_start(self.context, agent, tool)
         answer = await answer_local_item(item, tool)

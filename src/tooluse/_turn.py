@@ -278,8 +278,8 @@ async def approve(scope: RunScope, plan: TurnPlan) -> TurnPlan | Interrupted:
 async def _decide(
     scope: RunScope, call_id: str, call: PlannedCall, waiting: list[ToolApproval]
 ) -> PlannedCall:
-    if call.tool is None:
-        return call
+    if call.tool is None or (call.tool.needs_approval is False and not scope.state.decisions):
+        return call  # the common case, decided without a call
     decision = scope.state.decisions.get(call.approval_id)  # a decision made stands
     if decision is None and not await needs_approval(scope.context, call.tool, call):
         return call

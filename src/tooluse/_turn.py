@@ -13,7 +13,7 @@ call model ──► plan ──► approve ──► run ──► apply ──
 - **approve**: each call that needs approval is decided by the state's
   decisions, or the turn stops at `Interrupted` before anything has run.
 - **run**: local items, then every function call at once, then the handoff's
-  `on_handoff`; each answer is recorded in the turn as it is made.
+  `on_handoff`; the answers are recorded in the turn in progress.
 - **apply**: the answers join the conversation in the order of the calls, the
   error budget is spent, and the next step is decided.
 
@@ -281,10 +281,9 @@ async def _decide(
     if call.tool is None or (call.tool.needs_approval is False and not scope.state.decisions):
         return call  # the common case, decided without a call
     decision = scope.state.decisions.get(call.approval_id)  # a decision made stands
-    if decision is None and not await needs_approval(scope.context, call.tool, call):
-        return call
     if decision is None:
-        waiting.append(ToolApproval(call_id, call.name, call.arguments, call.approval_id))
+        if await needs_approval(scope.context, call.tool, call):
+            waiting.append(ToolApproval(call_id, call.name, call.arguments, call.approval_id))
         return call
     if decision["approved"]:
         return call

@@ -347,7 +347,7 @@ async def test_approval_and_rejection_through_json(openai_server: ScriptedServer
 
     resumed = await Runner.run(agent, RunState.from_json(text))
     assert resumed.final_output == "Deleted /tmp/a; /home was refused."
-    assert ran == ["/tmp/a", "touch /tmp/t"]
+    assert sorted(ran) == ["/tmp/a", "touch /tmp/t"]  # the two calls ran at once
     assert sent_tool_outputs(openai_server.requests[1]["body"]) == {
         "call_1": "deleted /tmp/a",
         "call_2": "Never delete /home.",

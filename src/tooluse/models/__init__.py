@@ -14,10 +14,10 @@ from ._chat_conversion import items_to_messages, message_to_items
 from ._defaults import (
     DEFAULT_MODEL,
     default_openai_client,
-    resolve_model,
     set_default_openai_api,
     set_default_openai_client,
 )
+from ._resolve import resolve_model
 from ._responses import OpenAIResponsesModel
 
 __all__ = [

@@ -14,8 +14,8 @@ from ._base import Model, ModelRequest
 __all__ = [
     "DEFAULT_MODEL",
     "OpenAIModel",
+    "default_openai_api",
     "default_openai_client",
-    "resolve_model",
     "set_default_openai_api",
     "set_default_openai_client",
 ]
@@ -51,6 +51,15 @@ def set_default_openai_api(api: OpenAIApi) -> None:
     if api not in ("responses", "chat_completions"):
         raise UserError(f"set_default_openai_api({api!r}): use 'responses' or 'chat_completions'")
     _api = api
+
+
+def default_openai_api() -> OpenAIApi:
+    """The API models given by name use (`set_default_openai_api`).
+
+    Returns:
+        `"responses"` or `"chat_completions"`.
+    """
+    return _api
 
 
 def default_openai_client() -> AsyncOpenAI:
@@ -119,23 +128,3 @@ class OpenAIModel(Model, ABC):
         }
         params.update({key: value for key, value in sampling.items() if value is not None})
         return params
-
-
-def resolve_model(model: str | Model | None) -> Model:
-    """A `Model` for a name (with the default API), a `Model` as it is, or the default.
-
-    Args:
-        model: A model name, a model, or None.
-
-    Returns:
-        The model to call.
-    """
-    if isinstance(model, Model):
-        return model
-    from ._chat import OpenAIChatCompletionsModel  # noqa: PLC0415 - the two import this module
-    from ._responses import OpenAIResponsesModel  # noqa: PLC0415
-
-    name = model or DEFAULT_MODEL
-    if _api == "chat_completions":
-        return OpenAIChatCompletionsModel(name)
-    return OpenAIResponsesModel(name)

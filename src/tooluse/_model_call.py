@@ -13,7 +13,7 @@ import sys
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._hooks import RunEvents
 from ._items import Item, message_text, with_valid_text
@@ -29,9 +29,6 @@ from .models import (
     ResponseDone,
     resolve_model,
 )
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["call_model", "final_output"]
 

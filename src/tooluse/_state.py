@@ -125,7 +125,7 @@ class RunState:
             The input and new items, or what an `input_filter` left and the items since.
         """
         if self.filtered_history is None:
-            return [*self.input, *self.new_items]
+            return self.conversation()
         return [*self.filtered_history, *self.new_items[self.filtered_at :]]
 
     def conversation(self) -> list[Item]:

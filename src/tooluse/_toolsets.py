@@ -85,19 +85,23 @@ async def list_tools(
     Raises:
         UserError: If a toolset lists something that is not a tool.
     """
+    return [
+        tool
+        for tool in await _expanded(entries, context, agent)
+        if not isinstance(tool, FunctionTool) or await _enabled(tool, context, agent)
+    ]
+
+
+async def _expanded(
+    entries: Sequence[Any], context: RunContextWrapper[Any], agent: Any
+) -> list[Tool]:
+    """Tools as they are, and what each toolset lists for this turn, in order."""
     tools: list[Tool] = []
     for entry in entries:
         if isinstance(entry, _TOOL_TYPES):
-            listed: Sequence[Tool] = (entry,)
+            tools.append(entry)
         else:
-            listed = await _listed(entry, context, agent)
-        tools.extend(
-            [
-                t
-                for t in listed
-                if not isinstance(t, FunctionTool) or await _enabled(t, context, agent)
-            ]
-        )
+            tools.extend(await _listed(entry, context, agent))
     return tools
 
 
@@ -238,15 +242,6 @@ class _WrapperToolset:
         """The tools and toolsets wrapped."""
         self._entered: list[AsyncExitStack] = []
 
-    async def _inner_tools(self, context: RunContextWrapper[Any], agent: Any) -> list[Tool]:
-        tools: list[Tool] = []
-        for entry in self.entries:
-            if isinstance(entry, _TOOL_TYPES):
-                tools.append(entry)
-            else:
-                tools.extend(await _listed(entry, context, agent))
-        return tools
-
     async def __aenter__(self) -> Any:
         async with AsyncExitStack() as stack:  # entered by you; a run enters the inner ones
             for entry in toolsets_to_enter(self.entries):
@@ -287,7 +282,7 @@ class FilteredToolset(_WrapperToolset):
             The kept tools.
         """
         kept: list[Tool] = []
-        for tool in await self._inner_tools(context, agent):
+        for tool in await _expanded(self.entries, context, agent):
             keep = self.filter(context, agent, tool)
             if await keep if inspect.isawaitable(keep) else keep:
                 kept.append(tool)
@@ -329,7 +324,7 @@ class RenamedToolset(_WrapperToolset):
         Returns:
             The tools; hosted tools keep their names, which the API fixes.
         """
-        return [self._rename(tool) for tool in await self._inner_tools(context, agent)]
+        return [self._rename(tool) for tool in await _expanded(self.entries, context, agent)]
 
     def _rename(self, tool: Tool) -> Tool:
         if not isinstance(tool, FunctionTool) or self.new_name(tool.name) == tool.name:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import inspect
+import re
 from typing import get_origin
 
 import tooluse
@@ -75,6 +77,14 @@ def test_all_is_exactly_the_public_api() -> None:
     assert sorted(tooluse.__all__) == tooluse.__all__
     assert len(set(tooluse.__all__)) == len(tooluse.__all__)
     assert set(tooluse.__all__) == EXPECTED_PUBLIC
+
+
+def test_version_is_the_installed_one() -> None:
+    # `__version__` is a dunder beside `__all__`, not in it: `import *` does not bind it.
+    assert isinstance(tooluse.__version__, str)
+    assert re.fullmatch(r"\d+\.\d+\.\d+(\.dev\d+|(a|b|rc)\d+)?", tooluse.__version__)
+    assert tooluse.__version__ == importlib.metadata.version("tooluse")
+    assert "__version__" not in tooluse.__all__
 
 
 def test_every_public_name_resolves() -> None:

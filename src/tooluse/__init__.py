@@ -43,6 +43,7 @@ from ._strict_rules import StrictViolation, check_strict_schema
 from ._tool_errors import default_tool_error_function
 from ._tool_params import chat_completions_tool_param, responses_tool_param
 from ._toolsets import FilteredToolset, PrefixedToolset, RenamedToolset, Toolset
+from ._version import __version__ as __version__
 from .exceptions import (
     MaxTurnsExceeded,
     ModelBehaviorError,

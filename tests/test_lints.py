@@ -36,7 +36,7 @@ class TestDecorationWarnings:
 
         assert decorate(add) == []
 
-    def test_each_finding(self) -> None:
+    def test_only_errors_warn_and_check_gets_every_finding(self) -> None:
         def look(ctx: Any, city, days: int) -> str:  # type: ignore[no-untyped-def]
             """Look up the weather.
 
@@ -48,12 +48,29 @@ class TestDecorationWarnings:
 
         assert decorate(look) == snapshot(
             [
+                "look: error: the docstring describes 'dayz', which is not a parameter: its description is dropped; fix the name in the docstring [unknown-doc-param]"
+            ]
+        )
+        tool = function_tool(look)  # pyright: ignore[reportUnknownArgumentType]
+        assert [str(f) for f in tool._findings] == snapshot(  # pyright: ignore[reportPrivateUsage]
+            [
                 "look: error: the docstring describes 'dayz', which is not a parameter: its description is dropped; fix the name in the docstring [unknown-doc-param]",
                 "look(ctx): warning: has no description; document it in the docstring's Args section [no-description]",
                 "look(city): warning: has no annotation, so the model is asked for a string; annotate it [unannotated]",
                 "look(days): warning: has no description; document it in the docstring's Args section [no-description]",
             ]
         )
+
+    def test_undocumented_and_unannotated_tools_decorate_silently(self) -> None:
+        # Thirty undocumented two-parameter tools used to print sixty warnings at import.
+        def make(index: int) -> Any:
+            def tool(a, b: int) -> str:  # type: ignore[no-untyped-def]
+                return ""
+
+            tool.__name__ = f"tool_{index}"
+            return tool  # pyright: ignore[reportUnknownVariableType]
+
+        assert [message for i in range(30) for message in decorate(make(i))] == []
 
     def test_long_description_and_bad_name_in_loose_mode(self) -> None:
         def f() -> str:
@@ -71,15 +88,27 @@ class TestDecorationWarnings:
 
     def test_minus_w_error_makes_them_fail(self) -> None:
         def f(x: int) -> int:
+            """F.
+
+            Args:
+                y: Not a parameter.
+            """
             return x
 
         with warnings.catch_warnings():
             warnings.simplefilter("error", ToolDefinitionWarning)
-            with pytest.raises(ToolDefinitionWarning, match=r"f\(x\): warning: has no description"):
+            with pytest.raises(
+                ToolDefinitionWarning, match=r"f: error: the docstring describes 'y'"
+            ):
                 function_tool(f)
 
     def test_warning_points_at_the_function(self) -> None:
         def f(x: int) -> int:
+            """F.
+
+            Args:
+                y: Not a parameter.
+            """
             return x
 
         with warnings.catch_warnings(record=True) as caught:

@@ -1,8 +1,12 @@
 """Definition-time findings about tools: what `tooluse check` reports and decoration warns about.
 
 Strict-mode violations stop decoration with a `UserError`; the findings here
-are softer. Each is emitted at decoration time as a `ToolDefinitionWarning`
-(so a test run with `-W error` fails on them) and listed by `tooluse check`.
+are softer, and `tooluse check` lists them all. The errors among them (a bad
+tool name or an over-long description on a loose tool, which the API would
+refuse; a docstring entry for no parameter) are also emitted at decoration as
+a `ToolDefinitionWarning`, so a test run with `-W error` fails on them. The
+warnings (a parameter without description or annotation) are not: a module of
+undocumented tools would print one per parameter at every import.
 """
 
 from __future__ import annotations
@@ -38,9 +42,10 @@ class Finding:
 
     code: str
     """What kind: `no-description`, `unknown-doc-param`, `unannotated`, `tool-name`,
-    `duplicate-name`, `long-description` or `strict`."""
+    `duplicate-name`, `long-description`, or `definition` (the tool failed to build)."""
     severity: Severity
-    """`error` makes `tooluse check` exit 1; `warning` does not."""
+    """`error` makes `tooluse check` exit 1 and is warned about at decoration;
+    `warning` is only listed by `tooluse check`."""
     tool: str
     """The tool's name."""
     message: str
@@ -166,13 +171,15 @@ def duplicate_name_findings(names: Iterable[str]) -> list[Finding]:
 
 
 def warn(findings: Iterable[Finding], func: Callable[..., Any]) -> None:
-    """Emit findings as `ToolDefinitionWarning`s pointing at the function's definition.
+    """Emit the errors among findings as `ToolDefinitionWarning`s at the function's definition.
+
+    Warning-severity findings are left to `tooluse check`.
 
     Args:
-        findings: What to warn about.
+        findings: A tool's findings.
         func: The decorated function, whose file and first line the warnings name.
     """
-    findings = list(findings)
+    findings = [finding for finding in findings if finding.severity == "error"]
     if not findings:
         return
     code = getattr(inspect.unwrap(func), "__code__", None)

@@ -1,33 +1,105 @@
-"""The docs pages of the run loop run as written: every Python block, in order, on one page."""
+"""The docs run as written: every Python block of README.md and of every page under docs/.
+
+A page's Python blocks run in order, in one namespace, as one script would: `__name__` is
+`"__main__"`, top-level `await` is allowed, all blocks share one event loop, and a later
+block goes on from the earlier ones. A comment after a `print(...)` is text the block
+promises to print. `--8<-- "path"` lines (pymdownx.snippets, as the example pages use)
+are replaced by the file, as the site does. No block may reach OpenAI: the key is unset.
+
+Blocks that are not Python name their language (`text`, `bash`, `pycon`), so that no
+Python block escapes this test by being untagged or spelled `py`.
+"""
 
 from __future__ import annotations
 
 import ast
 import asyncio
 import contextlib
+import inspect
 import io
+import pkgutil
 import re
+import sys
+import types
+from dataclasses import dataclass
 from pathlib import Path
-from types import CodeType
-from typing import Any
 
 import pytest
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
-PAGES = ["running.md", "agents.md", "architecture.md"]
-BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
+import tooluse
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+FENCE = re.compile(r"^(?P<indent> *)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*)$")
+SNIPPET = re.compile(r'^--8<-- "(?P<path>[^"]+)"$')
+DIRECTIVE = re.compile(r"^::: (?P<name>[\w.]+)$", re.MULTILINE)
+NOT_PYTHON = {"text", "bash", "console", "pycon", "json", "toml", "yaml"}
 
 
-def blocks(page: str) -> list[str]:
-    return BLOCK.findall((DOCS / page).read_text())
+@dataclass(frozen=True)
+class Block:
+    """A fenced code block of a page."""
+
+    language: str
+    source: str
+    line: int
+    """The page's line number of the block's first line of code."""
 
 
-def compiled(source: str, page: str) -> CodeType:
-    return compile(source, f"docs/{page}", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+def fenced_blocks(text: str) -> list[Block]:
+    """The page's fenced code blocks, as a Markdown renderer finds them."""
+    lines = text.splitlines()
+    found: list[Block] = []
+    start = 0
+    while start < len(lines):
+        opening = FENCE.match(lines[start])
+        if opening is None:
+            start += 1
+            continue
+        indent, fence = len(opening["indent"]), opening["fence"]
+        closing = re.compile(rf"^ *{re.escape(fence[0])}{{{len(fence)},}} *$")
+        end = next((i for i in range(start + 1, len(lines)) if closing.match(lines[i])), len(lines))
+        code = [
+            line[indent:] if line[:indent].isspace() else line for line in lines[start + 1 : end]
+        ]
+        language = (opening["info"].split() or [""])[0]
+        found.append(Block(language, "\n".join(code) + "\n", start + 2))
+        start = end + 1
+    return found
+
+
+def python_blocks(page: Path) -> list[Block]:
+    return [block for block in fenced_blocks(page.read_text()) if block.language == "python"]
+
+
+def with_snippets(source: str) -> str:
+    """The source with each snippet included, as pymdownx.snippets does (paths from the root).
+
+    Both forms: `--8<-- "path"` on one line, and paths between two `--8<--` lines (the form
+    the example pages use: ruff's formatter leaves it alone).
+    """
+    out: list[str] = []
+    lines = iter(source.splitlines(keepends=True))
+    for line in lines:
+        if line.strip() == "--8<--":
+            paths = iter(lambda: next(lines).strip(), "--8<--")
+            out.extend((ROOT / path).read_text() for path in paths if path)
+        elif included := SNIPPET.match(line.strip()):
+            out.append((ROOT / included["path"]).read_text())
+        else:
+            out.append(line)
+    return "".join(out)
+
+
+def compiled(block: Block, page: Path) -> types.CodeType:
+    # Blank lines first, so that a traceback's line number is the page's.
+    source = "\n" * (block.line - 1) + with_snippets(block.source)
+    return compile(source, str(page), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
 
 
 def promised(source: str) -> list[str]:
-    """What the page says a block prints: the comment after each `print(...)`."""
+    """What a block says it prints: the comment after each `print(...)`."""
     return [
         line.split("  # ", 1)[1]
         for line in source.splitlines()
@@ -35,21 +107,94 @@ def promised(source: str) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("page", PAGES)
-def test_every_python_block_of_the_page_runs(page: str) -> None:
-    namespace: dict[str, Any] = {}
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        for source in blocks(page):
-            result = eval(compiled(source, page), namespace)  # top-level await: a coroutine
-            if asyncio.iscoroutine(result):
-                asyncio.run(result)
-    for text in (text for source in blocks(page) for text in promised(source)):
-        assert text in printed.getvalue()
+def page_id(page: Path) -> str:
+    return str(page.relative_to(ROOT))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_every_python_block_of_the_page_runs(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    script = types.ModuleType("__main__")  # as runpy runs a script
+    script.__file__ = str(page)
+    monkeypatch.setitem(sys.modules, "__main__", script)
+    loop = asyncio.new_event_loop()
+    try:
+        for block in python_blocks(page):
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                result = eval(compiled(block, page), script.__dict__)
+                if inspect.iscoroutine(result):  # a block with top-level await
+                    loop.run_until_complete(result)
+            for text in promised(block.source):
+                assert text in printed.getvalue(), f"{page_id(page)}:{block.line}"
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_every_code_block_names_its_language(page: Path) -> None:
+    for block in fenced_blocks(page.read_text()):
+        where = f"{page_id(page)}:{block.line}"
+        assert block.language in {"python", *NOT_PYTHON}, f"{where}: `{block.language}`"
+
+
+def test_the_blocks_are_found_as_a_renderer_finds_them() -> None:
+    text = (
+        "a\n```python\nx = 1\n```\n\n1. step\n\n    ```bash\n    ls\n    ```\n````text\n```\n````\n"
+    )
+    assert fenced_blocks(text) == [
+        Block("python", "x = 1\n", 3),
+        Block("bash", "ls\n", 9),
+        Block("text", "```\n", 12),
+    ]
+    # A fence followed by text does not close the block (CommonMark).
+    assert fenced_blocks("```python\nx = 1\n``` more\ny = 2\n```\n")[0].source == (
+        "x = 1\n``` more\ny = 2\n"
+    )
+
+
+def test_snippets_are_included_in_either_form() -> None:
+    single = with_snippets('a = 1\n--8<-- "examples/weather.py"\n')
+    block = with_snippets("a = 1\n--8<--\nexamples/weather.py\n--8<--\n")
+    assert single == block == "a = 1\n" + (ROOT / "examples" / "weather.py").read_text()
+
+
+@pytest.mark.parametrize(
+    "example", sorted((ROOT / "examples").glob("*.py")), ids=lambda path: path.name
+)
+def test_every_example_has_a_page_that_includes_it_and_says_how_to_run_it(example: Path) -> None:
+    page = DOCS / "examples" / f"{example.stem}.md"
+    code = [with_snippets(block.source) for block in fenced_blocks(page.read_text())]
+    assert example.read_text() in code
+    run_with = example.read_text().split("Run with:\n", 1)[1].splitlines()[0].strip()
+    assert f"{run_with}\n" in code
+
+
+def documented() -> set[str]:
+    """What the API reference renders: the `::: name` directives of docs/reference/."""
+    return {
+        match["name"]
+        for page in (DOCS / "reference").glob("*.md")
+        for match in DIRECTIVE.finditer(page.read_text())
+    }
+
+
+def test_the_reference_covers_every_public_name() -> None:
+    names = documented()
+    resolved = {name: pkgutil.resolve_name(name) for name in names}  # each directive resolves
+    modules = [value for value in resolved.values() if isinstance(value, types.ModuleType)]
+    assert {"tooluse.testing", "tooluse.exceptions"} <= names
+    for name in tooluse.__all__:
+        value = getattr(tooluse, name)
+        assert f"tooluse.{name}" in names or any(
+            getattr(module, name, None) is value and name in getattr(module, "__all__", [])
+            for module in modules
+        ), name
 
 
 def test_the_run_loop_pages_show_their_capabilities() -> None:
-    running = "".join(blocks("running.md"))
+    running = "".join(block.source for block in python_blocks(DOCS / "running.md"))
     for shown in (
         "RunHooks",
         "RunState.from_json",

@@ -99,12 +99,32 @@ def compiled(block: Block, page: Path) -> types.CodeType:
 
 
 def promised(source: str) -> list[str]:
-    """What a block says it prints: the comment after each `print(...)`."""
-    return [
-        line.split("  # ", 1)[1]
-        for line in source.splitlines()
-        if "print(" in line and "  # " in line
-    ]
+    """What a block says it prints: the comment after a `print(...)` on its line, or the
+    comment lines right below a line with a `print(...)` (for what a loop prints)."""
+    texts: list[str] = []
+    after_print = False
+    for line in source.splitlines():
+        if after_print and line.startswith("# "):
+            texts.append(line.removeprefix("# "))
+            continue
+        after_print = "print(" in line
+        if after_print and "  # " in line:
+            texts.append(line.split("  # ", 1)[1])
+    return texts
+
+
+def test_what_a_block_promises_to_print() -> None:
+    source = (
+        "print(1)  # 1\n"
+        "for x in 'ab':\n"
+        "    print(x)\n"
+        "# a\n"
+        "# b\n"
+        "\n"
+        "# a comment, not output\n"
+        "y = 2  # nor this\n"
+    )
+    assert promised(source) == ["1", "a", "b"]
 
 
 def page_id(page: Path) -> str:
@@ -126,7 +146,7 @@ def test_every_python_block_of_the_page_runs(page: Path, monkeypatch: pytest.Mon
                 if inspect.iscoroutine(result):  # a block with top-level await
                     loop.run_until_complete(result)
             for text in promised(block.source):
-                assert text in printed.getvalue(), f"{page_id(page)}:{block.line}"
+                assert text in printed.getvalue(), f"{page_id(page)}:{block.line} prints {text!r}"
     finally:
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()

@@ -1,8 +1,8 @@
 """Scripted models for your tests: no network, no API key.
 
-- `TestModel` calls every offered function tool once, with arguments made from
-  its schema, then answers with a summary of their outputs (or, for an agent
-  with an `output_type`, with a value made from that schema).
+- `TestModel` calls every offered function tool once, with arguments its schema
+  accepts (`value_for_schema`), then answers with a summary of their outputs (or,
+  for an agent with an `output_type`, with a value made from that schema).
 - `FunctionModel(fn)` answers with whatever `fn(messages, tools)` returns: a
   string, or a `ModelReply` with text and/or `ToolCall`s.
 
@@ -24,7 +24,7 @@ from typing import Any
 from ._context import Usage
 from ._function_tool import FunctionTool
 from ._items import Item, assistant_message, function_call
-from ._strict import def_name
+from ._sample_args import sample
 from .models import Model, ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
 from .models._base import Tool
 
@@ -152,31 +152,21 @@ def _summary(items: list[Item], outputs: dict[str, str]) -> str:
 
 
 def value_for_schema(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
-    """A simple value that a JSON schema admits: the first choice, zero, empty text.
+    """A value that a JSON schema admits, made deterministically from the schema.
+
+    The simplest fitting value is chosen: the first choice of an enum, zero or the
+    bound nearest it (a multiple of `multipleOf`), `"a"` or a string that fits
+    `format`, `pattern` and the lengths, the fewest items, every property. A strict
+    tool schema's constraints kept in words (`At least 3 characters long.`) are
+    honoured too. Past a few levels of nesting, null and empty branches come first,
+    so recursive schemas end.
 
     Args:
-        schema: A (strict) JSON schema.
-        defs: Its `$defs`; taken from `schema` when None.
+        schema: A JSON schema.
+        defs: The definitions its `$ref`s name; taken from `schema` when None.
 
     Returns:
-        The value.
+        The value; `{}` for an object schema nothing satisfies, else None.
     """
-    known: dict[str, Any] = schema.get("$defs", {}) if defs is None else defs
-    if "$ref" in schema:
-        schema = known[def_name(str(schema["$ref"]))]
-    if "const" in schema or "enum" in schema:
-        return schema["const"] if "const" in schema else schema["enum"][0]
-    if "anyOf" in schema:
-        branches: list[dict[str, Any]] = schema["anyOf"]
-        chosen = next((b for b in branches if b.get("type") != "null"), branches[0])
-        return value_for_schema(chosen, known)
-    kind = schema.get("type")
-    if kind == "object":
-        properties: dict[str, Any] = schema.get("properties", {})
-        return {key: value_for_schema(sub, known) for key, sub in properties.items()}
-    if kind == "array":
-        return [value_for_schema(schema["items"], known) for _ in range(schema.get("minItems", 0))]
-    return _SCALARS.get(str(kind))
-
-
-_SCALARS: dict[str, Any] = {"string": "a", "integer": 0, "number": 0.0, "boolean": False}
+    root = schema if defs is None else {**schema, "$defs": defs}
+    return sample(root)

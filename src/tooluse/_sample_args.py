@@ -1,0 +1,419 @@
+"""Values a JSON schema accepts, made from the schema alone: the arguments `TestModel` sends.
+
+`sample(schema)` proposes values for each node, best first (zero, `"a"`, the
+first choice, the least length), keeps those the node admits (`_schema_check`)
+and returns the first. Proposals honour bounds and `multipleOf`, lengths,
+`format` (a table of valid values), `pattern` (`_regex_sample`), `enum`/`const`,
+`examples`, arrays (`minItems`, `maxItems`, unique items), objects (required
+properties, `additionalProperties`, `minProperties`), `anyOf`/`oneOf` (the first
+branch that yields a value), `allOf` (merged), `$ref` and nullable types. Past a
+few levels of nesting, branches that end (null, scalars, empty arrays, only the
+required properties) come first, so recursive schemas terminate. No randomness.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Callable, Iterator
+from typing import Any, cast
+
+from ._regex_sample import strings_matching
+from ._schema_check import admits, json_equal, resolve
+from ._schema_hints import UNIQUE_KEYS, with_hints
+
+__all__ = ["sample"]
+
+Schema = dict[str, Any]
+
+_SHALLOW = 8  # levels of descent before branches that end are preferred
+_DEEPEST = 64  # levels of descent past which a node yields nothing
+_TRIES_PER_NODE = 200  # proposals checked for one node before giving up on it
+_BUDGET = 20_000  # proposals checked for one whole schema
+_NUMBERS_TRIED = 40
+_VARIANTS = 3  # other values tried per property, for distinct array items
+_MAX_REF_HOPS = 32
+_TYPE_ORDER = ("object", "array", "string", "integer", "number", "boolean", "null")
+_NEVER: Schema = {"not": {}}
+
+
+def _uuid(version: int) -> Callable[[int], str]:
+    return lambda k: f"12345678-1234-{version}234-8234-{k:012x}"
+
+
+_FORMATS: dict[str, Callable[[int], str]] = {
+    "date-time": lambda k: f"2024-01-{k % 28 + 1:02d}T12:00:00Z",
+    "date": lambda k: f"2024-01-{k % 28 + 1:02d}",
+    "time": lambda k: f"12:{k % 60:02d}:00Z",
+    "duration": lambda k: f"P{k + 1}D",
+    "email": lambda k: f"user{k or ''}@example.com",
+    "hostname": lambda k: f"host{k}.example.com" if k else "example.com",
+    "uri": lambda k: f"https://example.com/{k or ''}",
+    "uri-template": lambda k: f"https://example.com/{{id{k or ''}}}",
+    "json-pointer": lambda k: f"/a{k or ''}",
+    "relative-json-pointer": str,
+    "regex": lambda k: f"^a{k or ''}$",
+    "uuid": _uuid(4),
+    **{f"uuid{version}": _uuid(version) for version in range(1, 9)},
+    "ipv4": lambda k: f"192.0.2.{k % 254 + 1}",
+    "ipv6": lambda k: f"2001:db8::{k + 1:x}",
+    "ipv4network": lambda k: f"10.{k % 256}.0.0/16",
+    "ipv6network": lambda k: f"2001:db8:{k:x}::/48",
+    "ipv4interface": lambda k: f"192.0.2.{k % 254 + 1}/24",
+    "ipv6interface": lambda k: f"2001:db8::{k + 1:x}/64",
+    "multi-host-uri": lambda k: f"postgres://user:pass@localhost:5432/db{k or ''}",
+    "base64": lambda k: ["YQ==", "Yg==", "Yw=="][k % 3] if k < 3 else f"YWFh{k:04d}",
+    "directory-path": lambda k: "." if not k else "..",
+}
+_FORMATS.update(
+    {
+        "idn-email": _FORMATS["email"],
+        "idn-hostname": _FORMATS["hostname"],
+        "iri": _FORMATS["uri"],
+        "uri-reference": _FORMATS["uri"],
+        "iri-reference": _FORMATS["uri"],
+        "ipvanyaddress": _FORMATS["ipv4"],
+        "ipvanynetwork": _FORMATS["ipv4network"],
+        "ipvanyinterface": _FORMATS["ipv4interface"],
+        "base64url": _FORMATS["base64"],
+    }
+)
+
+
+class _NoValue(Exception):
+    """A node (or a property it requires) admits no value the sampler can make."""
+
+
+def sample(schema: Any, root: Schema | None = None) -> Any:
+    """A value `schema` admits, made deterministically; a best effort when none is found.
+
+    Args:
+        schema: A JSON schema (or a part of `root`).
+        root: The whole schema, for `$ref`; `schema` itself when None.
+
+    Returns:
+        The value; `{}` for an object schema nothing satisfies, else None.
+    """
+    whole: Schema = root if root is not None else cast(Schema, schema)
+    found = next(_Sampler(whole).values(schema, 0), _NoValue)
+    if found is not _NoValue:
+        return found
+    return (
+        {} if isinstance(schema, dict) and _types(cast(Schema, schema))[:1] == ["object"] else None
+    )
+
+
+class _Sampler:
+    """Proposes and checks values for the nodes of one schema."""
+
+    def __init__(self, root: Schema) -> None:
+        self.root = root
+        self.budget = _BUDGET
+
+    def values(self, node: Any, depth: int) -> Iterator[Any]:
+        """Distinct values `node` admits, best first."""
+        self.budget -= 1
+        if depth > _DEEPEST or node is False or self.budget < 0:
+            return
+        seen: set[str] = set()
+        proposals = self._proposals(self.expanded(node), depth)
+        for value in itertools.islice(proposals, _TRIES_PER_NODE):
+            self.budget -= 1
+            if self.budget < 0:
+                return
+            key = json.dumps(value, sort_keys=True)
+            if key not in seen and admits(node, value, self.root):
+                seen.add(key)
+                yield value
+
+    def first(self, node: Any, depth: int) -> Any:
+        """The best value `node` admits.
+
+        Raises:
+            _NoValue: When there is none.
+        """
+        found = next(self.values(node, depth), _NoValue)
+        if found is _NoValue:
+            raise _NoValue
+        return found
+
+    def expanded(self, node: Any, hops: int = 0) -> Schema:
+        """`node` with its description's hints, its `$ref` followed and its `allOf` merged."""
+        if not isinstance(node, dict):
+            return {} if node is not False else _NEVER
+        schema = with_hints(cast(Schema, node))
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            target = resolve(self.root, ref)
+            if target is None or hops >= _MAX_REF_HOPS:
+                return _NEVER
+            siblings = {key: value for key, value in schema.items() if key != "$ref"}
+            schema = _merge(self.expanded(target, hops + 1), siblings)
+        all_of: list[Any] = schema.get("allOf", [])
+        if all_of:
+            rest = {key: value for key, value in schema.items() if key != "allOf"}
+            for part in all_of:
+                rest = _merge(rest, self.expanded(part, hops + 1))
+            schema = rest
+        return schema
+
+    def _proposals(self, schema: Schema, depth: int) -> Iterator[Any]:
+        if "not" in schema and schema["not"] in ({}, True):
+            return
+        if "const" in schema:
+            yield schema["const"]
+            return
+        if "enum" in schema:
+            yield from schema["enum"]
+            return
+        examples: Any = schema.get("examples")
+        if isinstance(examples, list):
+            yield from cast(list[Any], examples)
+        branches: list[Any] = schema.get("anyOf") or schema.get("oneOf") or []
+        if branches:
+            yield from self._branches(schema, branches, depth)
+            return
+        for kind in self._ordered_types(schema, depth):
+            yield from self._of_type(kind, schema, depth)
+
+    def _branches(self, schema: Schema, branches: list[Any], depth: int) -> Iterator[Any]:
+        siblings = {key: value for key, value in schema.items() if key not in ("anyOf", "oneOf")}
+        merged = [_merge(siblings, self.expanded(branch)) for branch in branches]
+        if depth >= _SHALLOW:
+            merged.sort(key=_ending_rank)
+        for branch in merged:
+            yield from self.values(branch, depth + 1)
+
+    def _ordered_types(self, schema: Schema, depth: int) -> list[str]:
+        kinds = _types(schema)
+        if depth >= _SHALLOW and "null" in kinds:
+            kinds = ["null", *(kind for kind in kinds if kind != "null")]
+        return kinds
+
+    def _of_type(self, kind: str, schema: Schema, depth: int) -> Iterator[Any]:
+        if kind == "object":
+            yield from self._objects(schema, depth)
+        elif kind == "array":
+            yield from self._arrays(schema, depth)
+        elif kind == "string":
+            yield from self._strings(schema, depth)
+        elif kind in ("integer", "number"):
+            yield from _numbers(schema, integer=kind == "integer")
+        elif kind == "boolean":
+            yield from (False, True)
+        elif kind == "null":
+            yield None
+
+    def _strings(self, schema: Schema, depth: int) -> Iterator[str]:
+        shortest: int = schema.get("minLength", 0)
+        longest: int | None = schema.get("maxLength")
+        if schema.get("contentMediaType") == "application/json":
+            content = schema.get("contentSchema", {})
+            yield from (json.dumps(v) for v in self.values(content, depth + 1))
+        made = _FORMATS.get(str(schema.get("format")))
+        if made is not None:
+            yield from (made(k) for k in range(_NUMBERS_TRIED))
+        pattern = schema.get("pattern")
+        if isinstance(pattern, str):
+            yield from strings_matching(pattern, shortest, longest)
+        else:
+            yield from _plain_strings(shortest, longest)
+
+    def _arrays(self, schema: Schema, depth: int) -> Iterator[list[Any]]:
+        least: int = schema.get("minItems", 0)
+        most: int | None = schema.get("maxItems")
+        for size in (least, least + 1):
+            if most is None or size <= most:
+                try:
+                    yield self._items(schema, size, depth + 1)
+                except _NoValue:
+                    continue
+
+    def _items(self, schema: Schema, size: int, depth: int) -> list[Any]:
+        """`size` items, distinct when the items allow it; the prefix items first."""
+        prefix: list[Any] = schema.get("prefixItems", [])
+        rest: Any = schema.get("items", True)
+        unique = schema.get("uniqueItems") is True or UNIQUE_KEYS in schema
+        key: Any = schema.get(UNIQUE_KEYS)
+        made: list[Any] = []
+        pools: dict[int, Iterator[Any]] = {}
+        for index in range(size):
+            item = prefix[index] if index < len(prefix) else rest
+            pool = pools.setdefault(id(item), self.values(item, depth))
+            fresh = next((v for v in pool if not _repeats(v, made, key)), _NoValue)
+            if fresh is _NoValue:
+                if unique or not made:
+                    raise _NoValue
+                fresh = made[0]
+            made.append(fresh)
+        return made
+
+    def _objects(self, schema: Schema, depth: int) -> Iterator[Schema]:
+        properties: Schema = schema.get("properties", {})
+        required: list[str] = list(schema.get("required", []))
+        wanted = required + [n for n in properties if n not in required and depth < _SHALLOW]
+        base: Schema = {}
+        pools: dict[str, Iterator[Any]] = {}
+        for name in wanted:
+            pool = self.values(self._property(schema, name), depth + 1)
+            value = next(pool, _NoValue)
+            if value is _NoValue and name in required:
+                return
+            if value is not _NoValue:
+                base[name], pools[name] = value, pool
+        try:
+            base.update(self._entries(schema, base, depth + 1))
+        except _NoValue:
+            return
+        yield base
+        for name, pool in pools.items():
+            yield from ({**base, name: other} for other in itertools.islice(pool, _VARIANTS))
+        yield {name: value for name, value in base.items() if name in required}
+
+    def _property(self, schema: Schema, name: str) -> Any:
+        properties: Schema = schema.get("properties", {})
+        if name in properties:
+            return properties[name]
+        return schema.get("additionalProperties", True)
+
+    def _entries(self, schema: Schema, taken: Schema, depth: int) -> Schema:
+        """Entries beyond the named properties, as many as `minProperties` asks for."""
+        missing = schema.get("minProperties", 0) - len(taken)
+        extra = schema.get("additionalProperties", True)
+        if missing <= 0:
+            return {}
+        if extra is False:
+            raise _NoValue
+        names_schema = {"type": "string", **self.expanded(schema.get("propertyNames", {}))}
+        names = (n for n in self.values(names_schema, depth) if n not in taken)
+        keys = list(itertools.islice(names, missing))
+        if len(keys) < missing:
+            raise _NoValue
+        return {key: self.first(extra, depth) for key in keys}
+
+
+def _merge(base: Schema, extra: Schema) -> Schema:
+    """Both schemas' keywords: properties and `required` combined, else `extra` wins."""
+    merged = {**base, **extra}
+    if "properties" in base and "properties" in extra:
+        properties = dict(base["properties"])
+        for name, sub in extra["properties"].items():
+            properties[name] = {"allOf": [properties[name], sub]} if name in properties else sub
+        merged["properties"] = properties
+    if "required" in base and "required" in extra:
+        merged["required"] = list(dict.fromkeys([*base["required"], *extra["required"]]))
+    return merged
+
+
+def _types(schema: Schema) -> list[str]:
+    """The types to propose values of, in order; guessed from the keywords when unstated."""
+    kind: Any = schema.get("type")
+    if isinstance(kind, str):
+        return [kind]
+    if isinstance(kind, list):
+        return [str(k) for k in cast(list[Any], kind)]
+    guesses = {
+        "object": ("properties", "required", "additionalProperties", "minProperties"),
+        "array": ("items", "prefixItems", "minItems", "maxItems", "uniqueItems"),
+        "string": ("pattern", "format", "minLength", "maxLength", "contentMediaType"),
+        "number": ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
+    }
+    found = [name for name, keys in guesses.items() if any(key in schema for key in keys)]
+    return found or ["null", *(k for k in _TYPE_ORDER if k != "null")]
+
+
+def _ending_rank(branch: Schema) -> int:
+    """How soon a branch ends: null first, then scalars, then containers and references."""
+    kinds = _types(branch)
+    if kinds[:1] == ["null"]:
+        return 0
+    if "$ref" in branch or {"object", "array"} & set(kinds):
+        return 2
+    return 1
+
+
+def _repeats(value: Any, made: list[Any], key: Any) -> bool:
+    """Whether `value` equals an item already made (or shares its `key`, for pairs)."""
+    if isinstance(key, str) and isinstance(value, dict):
+        own = cast(Schema, value).get(key)
+        keyed = [cast(Schema, m) for m in made if isinstance(m, dict)]
+        return any(json_equal(m.get(key), own) for m in keyed)
+    return any(json_equal(value, other) for other in made)
+
+
+def _plain_strings(shortest: int, longest: int | None) -> Iterator[str]:
+    """`a`, `b`, ... at the least length that is not empty, then longer ones."""
+    length = max(shortest, 1 if longest is None or longest >= 1 else 0)
+    if length == 0:
+        yield ""
+        return
+    for extra in range(3):
+        if longest is not None and length + extra > longest:
+            return
+        for letter in "abcdefghijklmnopqrstuvwxyz":
+            yield letter * (length + extra)
+
+
+def _numbers(schema: Schema, *, integer: bool) -> Iterator[int | float]:
+    """Numbers within the bounds, multiples of `multipleOf`, nearest zero first."""
+    low, high = (
+        _bound(schema, "minimum", "exclusiveMinimum"),
+        _bound(schema, "maximum", "exclusiveMaximum"),
+    )
+    step: Any = schema.get("multipleOf")
+    if not isinstance(step, (int, float)) or isinstance(step, bool) or step <= 0:
+        step = 1
+    for value in _multiples(step, low, high):
+        if not integer:
+            yield float(value)
+        elif float(value).is_integer():
+            yield int(value)
+    if not integer and low is not None and high is not None:
+        yield from _between(low[0], high[0])
+
+
+def _bound(schema: Schema, inclusive: str, exclusive: str) -> tuple[float, bool] | None:
+    """The tighter of a closed and an open bound, as (value, open?)."""
+    found: list[tuple[float, bool]] = []
+    for key, is_open in ((inclusive, False), (exclusive, True)):
+        value: Any = schema.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            found.append((value, is_open))
+    if not found:
+        return None
+    lower = inclusive == "minimum"
+    return max(found) if lower else min(found, key=lambda b: (b[0], not b[1]))
+
+
+def _multiples(
+    step: float, low: tuple[float, bool] | None, high: tuple[float, bool] | None
+) -> Iterator[float]:
+    """Multiples of `step` inside the bounds, from the one nearest zero outwards."""
+    least = None if low is None else math.ceil(low[0] / step)
+    most = None if high is None else math.floor(high[0] / step)
+    if low is not None and least is not None and low[1] and least * step <= low[0]:
+        least += 1
+    if high is not None and most is not None and high[1] and most * step >= high[0]:
+        most -= 1
+    if least is not None and most is not None and least > most:
+        return
+    start = 0 if least is None else max(0, least)
+    start = start if most is None else min(start, most)
+    for offset in itertools.islice(_outwards(), _NUMBERS_TRIED):
+        k = start + offset
+        if (least is None or k >= least) and (most is None or k <= most):
+            yield k * step
+
+
+def _outwards() -> Iterator[int]:
+    yield 0
+    for distance in itertools.count(1):
+        yield distance
+        yield -distance
+
+
+def _between(low: float, high: float) -> Iterator[float]:
+    """Points inside a range too narrow to hold a multiple: its middle, then its quarters."""
+    width = high - low
+    yield from (low + width / 2, low + width / 4, low + 3 * width / 4, low, high)

@@ -79,10 +79,10 @@ class TestToolUseBehavior:
             "a",
             tools=[double, shout],
             model=FunctionModel(two_calls_then_text),
-            tool_use_behavior=StopAtTools(["shout"]),
+            tool_use_behavior=StopAtTools(stop_at_tool_names=["shout"]),
         )
         assert (await Runner.run(agent, "go")).final_output == "HI"
-        agent = agent.clone(tool_use_behavior=StopAtTools(["other"]))
+        agent = agent.clone(tool_use_behavior={"stop_at_tool_names": ["other"]})
         assert (await Runner.run(agent, "go")).final_output == "done: 8, HI"
 
     @pytest.mark.parametrize("is_async", [False, True])

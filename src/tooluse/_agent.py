@@ -15,9 +15,15 @@ from ._handoffs import Handoff
 from ._hooks import AgentHooks
 from ._hosted_tools import HostedTool
 from ._invocation import ToolErrorFunction
-from ._settings import ModelSettings
+from ._settings import ModelSettings, as_model_settings
 from ._tool_errors import default_tool_error_function
-from ._tool_use import FunctionToolResult, StopAtTools, ToolsToFinalOutputResult, ToolUseBehavior
+from ._tool_use import (
+    FunctionToolResult,
+    StopAtTools,
+    ToolsToFinalOutputResult,
+    ToolUseBehavior,
+    check_tool_use_behavior,
+)
 from ._toolsets import Toolset, check_tool_entries
 from .models import Model
 
@@ -64,7 +70,10 @@ class Agent(AgentBase, Generic[TContext]):
     """Callbacks for this agent's steps (`AgentHooks`)."""
 
     def __post_init__(self) -> None:
-        check_tool_entries(f"Agent '{self.name}'", self.tools)
+        owner = f"Agent '{self.name}'"
+        check_tool_entries(owner, self.tools)
+        check_tool_use_behavior(owner, self.tool_use_behavior)
+        self.model_settings = as_model_settings(owner, self.model_settings)
 
     def as_tool(
         self,

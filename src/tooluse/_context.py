@@ -82,6 +82,36 @@ class ToolContext(RunContextWrapper[TContext]):
     # never look at it. The runner makes it before a call with a timeout starts.
     _cancelled: threading.Event | None = field(default=None, init=False, repr=False)
 
+    @classmethod
+    def for_testing(
+        cls,
+        context: Any = None,
+        *,
+        tool_name: str = "tool",
+        tool_call_id: str = "call_test",
+        tool_arguments: str = "{}",
+        agent: Any = None,
+    ) -> ToolContext[Any]:
+        """A context for calling `tool.on_invoke_tool(ctx, arguments)` directly, as a test does.
+
+        Args:
+            context: Your context object, as `Runner.run(context=...)` would pass it.
+            tool_name: The tool's name (error messages use it: pass `tool.name`).
+            tool_call_id: The call's id.
+            tool_arguments: The raw arguments, for tools that read them from the context.
+            agent: The agent whose tool it is, for tools that read it.
+
+        Returns:
+            The context, with empty usage.
+        """
+        return cls(
+            context=context,
+            tool_name=tool_name,
+            tool_call_id=tool_call_id,
+            tool_arguments=tool_arguments,
+            agent=agent,
+        )
+
     @property
     def cancelled(self) -> threading.Event:
         """Set when the call has timed out, or the run was cancelled while it ran.

@@ -35,6 +35,13 @@ from pydantic_core import PydanticUndefined
 from typing_extensions import Unpack, is_typeddict
 
 from ._adapters import AdapterMismatch, ArgumentAdapters, compile_adapters
+from ._callables import (
+    default_name,
+    describe_callable,
+    refuse_unbound_method,
+    unwrapped,
+    without_bound_keywords,
+)
 from ._context import RunContextWrapper
 from ._docstrings import DocstringStyle, parse_docstring
 from ._lints import Finding, parameter_findings
@@ -159,20 +166,35 @@ class FuncSchema:
 
         Args:
             data: An instance of `params_pydantic_model`.
-            context: The run context, injected where the function declares it.
+            context: The run context, put where the function declares it. Without it, a
+                context parameter is left out, as openai-agents does: the caller passes
+                it first, `func(ctx, *args, **kwargs)`.
 
         Returns:
             The positional arguments and the keyword arguments.
+
+        Raises:
+            UserError: No context was given, and the function's context parameter is not
+                its first, so the caller cannot pass it first.
         """
+        skipped = self._context_slot if context is None else None
+        if skipped is not None and skipped is not self._slots[0]:
+            raise UserError(
+                f"FuncSchema '{self.name}': the context parameter '{skipped.name}' is not the "
+                "first parameter, so it cannot be passed first; call "
+                "to_call_args(data, context) to have it placed"
+            )
         values = data.__dict__
         if self._by_keyword:
             kwargs = dict(values)
-            if self._context_slot is not None:
+            if self._context_slot is not None and skipped is None:
                 kwargs[self._context_slot.name] = context
             return [], kwargs
         args: list[Any] = []
         kwargs: dict[str, Any] = {}
         for slot in self._slots:
+            if slot is skipped:
+                continue
             value: Any = context if slot is self._context_slot else values[slot.attr]
             if slot.how == "*":
                 args.extend(value)
@@ -210,7 +232,7 @@ def function_schema(
         UserError: If the function cannot become a tool; the message lists every problem.
     """
     builder = _SchemaBuilder(func, name_override, strict=strict_json_schema)
-    doc = parse_docstring(func, docstring_style) if use_docstring_info else None
+    doc = parse_docstring(unwrapped(func), docstring_style) if use_docstring_info else None
     model, slots, context_slot = builder.build_model(
         doc.param_descriptions if doc else {},
         _STRICT_CONFIG if strict_json_schema else _LOOSE_CONFIG,
@@ -240,16 +262,17 @@ class _SchemaBuilder:
     def __init__(
         self, func: Callable[..., Any], name_override: str | None, *, strict: bool
     ) -> None:
-        self.where = _describe_function(func)
+        self.where = describe_callable(func)
         self.problems: list[str] = []
-        self.tool_name = name_override or getattr(func, "__name__", "")
+        self.tool_name = name_override or default_name(func)
         if not self.tool_name or self.tool_name == "<lambda>":
             self._fail(["it has no usable name: pass name_override='...'"])
         if strict:  # a loose tool's name is only warned about (see _lints)
             self.problems.extend(
                 f"{v.message}; fix: {v.fix}" for v in check_tool_name(self.tool_name)
             )
-        self.signature = _signature(func, self.where)
+        self.signature = without_bound_keywords(_signature(func, self.where), func)
+        refuse_unbound_method(self.signature, func)
         self.hints = _type_hints(func, self.where)
 
     def build_model(
@@ -486,9 +509,7 @@ def _signature(func: Callable[..., Any], where: str) -> inspect.Signature:
 
 
 def _type_hints(func: Callable[..., Any], where: str) -> dict[str, Any]:
-    target: Any = func
-    while isinstance(target, functools.partial):
-        target = target.func
+    target: Any = unwrapped(func)
     if not (inspect.isfunction(target) or inspect.ismethod(target)):
         target = type(target).__call__
     try:
@@ -550,12 +571,6 @@ def _caller_locals(depth: int = 12) -> dict[str, Any]:
         for name, value in frame.f_locals.items():
             names.setdefault(name, value)
     return names
-
-
-def _describe_function(func: Callable[..., Any]) -> str:
-    module = getattr(func, "__module__", None) or "?"
-    qualname = getattr(func, "__qualname__", None) or repr(func)
-    return f"'{module}.{qualname}'"
 
 
 def _pydantic_rejection(annotation: Any) -> str | None:

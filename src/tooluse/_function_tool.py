@@ -210,7 +210,7 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
     )
     tool = FunctionTool(
         name=schema.name,
-        description=schema.description,
+        description=schema.description or "",
         params_json_schema=schema.params_json_schema,
         on_invoke_tool=Invoker(func, schema, options.failure_error_function),
         strict_json_schema=False,  # already strict when asked: skip __post_init__'s transform

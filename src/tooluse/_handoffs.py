@@ -9,6 +9,7 @@ refused before anything happens.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from collections.abc import Awaitable, Callable, Sequence
@@ -21,6 +22,7 @@ from ._context import RunContextWrapper
 from ._function_tool import FunctionTool
 from ._items import Item
 from ._strict import to_strict_schema
+from .exceptions import UserError
 
 if TYPE_CHECKING:
     from ._agent import Agent
@@ -52,6 +54,10 @@ class Handoff:
     """The type of what the model passes along with the handoff, if anything."""
     input_filter: InputFilter | None = None
     """Edits the conversation the next agent sees."""
+
+    def __post_init__(self) -> None:
+        if self.on_handoff is not None:
+            _check_on_handoff(self.agent.name, self.on_handoff, self.input_type)
 
     def parameters(self) -> dict[str, Any]:
         """The strict JSON schema of the handoff tool's arguments."""
@@ -105,6 +111,9 @@ def handoff(
 
     Returns:
         The handoff, for `Agent(handoffs=[...])`.
+
+    Raises:
+        UserError: `on_handoff` cannot take the arguments it will be given.
     """
     description = tool_description_override or (
         f"Hand off to the {agent.name} agent. {agent.handoff_description or ''}".strip()
@@ -117,6 +126,28 @@ def handoff(
         input_type=input_type,
         input_filter=input_filter,
     )
+
+
+def _check_on_handoff(agent: str, on_handoff: OnHandoff, input_type: Any) -> None:
+    """Refuse a callback of the wrong arity now, not when the model hands off."""
+    given = ("run_context",) if input_type is None else ("run_context", "input")
+    try:
+        signature = inspect.signature(on_handoff)
+    except ValueError:  # no signature to read (some builtins): the call will tell
+        return
+    try:
+        signature.bind(*given)
+    except TypeError:
+        takes = "(run_context)" if input_type is None else "(run_context, input)"
+        why = "" if input_type is None else f", input being the {input_type!r} the model sends"
+        raise UserError(
+            f"handoff to '{agent}': on_handoff={_name(on_handoff)} must take {takes}{why}; "
+            f"it takes {signature.replace(return_annotation=inspect.Signature.empty)}"
+        ) from None
+
+
+def _name(func: Callable[..., Any]) -> str:
+    return getattr(func, "__qualname__", None) or repr(func)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ __all__ = [
     "StoppedAtLimit",
     "ToolErrorFunction",
     "ToolOutcome",
+    "UnwritableOutput",
     "timed_out",
     "tool_output_text",
 ]
@@ -238,7 +239,7 @@ def tool_output_text(value: Any, tool_name: str = "tool") -> str:
     try:
         return to_json(value).decode()
     except PydanticSerializationError as error:
-        raise UserError(
+        raise UnwritableOutput(
             f"Tool '{tool_name}' returned a value of type {type(value).__name__}, which cannot be "
             "written as "
             "JSON; return a str, or a JSON-friendly value (dict, list, dataclass, pydantic model)"
@@ -262,10 +263,17 @@ def _outcome(ctx: ToolContext[Any], result: Any) -> ToolOutcome:
     return ToolOutcome(tool_output_text(result, ctx.tool_name))
 
 
+class UnwritableOutput(UserError):
+    """A tool returned a value JSON cannot hold; the message names its type, not its value."""
+
+
 def _log_failure(tool: str, error: Exception, *, log_message: bool) -> None:
     """Log a tool's own exception: its type always, its message only when asked."""
     if isinstance(error, ModelRetry | ToolArgumentsError):
         return  # meant for the model, not a failure of the tool
+    if isinstance(error, UnwritableOutput):  # the developer's to fix, and free of tool data
+        logger.warning("%s", error)
+        return
     if log_message:
         logger.warning("Tool %r raised %s", tool, type(error).__name__, exc_info=error)
     else:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-__all__ = ["ModelSettings", "ToolChoice"]
+from .exceptions import UserError
+
+__all__ = ["ModelSettings", "ToolChoice", "as_model_settings"]
 
 ToolChoice = Literal["auto", "required", "none"] | str
 """`auto`, `required`, `none`, or the name of the one tool the model must call."""
@@ -46,3 +48,34 @@ class ModelSettings:
         }
         changes["extra_args"] = {**self.extra_args, **override.extra_args}
         return replace(self, **changes)
+
+
+def as_model_settings(owner: str, value: object) -> ModelSettings:
+    """`ModelSettings` as given, or built from a dict of its fields (as openai-agents allows).
+
+    Args:
+        owner: Who holds the settings, for the message (e.g. "Agent 'triage'").
+        value: A `ModelSettings` or a dict of its field names.
+
+    Returns:
+        The settings.
+
+    Raises:
+        UserError: The value is neither, or the dict names fields that do not exist.
+    """
+    if isinstance(value, ModelSettings):
+        return value
+    known = [f.name for f in fields(ModelSettings)]
+    if not isinstance(value, dict):
+        raise UserError(
+            f"{owner}: model_settings={value!r} must be a ModelSettings, or a dict of its "
+            f"fields ({', '.join(known)})"
+        )
+    given = cast("dict[object, object]", value)
+    unknown = [repr(name) for name in given if name not in known]
+    if unknown:
+        raise UserError(
+            f"{owner}: model_settings has unknown field(s) {', '.join(unknown)}; ModelSettings "
+            f"has {', '.join(known)}. Other request parameters go in extra_args"
+        )
+    return ModelSettings(**cast("dict[str, Any]", given))

@@ -28,11 +28,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 from ._strict_rules import (
+    MAX_NESTING,
+    MAX_PROPERTIES,
     SUPPORTED_FORMATS,
     SUPPORTED_KEYWORDS,
     StrictViolation,
     all_subschemas,
     is_plain_leaf,
+    subschemas,
 )
 
 __all__ = [
@@ -82,6 +85,15 @@ _PLAIN_WORDS = {
     "maxProperties": "At most {} entries.",
     "format": "Format: {}.",
 }
+MAX_JSON_DEPTH = 100
+"""JSON levels past which a schema is refused before it is walked (strict mode allows
+`MAX_NESTING` levels of objects, a few JSON levels each)."""
+MAX_SUBSCHEMAS = 100_000
+"""Subschemas past which a schema grown by inlining is refused (the walks stay cheap)."""
+_INLINED = (
+    "once each $ref with sibling keywords (such as a field's description) is inlined, as "
+    "strict mode needs; drop the keywords beside those $refs, or turn strict mode off"
+)
 PAIRS_NOTE = (
     'Given as a list of {"key": ..., "value": ...} pairs; a repeated key keeps its last value.'
 )
@@ -136,10 +148,18 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
         The rewritten schema (the input is not modified), the problems left, and
         the adapters applied.
     """
+    too_deep = _nesting_beyond(schema, MAX_JSON_DEPTH)
+    if too_deep:
+        return StrictSchema(schema, [too_deep])
+    schema = _with_object_root(_defs_renamed(schema))
     walker = _Strictifier(schema.get("$defs", {}), allow_adapters=adapters)
     strict = walker.node(schema, ())
+    too_large = _inlined_too_large(strict)
+    if too_large:
+        return StrictSchema(strict, [*walker.problems, too_large])
     dropped = _drop_unreferenced_defs(strict)
     problems = [p for p in walker.problems if not _inside_defs(p.path, dropped)]
+    problems.extend(_dangling_refs(strict))
     if not walker.adapters:
         return StrictSchema(strict, problems)
     live = {id(node) for node in all_subschemas(strict)}
@@ -222,19 +242,54 @@ class _Strictifier:
         self.problems: list[StrictProblem] = []
         # Keyed by id(); each node is held so that no id is reused during the walk.
         self.adapters: dict[int, tuple[JsonSchema, Adapter]] = {}
+        # Each input node rewritten once: a definition inlined at many places shares its
+        # rewritten parts instead of growing the walk exponentially.
+        self.done: dict[int, tuple[JsonSchema, JsonSchema]] = {}
+        self.inlining: set[str] = set()  # the definitions being inlined, outermost first
+        self.depth = 0
 
     def node(self, node: Any, path: Path) -> Any:
         if not isinstance(node, dict):
             return node
-        if is_plain_leaf(cast(JsonSchema, node)):
-            return dict(cast(JsonSchema, node))  # the common case: already strict
-        node = self._inline_ref_with_siblings(cast(JsonSchema, node))
+        schema = cast(JsonSchema, node)
+        if is_plain_leaf(schema):
+            return dict(schema)  # the common case: already strict
+        done = self.done.get(id(schema))
+        if done is not None:  # a definition's part, met again through an inlined $ref
+            return done[1]
+        if self.depth == MAX_JSON_DEPTH:  # only inlining nests this deep: the input was checked
+            self._problem(path[:2], f"nests more than {MAX_JSON_DEPTH} levels deep {_INLINED}")
+            return schema
+        self.depth += 1
+        out = self._rewrite(schema, path)
+        self.depth -= 1
+        self.done[id(schema)] = (schema, out)
+        return out
+
+    def _rewrite(self, node: JsonSchema, path: Path) -> JsonSchema:
+        """Rewrite one node, inlining the definition a `$ref` with sibling keywords names."""
+        ref = node.get("$ref")
+        target = def_name(ref) if isinstance(ref, str) and len(node) > 1 else None
+        if target is None or target not in self.defs:
+            return self._rewritten(node, path)
+        if target in self.inlining:  # a definition that inlines itself: refer to it instead
+            return {"$ref": ref}
+        siblings = {k: v for k, v in node.items() if k != "$ref"}
+        self.inlining.add(target)
+        try:
+            return self._rewritten({**self.defs[target], **siblings}, path)
+        finally:
+            self.inlining.discard(target)
+
+    def _rewritten(self, node: JsonSchema, path: Path) -> JsonSchema:
         out = self._copy_children(node, path)
         if node.get("default") is not None:
             out["description"] = _add_sentence(
                 out.get("description"), f"Defaults to {_json(node['default'])}."
             )
         out = _unwrap_single_all_of(out)
+        if "properties" in out and "type" not in out:  # named keys: an object, as APIs read it
+            out["type"] = "object"
         out = self._adapt(out, path)
         if out.get("type") == "object" or "properties" in out:
             # Named keys declared by the user (not made by an adapter), below the root,
@@ -261,16 +316,6 @@ class _Strictifier:
             else:
                 out[key] = value
         return out
-
-    def _inline_ref_with_siblings(self, node: JsonSchema) -> JsonSchema:
-        ref = node.get("$ref")
-        if ref is None or len(node) == 1:
-            return node
-        target = self.defs.get(def_name(ref))
-        if target is None:
-            return node
-        siblings = {k: v for k, v in node.items() if k != "$ref"}
-        return {**target, **siblings}
 
     def _adapt(self, out: JsonSchema, path: Path) -> JsonSchema:
         """Rewrite a type strict mode has no form for, if the caller can undo it."""
@@ -532,3 +577,103 @@ def _drop_unreferenced_defs(schema: JsonSchema) -> set[str]:
 
 def _inside_defs(path: Path, names: set[str]) -> bool:
     return len(path) >= 2 and path[0] == "$defs" and path[1] in names
+
+
+def _nesting_beyond(schema: JsonSchema, limit: int) -> StrictProblem | None:
+    """A problem if `schema` nests deeper than `limit` JSON levels, found without recursion."""
+    pending: list[tuple[Any, int]] = [(schema, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > limit:
+            return StrictProblem(
+                (),
+                f"nests more than {limit} levels deep; strict mode allows {MAX_NESTING} levels "
+                "of objects; flatten the arguments, or turn strict mode off",
+            )
+        if isinstance(value, dict):
+            pending.extend((child, depth + 1) for child in cast(JsonSchema, value).values())
+        elif isinstance(value, list):
+            pending.extend((child, depth + 1) for child in cast(list[Any], value))
+    return None
+
+
+def _defs_renamed(schema: JsonSchema) -> JsonSchema:
+    """A draft-07 schema's `definitions` as `$defs`, and its `$ref`s pointing there."""
+    if "definitions" not in schema:
+        return schema
+
+    def renamed(value: Any) -> Any:
+        if isinstance(value, list):
+            return [renamed(item) for item in cast(list[Any], value)]
+        if not isinstance(value, dict):
+            return value
+        node = cast(JsonSchema, value)
+        out = {key: renamed(child) for key, child in node.items()}
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/definitions/"):
+            out["$ref"] = "#/$defs/" + ref.removeprefix("#/definitions/")
+        return out
+
+    out = renamed(schema)
+    out["$defs"] = {**out.pop("definitions"), **out.get("$defs", {})}
+    return out
+
+
+def _with_object_root(schema: JsonSchema) -> JsonSchema:
+    """The root as an object when it says nothing of its type (`{}`: no arguments)."""
+    if set(schema) & {*_TYPED_KEYS, "properties"}:
+        return schema
+    return {"type": "object", **schema}
+
+
+def _inlined_too_large(schema: JsonSchema) -> StrictProblem | None:
+    """A problem if inlining `$ref`s with sibling keywords grew the schema past the limits.
+
+    Shared parts are counted once each, so the count itself stays cheap.
+    """
+    counted: dict[int, tuple[int, int]] = {}
+
+    def size(node: JsonSchema) -> tuple[int, int]:
+        """Properties and subschemas under `node`, itself included."""
+        if id(node) not in counted:
+            below = [size(child) for _, child in subschemas(node)]
+            counted[id(node)] = (
+                len(node.get("properties", {})) + sum(p for p, _ in below),
+                1 + sum(n for _, n in below),
+            )
+        return counted[id(node)]
+
+    properties, nodes = size(schema)
+    if properties <= MAX_PROPERTIES and nodes <= MAX_SUBSCHEMAS:
+        return None
+    return StrictProblem(
+        (),
+        f"has {properties:,} object properties in {nodes:,} subschemas (limits: "
+        f"{MAX_PROPERTIES:,} and {MAX_SUBSCHEMAS:,}) {_INLINED}",
+    )
+
+
+def _dangling_refs(schema: JsonSchema) -> list[StrictProblem]:
+    """A problem for each `$ref` that names no definition of the schema."""
+    defs: JsonSchema = schema.get("$defs", {})
+    return [
+        StrictProblem(
+            (),
+            f"refers to {ref!r}, which the schema does not define; refer to '#' or to "
+            "'#/$defs/<name>' with the definition under $defs",
+        )
+        for ref in sorted(set(_ref_strings(schema)))
+        if ref != "#" and not (ref.startswith("#/$defs/") and def_name(ref) in defs)
+    ]
+
+
+def _ref_strings(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in cast(JsonSchema, node).items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from _ref_strings(value)
+    elif isinstance(node, list):
+        for item in cast(list[Any], node):
+            yield from _ref_strings(item)

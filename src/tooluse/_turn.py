@@ -26,7 +26,7 @@ from __future__ import annotations
 import inspect
 import json
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ._approvals import needs_approval
 from ._handoffs import Handoff, HandoffCall, handoff, read_handoff, run_on_handoff
@@ -393,8 +393,9 @@ async def _decide_final(scope: RunScope, results: list[FunctionToolResult]) -> N
         return RunAgain()
     if behavior == "stop_on_first_tool":
         return FinalOutput(results[0].output)
-    if isinstance(behavior, StopAtTools):
-        hit = next((r for r in results if r.tool.name in behavior.tool_names), None)
+    if isinstance(behavior, dict):
+        stop_at = cast(StopAtTools, behavior)["stop_at_tool_names"]
+        hit = next((r for r in results if r.tool.name in stop_at), None)
         return FinalOutput(hit.output) if hit else RunAgain()
     decision = behavior(scope.context, results)
     if inspect.isawaitable(decision):

@@ -1,0 +1,350 @@
+"""Drop-in for openai-agents' tool API: the forms its users write work the same here."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+import time
+from typing import Any
+
+import pytest
+from inline_snapshot import snapshot
+
+from tooluse import (
+    Agent,
+    FunctionTool,
+    ModelSettings,
+    RunContextWrapper,
+    Runner,
+    StopAtTools,
+    ToolContext,
+    function_schema,
+    function_tool,
+    handoff,
+)
+from tooluse.exceptions import UserError
+
+from .scripted import ScriptModel, call, text
+
+
+async def echo(ctx: ToolContext[Any], arguments: str) -> str:
+    return arguments
+
+
+@function_tool
+def book(city: str) -> str:
+    """Book a trip.
+
+    Args:
+        city: Where to.
+    """
+    return f"booked {city}"
+
+
+@function_tool
+def weather(city: str) -> str:
+    """Say the weather.
+
+    Args:
+        city: Where.
+    """
+    return f"sunny in {city}"
+
+
+class TestStopAtTools:
+    @pytest.mark.parametrize(
+        "behavior",
+        [StopAtTools(stop_at_tool_names=["book"]), {"stop_at_tool_names": ["book"]}],
+        ids=["typed", "dict"],
+    )
+    async def test_both_spellings_stop_at_the_named_tool(self, behavior: Any) -> None:
+        model = ScriptModel(
+            [call("c1", "weather", {"city": "Oslo"})],
+            [call("c2", "book", {"city": "Oslo"})],
+            [text("never asked")],
+        )
+        agent = Agent("a", tools=[weather, book], model=model, tool_use_behavior=behavior)
+        result = await Runner.run(agent, "go")
+        assert result.final_output == "booked Oslo"
+        assert len(result.raw_responses) == 2
+
+    @pytest.mark.parametrize(
+        "behavior",
+        ["stop_on_first", {"stop_at": ["book"]}, {"stop_at_tool_names": "book"}, 3],
+    )
+    def test_a_wrong_form_fails_when_the_agent_is_built(self, behavior: Any) -> None:
+        with pytest.raises(UserError, match=r"Agent 'a': tool_use_behavior=.*StopAtTools"):
+            Agent("a", tool_use_behavior=behavior)
+
+
+class TestModelSettings:
+    def test_a_dict_is_read_as_model_settings(self) -> None:
+        agent = Agent("a", model_settings={"temperature": 0.2, "tool_choice": "required"})  # type: ignore[arg-type]
+        assert agent.model_settings == ModelSettings(temperature=0.2, tool_choice="required")
+
+    def test_unknown_fields_and_wrong_types_fail_when_the_agent_is_built(self) -> None:
+        with pytest.raises(UserError, match=r"unknown field\(s\) 'temprature'.*extra_args"):
+            Agent("a", model_settings={"temprature": 0.2})  # type: ignore[arg-type]
+        with pytest.raises(UserError, match=r"Agent 'a': model_settings=0.2 must be"):
+            Agent("a", model_settings=0.2)  # type: ignore[arg-type]
+
+
+def no_arguments() -> None: ...
+
+
+def context_only(ctx: RunContextWrapper[Any]) -> None: ...
+
+
+def context_and_input(ctx: RunContextWrapper[Any], data: int) -> None: ...
+
+
+def any_arguments(*args: Any) -> None: ...
+
+
+class TestHandoffCallbacks:
+    def test_a_callback_of_the_wrong_arity_fails_when_the_handoff_is_built(self) -> None:
+        target = Agent("billing")
+        with pytest.raises(UserError) as error:
+            handoff(target, on_handoff=no_arguments)
+        assert str(error.value) == snapshot(
+            "handoff to 'billing': on_handoff=no_arguments must take (run_context); it takes ()"
+        )
+        with pytest.raises(UserError, match=r"must take \(run_context, input\)"):
+            handoff(target, on_handoff=context_only, input_type=int)
+
+    def test_callbacks_that_fit_are_accepted(self) -> None:
+        target = Agent("billing")
+        handoff(target, on_handoff=context_only)
+        handoff(target, on_handoff=context_and_input, input_type=int)
+        handoff(target, on_handoff=any_arguments, input_type=int)
+        handoff(target, on_handoff=print)  # a builtin with no signature: the call will tell
+
+
+class TestHandBuiltSchemas:
+    def test_an_empty_schema_is_a_tool_without_arguments(self) -> None:
+        tool = FunctionTool("ping", "Ping.", {}, echo)
+        assert tool.params_json_schema == {
+            "type": "object",
+            "properties": {},
+            "additionalProperties": False,
+            "required": [],
+        }
+
+    def test_properties_without_a_type_are_an_object(self) -> None:
+        schema = {"properties": {"a": {"properties": {"b": {"type": "string"}}}}}
+        tool = FunctionTool("t", "T.", schema, echo)
+        assert tool.params_json_schema == snapshot(
+            {
+                "properties": {
+                    "a": {
+                        "properties": {"b": {"type": "string"}},
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["b"],
+                    }
+                },
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["a"],
+            }
+        )
+
+    def test_draft_07_definitions_become_defs(self) -> None:
+        schema = {
+            "type": "object",
+            "properties": {"p": {"$ref": "#/definitions/Point"}},
+            "definitions": {"Point": {"type": "object", "properties": {"x": {"type": "number"}}}},
+        }
+        strict = FunctionTool("t", "T.", schema, echo).params_json_schema
+        assert strict["properties"] == {"p": {"$ref": "#/$defs/Point"}}
+        assert strict["$defs"]["Point"]["required"] == ["x"]
+        assert "definitions" not in strict
+
+    def test_a_dangling_ref_is_refused_by_name(self) -> None:
+        schema = {"type": "object", "properties": {"p": {"$ref": "#/definitions/Point"}}}
+        with pytest.raises(UserError, match="refers to '#/definitions/Point', which the schema"):
+            FunctionTool("t", "T.", schema, echo)
+
+    def test_a_thousand_levels_are_refused_without_recursion_error(self) -> None:
+        schema: dict[str, Any] = {"type": "object", "properties": {}}
+        node = schema
+        for _ in range(1000):
+            node["properties"]["x"] = {"type": "object", "properties": {}}
+            node = node["properties"]["x"]
+        with pytest.raises(UserError, match="nests more than 100 levels deep"):
+            FunctionTool("deep", "Deep.", schema, echo)
+        loose = FunctionTool("deep", "Deep.", schema, echo, strict_json_schema=False)
+        assert loose.params_json_schema is schema
+
+    @pytest.mark.parametrize("levels", [5, 30])
+    def test_levels_that_reference_the_next_twice_take_no_time(self, levels: int) -> None:
+        defs: dict[str, Any] = {f"L{levels}": {"type": "string"}}
+        for i in range(levels):
+            field = {"$ref": f"#/$defs/L{i + 1}", "description": "Next."}
+            defs[f"L{i}"] = {"type": "object", "properties": {"a": field, "b": dict(field)}}
+        schema = {"type": "object", "properties": {"l": {"$ref": "#/$defs/L0"}}, "$defs": defs}
+        started = time.process_time()
+        if levels == 5:  # small enough to inline: the descriptions are kept
+            strict = FunctionTool("t", "T.", schema, echo).params_json_schema
+            assert strict["$defs"]["L0"]["properties"]["a"]["description"] == "Next."
+        else:
+            with pytest.raises(UserError, match=r"object properties in .* subschemas \(limits"):
+                FunctionTool("t", "T.", schema, echo)
+        assert time.process_time() - started < 5  # minutes before the shared walk
+
+    def test_a_definition_that_inlines_itself_ends(self) -> None:
+        schema = {
+            "type": "object",
+            "properties": {"n": {"$ref": "#/$defs/Node"}},
+            "$defs": {
+                "Node": {
+                    "type": "object",
+                    "properties": {
+                        "next": {
+                            "anyOf": [{"$ref": "#/$defs/Node", "title": "N"}, {"type": "null"}]
+                        }
+                    },
+                }
+            },
+        }
+        strict = FunctionTool("t", "T.", schema, echo).params_json_schema
+        inlined = strict["$defs"]["Node"]["properties"]["next"]["anyOf"][0]
+        assert inlined["properties"]["next"]["anyOf"][0] == {"$ref": "#/$defs/Node"}
+
+    async def test_a_renamed_tool_uses_its_new_name_in_errors(self) -> None:
+        renamed = dataclasses.replace(book, name="reserve")
+        ctx = ToolContext.for_testing(tool_name=renamed.name)
+        output = await renamed.on_invoke_tool(ctx, '{"town": "Oslo"}')
+        assert "reserve" in output
+        assert "book" not in output
+
+    def test_description_is_empty_text_without_a_docstring(self) -> None:
+        def ping() -> str:
+            return "pong"
+
+        assert function_tool(ping).description == ""
+        assert function_schema(ping).description is None  # as openai-agents has it
+
+
+class TestCallables:
+    def test_a_partial_hides_its_bound_arguments_from_the_model(self) -> None:
+        def send(channel: str, text: str, *, urgent: bool = False) -> str:
+            """Send a message.
+
+            Args:
+                channel: Where.
+                text: What.
+                urgent: Whether to page.
+            """
+            return f"{channel}:{text}:{urgent}"
+
+        tool = function_tool(functools.partial(send, "ops", urgent=True))
+        assert tool.name == "send"
+        assert tool.description == "Send a message."
+        assert list(tool.params_json_schema["properties"]) == ["text"]
+
+    async def test_the_model_cannot_override_a_bound_argument(self) -> None:
+        def send(channel: str, text: str) -> str:
+            return f"{channel}:{text}"
+
+        tool = function_tool(functools.partial(send, channel="ops"))
+        ctx = ToolContext.for_testing(tool_name=tool.name)
+        assert await tool.on_invoke_tool(ctx, '{"text": "hi"}') == "ops:hi"
+        refused = await tool.on_invoke_tool(ctx, '{"text": "hi", "channel": "all"}')
+        assert "channel" in refused
+        assert "ops" not in refused
+
+    def test_a_callable_object_is_named_after_its_class(self) -> None:
+        class Doubler:
+            """Double a number."""
+
+            def __call__(self, x: int) -> int:
+                return 2 * x
+
+        tool = function_tool(Doubler())
+        assert (tool.name, tool.description) == ("Doubler", "Double a number.")
+
+    def test_a_method_decorated_in_its_class_body_is_refused(self) -> None:
+        with pytest.raises(UserError) as error:
+
+            class Shop:  # pyright: ignore[reportUnusedClass]
+                @function_tool
+                def price(self, item: str) -> int:
+                    return 1
+
+        assert "'self' would be an argument the model fills" in str(error.value)
+        assert "function_tool(Shop(...).price)" in str(error.value)
+
+    def test_a_bound_method_is_fine(self) -> None:
+        class Shop:
+            def price(self, item: str) -> int:
+                return 1
+
+        tool = function_tool(Shop().price)
+        assert list(tool.params_json_schema["properties"]) == ["item"]
+
+
+class TestCallArgs:
+    def test_without_context_the_caller_passes_it_first(self) -> None:
+        def f(ctx: RunContextWrapper[Any], a: int, *rest: int, b: str = "x") -> str:
+            return f"{a}{rest}{b}"
+
+        schema = function_schema(f)
+        parsed = schema.params_pydantic_model.model_validate({"a": 1, "rest": [2], "b": "y"})
+        args, kwargs = schema.to_call_args(parsed)
+        assert f(RunContextWrapper(None), *args, **kwargs) == "1(2,)y"
+
+    def test_keyword_only_arguments_too(self) -> None:
+        def f(ctx: RunContextWrapper[Any], *, a: int) -> int:
+            return a
+
+        schema = function_schema(f)
+        args, kwargs = schema.to_call_args(schema.params_pydantic_model(a=3))
+        assert f(RunContextWrapper(None), *args, **kwargs) == 3
+
+    def test_a_context_that_is_not_first_needs_to_be_given(self) -> None:
+        def f(a: int, ctx: RunContextWrapper[Any]) -> int:
+            return a
+
+        schema = function_schema(f)
+        parsed = schema.params_pydantic_model(a=1)
+        with pytest.raises(UserError, match=r"'ctx' is not the first parameter.*context\)"):
+            schema.to_call_args(parsed)
+        ctx = RunContextWrapper(None)
+        args, kwargs = schema.to_call_args(parsed, ctx)
+        assert f(*args, **kwargs) == 1
+
+
+class TestOutputs:
+    async def test_a_value_json_cannot_hold_is_logged_for_the_developer(
+        self, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        class Opaque:
+            pass
+
+        @function_tool
+        def make() -> Any:
+            """Make something."""
+            return Opaque()
+
+        with caplog.at_level(logging.WARNING, logger="tooluse"):
+            output = await make.on_invoke_tool(ToolContext.for_testing(tool_name="make"), "{}")
+        assert "Opaque" not in output  # the model gets the value-free message
+        assert caplog.messages == [
+            "Tool 'make' returned a value of type Opaque, which cannot be written as JSON; "
+            "return a str, or a JSON-friendly value (dict, list, dataclass, pydantic model)"
+        ]
+
+    async def test_for_testing_builds_a_context_a_tool_can_read(self) -> None:
+        @function_tool
+        def whoami(ctx: ToolContext[dict[str, str]]) -> str:
+            """Say who calls."""
+            return f"{ctx.context['user']} via {ctx.tool_name} ({ctx.tool_call_id})"
+
+        ctx = ToolContext.for_testing({"user": "ada"}, tool_name="whoami")
+        assert await whoami.on_invoke_tool(ctx, "{}") == "ada via whoami (call_test)"
+
+
+def test_stop_at_tools_is_a_plain_dict() -> None:
+    assert StopAtTools(stop_at_tool_names=["book"]) == {"stop_at_tool_names": ["book"]}

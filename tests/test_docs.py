@@ -2,9 +2,10 @@
 
 A page's Python blocks run in order, in one namespace, as one script would: `__name__` is
 `"__main__"`, top-level `await` is allowed, all blocks share one event loop, and a later
-block goes on from the earlier ones. A comment after a `print(...)` is text the block
-promises to print. `--8<-- "path"` lines (pymdownx.snippets, as the example pages use)
-are replaced by the file, as the site does. No block may reach OpenAI: the key is unset.
+block goes on from the earlier ones. A comment after a `print(...)`, or comment lines
+right below one, are text the block promises to print. Snippets (pymdownx.snippets, as the
+example pages use to show a script) are included, as the site does. No block may reach
+OpenAI: the key is unset, so a block that needs a model uses a scripted one.
 
 Blocks that are not Python name their language (`text`, `bash`, `pycon`), so that no
 Python block escapes this test by being untagged or spelled `py`.

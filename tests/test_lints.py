@@ -206,7 +206,7 @@ BROKEN = '''
 class TestCheckCommand:
     def test_clean_file(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         code, out, _ = run(capsys, "check", write(tmp_path, "clean.py", CLEAN))
-        assert (code, out) == (0, "tooluse check: 0 errors, 0 warnings in 1 tools\n")
+        assert (code, out) == (0, "tooluse check: 0 errors, 0 warnings in 1 tool from 1 file\n")
 
     def test_findings_and_exit_status(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path
@@ -219,7 +219,7 @@ messy.py: search: error: the docstring describes 'limt', which is not a paramete
 messy.py: search(query): warning: has no annotation, so the model is asked for a string; annotate it [unannotated]
 messy.py: search(limit): warning: has no description; document it in the docstring's Args section [no-description]
 messy.py: search: error: 2 tools are named 'search'; the model cannot tell them apart: rename all but one (name_override='...') [duplicate-name]
-tooluse check: 2 errors, 2 warnings in 2 tools
+tooluse check: 2 errors, 2 warnings in 2 tools from 1 file
 """)
 
     def test_json(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -228,6 +228,7 @@ tooluse check: 2 errors, 2 warnings in 2 tools
         report = json.loads(out)
         assert code == 1
         assert (report["errors"], report["warnings"], report["tools"]) == (2, 2, 2)
+        assert (report["files"], report["unusable"]) == (1, [])
         assert report["findings"][0] == {
             "target": target,
             "code": "unknown-doc-param",
@@ -245,7 +246,7 @@ tooluse check: 2 errors, 2 warnings in 2 tools
         assert code == 1
         assert out.replace(target, "broken.py") == snapshot("""\
 broken.py: f: error: parameter 'x' (at properties.x) uses 'not', which strict mode cannot express; simplify the type, or turn strict mode off (strict_mode=False) [definition]
-tooluse check: 1 errors, 0 warnings in 0 tools
+tooluse check: 1 error, 0 warnings in 0 tools from 1 file
 """)
 
     def test_warnings_alone_exit_zero(
@@ -254,7 +255,7 @@ tooluse check: 1 errors, 0 warnings in 0 tools
         source = "from tooluse import function_tool\n\n@function_tool\ndef f(x: int) -> int:\n    return x\n"
         code, out, _ = run(capsys, "check", write(tmp_path, "warn.py", source))
         assert code == 0
-        assert "1 warnings" in out
+        assert out.endswith("tooluse check: 0 errors, 1 warning in 1 tool from 1 file\n")
 
     def test_several_targets_and_a_module(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path
@@ -263,11 +264,12 @@ tooluse check: 1 errors, 0 warnings in 0 tools
             capsys, "check", write(tmp_path, "clean2.py", CLEAN), "tests.test_tool_params"
         )
         assert code == 0
-        assert out.endswith("in 2 tools\n")
+        assert out.endswith("in 2 tools from 2 files\n")
 
-    def test_missing_target_is_a_usage_error(self, capsys: pytest.CaptureFixture[str]) -> None:
+    def test_a_missing_target_cannot_be_checked(self, capsys: pytest.CaptureFixture[str]) -> None:
         assert run(capsys, "check", "nowhere.py") == (
-            2,
+            1,
+            "cannot check nowhere.py: no such file; check the path\n"
+            "tooluse check: 0 errors, 0 warnings in 0 tools from 0 files; cannot check 1 file\n",
             "",
-            "tooluse: error: no such file: nowhere.py\n",
         )

@@ -1,18 +1,30 @@
-"""`tooluse check`: lint the tools of files and modules, for CI and pre-commit."""
+"""`tooluse check`: lint the tools of files, folders and modules, for CI and pre-commit."""
 
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Any, cast
 
 from ._function_tool import FunctionTool
+from ._invocation import Invoker
 from ._lints import Finding, duplicate_name_findings
-from ._loading import import_location, module_tools, select_tools
-from .exceptions import UserError
+from ._loading import (
+    CliError,
+    import_location,
+    looks_like_path,
+    module_tools,
+    python_files,
+    select_tools,
+    split_target,
+)
+from .exceptions import ToolDefinitionWarning, UserError
 
-__all__ = ["CheckReport", "check_target"]
+__all__ = ["CheckReport", "check_targets"]
 
 _FAILED_TOOL = re.compile(
     r"^Cannot make (?:a tool from function '(?:.*\.)?([^.']+)'|FunctionTool '([^']+)')"
@@ -21,14 +33,16 @@ _FAILED_TOOL = re.compile(
 
 @dataclass
 class CheckReport:
-    """What `tooluse check` found in one target."""
+    """What `tooluse check` found in one file or module."""
 
     target: str
-    """The file or module as given."""
+    """The file or module: as given, or a file found in a folder given."""
     tools: int = 0
     """How many tools were checked."""
     findings: list[Finding] = field(default_factory=list[Finding])
     """What was found, errors and warnings."""
+    problem: str | None = None
+    """Why the target could not be checked (it does not exist, fails to import, ...)."""
 
     @property
     def errors(self) -> int:
@@ -40,39 +54,113 @@ class CheckReport:
         return [{"target": self.target, **asdict(finding)} for finding in self.findings]
 
 
-def check_target(target: str) -> CheckReport:
-    """Import a file or module (optionally `:NAME`) and lint its tools.
+@dataclass
+class _Loaded:
+    report: CheckReport
+    module: ModuleType | None = None
+    tools: list[FunctionTool] = field(default_factory=list[FunctionTool])
+
+
+def check_targets(targets: Sequence[str]) -> list[CheckReport]:
+    """Import files, the `.py` files of folders, and modules, and lint their tools.
 
     Args:
-        target: `path/to/file.py`, `package.module`, either followed by `:NAME`.
+        targets: `path/to/file.py`, `path/to/folder`, `package.module`, with `:NAME` for one tool.
 
     Returns:
-        The report. A tool that fails to define (a `UserError` while importing)
-        is reported as `strict`/`definition` errors, one per problem.
-
-    Raises:
-        CliError: If the target does not exist, fails to import otherwise, or has no tool.
+        One report per file or module, each checked once. A tool imported into
+        several of them is reported once, with the module that defines it. A
+        tool that fails to define (a `UserError` while importing) is reported as
+        `definition` errors, one per problem; a target that cannot be imported
+        at all has its `problem` set.
     """
-    location, _, name = target.partition(":")
-    report = CheckReport(target)
+    with warnings.catch_warnings():
+        # Decoration warns about a tool's errors; here they are findings, printed once.
+        warnings.simplefilter("ignore", ToolDefinitionWarning)
+        loaded = _each_module_once([_load(target) for target in _expand(targets)])
+    _keep_each_tool_once(loaded)
+    return [_lint(item) for item in loaded]
+
+
+def _expand(targets: Sequence[str]) -> list[str]:
+    """Folders become their `.py` files; a file or module named twice is checked once."""
+    expanded: dict[tuple[str, str], str] = {}
+    for target in targets:
+        location, name = split_target(target)
+        folder = Path(location)
+        files = python_files(folder) if not name and folder.is_dir() else []
+        for each in [str(file) for file in files] or [target]:
+            location, name = split_target(each)
+            key = str(Path(location).resolve()) if looks_like_path(location) else location
+            expanded.setdefault((key, name), each)
+    return list(expanded.values())
+
+
+def _load(target: str) -> _Loaded:
+    location, name = split_target(target)
+    loaded = _Loaded(CheckReport(target))
+    if not name and Path(location).is_dir():
+        loaded.report.problem = (
+            f"{location}: no .py files in this folder (hidden folders, __pycache__ and "
+            "virtual environments are skipped); name the files or folders to check"
+        )
+        return loaded
     try:
-        module = import_location(location)
+        loaded.module = import_location(location)
+        # Files without tools are normal among those pre-commit passes: only a :NAME must exist.
+        tools = select_tools(loaded.module, location, name) if name else None
+        loaded.tools = tools or module_tools(loaded.module)
     except UserError as error:
-        report.findings.extend(_definition_errors(error))
+        loaded.report.findings.extend(_definition_errors(error))
+    except CliError as error:
+        loaded.report.problem = str(error)
+    return loaded
+
+
+def _each_module_once(loaded: list[_Loaded]) -> list[_Loaded]:
+    """Drop a target that names a module already loaded (a file and its module name)."""
+    seen: set[tuple[int, str]] = set()
+    kept: list[_Loaded] = []
+    for item in loaded:
+        key = (id(item.module), split_target(item.report.target)[1])
+        if item.module is None or key not in seen:
+            seen.add(key)
+            kept.append(item)
+    return kept
+
+
+def _keep_each_tool_once(loaded: list[_Loaded]) -> None:
+    """Give each tool to one target: the module defining it if checked, else the first."""
+    owners: dict[int, _Loaded] = {}
+    for item in loaded:
+        for tool in item.tools:
+            owner = owners.setdefault(id(tool), item)
+            if _defined_in(item.module, tool) and not _defined_in(owner.module, tool):
+                owners[id(tool)] = item
+    for item in loaded:
+        item.tools = [tool for tool in item.tools if owners[id(tool)] is item]
+
+
+def _defined_in(module: ModuleType | None, tool: FunctionTool) -> bool:
+    invoker = tool.on_invoke_tool
+    if module is None or not isinstance(invoker, Invoker):
+        return False
+    func = invoker._func  # pyright: ignore[reportPrivateUsage]
+    return getattr(func, "__module__", None) == module.__name__
+
+
+def _lint(item: _Loaded) -> CheckReport:
+    report = item.report
+    if item.module is None:
         return report
-    tools = select_tools(module, location, name)
-    report.tools = len(tools)
-    for tool in tools:
-        report.findings.extend(_tool_findings(tool))
-    report.findings.extend(duplicate_name_findings(tool.name for tool in module_tools(module)))
-    for offered in _tool_lists(vars(module).values()):
+    report.tools = len(item.tools)
+    for tool in item.tools:
+        report.findings.extend(tool._findings)  # pyright: ignore[reportPrivateUsage]
+    report.findings.extend(duplicate_name_findings(tool.name for tool in module_tools(item.module)))
+    for offered in _tool_lists(vars(item.module).values()):
         report.findings.extend(duplicate_name_findings(tool.name for tool in offered))
     report.findings = list(dict.fromkeys(report.findings))  # a clash seen twice is one finding
     return report
-
-
-def _tool_findings(tool: FunctionTool) -> list[Finding]:
-    return list(tool._findings)  # pyright: ignore[reportPrivateUsage]
 
 
 def _tool_lists(values: Iterable[object]) -> Iterator[list[FunctionTool]]:

@@ -1,7 +1,15 @@
 """The `tooluse` command line.
 
 - `tooluse schema PATH_OR_MODULE[:NAME] [--api chat|responses] [--no-strict]` prints tool params.
-- `tooluse check PATH_OR_MODULE[:NAME]... [--json]` lints tools; exit 1 on errors.
+- `tooluse check TARGET... [--json]` lints the tools of files, folders and modules
+  (`TARGET` as pre-commit passes them, optionally `:NAME`): every finding, then
+  the targets that could not be checked, then a count. Exit 1 on errors or an
+  unusable target, 0 when there are only warnings.
+- `tooluse --version`.
+
+Exit status 2 means the command line itself is wrong (or, for `schema`, that
+there is nothing to print). Only the command's output is on stdout; what
+imported code prints goes to stderr.
 """
 
 from __future__ import annotations
@@ -11,9 +19,11 @@ import json
 import sys
 from collections.abc import Sequence
 
-from ._check import CheckReport, check_target
-from ._loading import CliError, import_failed, import_location, select_tools
+from ._check import CheckReport, check_targets
+from ._function_tool import FunctionTool
+from ._loading import CliError, import_failed, import_location, select_tools, split_target
 from ._tool_params import chat_completions_tool_param, responses_tool_param
+from ._version import __version__
 from .exceptions import UserError
 
 __all__ = ["main"]
@@ -29,60 +39,100 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: The arguments after the program name; defaults to `sys.argv[1:]`.
 
     Returns:
-        The exit status: 0 on success, 1 when `check` finds errors, 2 on a usage
-        or import problem.
+        The exit status: 0 on success; for `check` 1 when it finds errors or a
+        target cannot be checked; 2 when `schema` has nothing to print. Bad
+        arguments exit with 2 through argparse (`SystemExit`), as does `--version` with 0.
     """
     args = _parser().parse_args(argv)
-    try:
-        if args.command == "schema":
-            return _schema(args.target, api=args.api, strict=not args.no_strict)
+    if args.command == "check":
         return _check(args.targets, as_json=args.json)
+    try:
+        return _schema(args.target, api=args.api, strict=not args.no_strict)
     except CliError as error:
         print(f"tooluse: error: {error}", file=sys.stderr)
         return EXIT_USAGE
 
 
 def _schema(target: str, *, api: str, strict: bool) -> int:
-    location, _, name = target.partition(":")
+    location, name = split_target(target)
     try:
         tools = select_tools(import_location(location), location, name)
     except UserError as error:
         raise import_failed(location, error) from None
     serialise = chat_completions_tool_param if api == "chat" else responses_tool_param
-    params = [serialise(tool.with_strict_mode(strict)) for tool in tools]
+    params = [serialise(_in_mode(tool, location, strict=strict)) for tool in tools]
     print(json.dumps(params, indent=2, ensure_ascii=False))
     return 0
 
 
+def _in_mode(tool: FunctionTool, location: str, *, strict: bool) -> FunctionTool:
+    try:
+        return tool.with_strict_mode(strict)
+    except UserError as error:  # a loose tool whose schema or name strict mode refuses
+        detail = " ".join(line.strip() for line in str(error).splitlines())
+        raise CliError(
+            f"{location}: tool '{tool.name}' cannot be printed strict: {detail}; "
+            "print it as defined with --no-strict"
+        ) from None
+
+
 def _check(targets: list[str], *, as_json: bool) -> int:
-    reports = [check_target(target) for target in targets]
+    reports = check_targets(targets)
+    unusable = [report for report in reports if report.problem is not None]
     errors = sum(report.errors for report in reports)
-    findings = sum(len(report.findings) for report in reports)
-    tools = sum(report.tools for report in reports)
-    if as_json:
-        rows = [row for report in reports for row in report.as_json()]
-        summary = {"findings": rows, "errors": errors, "warnings": findings - errors}
-        print(json.dumps({**summary, "tools": tools}, indent=2, ensure_ascii=False))
-    else:
-        _print_report(reports, errors=errors, warnings=findings - errors, tools=tools)
-    return EXIT_FINDINGS if errors else 0
+    counts = {
+        "errors": errors,
+        "warnings": sum(len(report.findings) for report in reports) - errors,
+        "tools": sum(report.tools for report in reports),
+        "files": len(reports) - len(unusable),
+    }
+    (_print_json if as_json else _print_text)(reports, unusable, counts)
+    return EXIT_FINDINGS if errors or unusable else 0
 
 
-def _print_report(reports: list[CheckReport], *, errors: int, warnings: int, tools: int) -> None:
+def _print_json(
+    reports: list[CheckReport], unusable: list[CheckReport], counts: dict[str, int]
+) -> None:
+    document = {
+        "findings": [row for report in reports for row in report.as_json()],
+        "unusable": [{"target": report.target, "message": report.problem} for report in unusable],
+        **counts,
+    }
+    print(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+def _print_text(
+    reports: list[CheckReport], unusable: list[CheckReport], counts: dict[str, int]
+) -> None:
     for report in reports:
         for finding in report.findings:
             print(f"{report.target}: {finding}")
-    print(f"tooluse check: {errors} errors, {warnings} warnings in {tools} tools")
+    for report in unusable:
+        print(f"cannot check {report.problem}")
+    errors, warnings, tools, files = (
+        _count(counts[key], key[:-1]) for key in ("errors", "warnings", "tools", "files")
+    )
+    summary = f"{errors}, {warnings} in {tools} from {files}"
+    if unusable:
+        summary += f"; cannot check {_count(len(unusable), 'file')}"
+    print(f"tooluse check: {summary}")
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tooluse", description="Tools for LLMs, from functions.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     schema = commands.add_parser("schema", help="print the tool params of a file's tools")
     schema.add_argument("target", help="a .py file or module, optionally :NAME of one tool")
     schema.add_argument("--api", choices=["chat", "responses"], default="responses")
     schema.add_argument("--no-strict", action="store_true", help="print non-strict schemas")
-    check = commands.add_parser("check", help="lint the tools of files or modules")
-    check.add_argument("targets", nargs="+", help=".py files or modules, optionally :NAME")
-    check.add_argument("--json", action="store_true", help="print the findings as JSON")
+    check = commands.add_parser("check", help="lint the tools of files, folders or modules")
+    check.add_argument(
+        "targets", nargs="+", help=".py files, folders (searched for .py files) or modules"
+    )
+    check.add_argument("--json", action="store_true", help="print one JSON document")
     return parser

@@ -11,6 +11,11 @@ import tooluse
 import tooluse.exceptions
 
 EXPECTED_PUBLIC = {
+    "FuncDocumentation",
+    "ToolTimeoutError",
+    "ensure_strict_json_schema",
+    "generate_func_documentation",
+    "tool_namespace",
     "Toolset",
     "RunOptions",
     "RunHooks",
@@ -122,6 +127,7 @@ def test_exceptions_module() -> None:
         "ToolErrorBudgetExceeded",
         "ToolArgumentsError",
         "ToolDefinitionWarning",
+        "ToolTimeoutError",
         "TooluseError",
         "UserError",
     }

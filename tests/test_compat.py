@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
 import logging
@@ -19,12 +20,17 @@ from tooluse import (
     Runner,
     StopAtTools,
     ToolContext,
+    ToolTimeoutError,
+    ensure_strict_json_schema,
     function_schema,
     function_tool,
+    generate_func_documentation,
     handoff,
+    tool_namespace,
 )
 from tooluse.exceptions import UserError
 
+from .openai_server import Call, ScriptedServer, Turn
 from .scripted import ScriptModel, call, text
 
 
@@ -348,3 +354,112 @@ class TestOutputs:
 
 def test_stop_at_tools_is_a_plain_dict() -> None:
     assert StopAtTools(stop_at_tool_names=["book"]) == {"stop_at_tool_names": ["book"]}
+
+
+class TestTimeouts:
+    @staticmethod
+    def slow(**options: Any) -> FunctionTool:
+        async def nap(seconds: float) -> str:
+            """Sleep."""
+            await asyncio.sleep(seconds)
+            return "rested"
+
+        return function_tool(timeout=0.05, **options)(nap)
+
+    async def test_the_default_tells_the_model(self) -> None:
+        tool = self.slow()
+        assert (tool.timeout_seconds, tool.timeout_behavior) == (0.05, "error_as_result")
+        model = ScriptModel([call("c1", "nap", {"seconds": 5})], [text("gave up")])
+        result = await Runner.run(Agent("a", tools=[tool], model=model), "go")
+        assert result.final_output == "gave up"
+        assert "timed out after 0.05 s and was stopped" in model.requests[1]["input"][-1]["output"]
+
+    async def test_raise_exception_stops_the_run(self) -> None:
+        tool = self.slow(timeout_behavior="raise_exception")
+        model = ScriptModel([call("c1", "nap", {"seconds": 5})], [text("never")])
+        with pytest.raises(ToolTimeoutError) as error:
+            await Runner.run(Agent("a", tools=[tool], model=model), "go")
+        assert (error.value.tool_name, error.value.timeout_seconds) == ("nap", 0.05)
+
+    async def test_a_timeout_error_function_words_the_message(self) -> None:
+        def words(ctx: RunContextWrapper[Any], error: Exception) -> str:
+            assert isinstance(error, ToolTimeoutError)
+            return f"{error.tool_name} is slow today"
+
+        tool = self.slow(timeout_error_function=words)
+        model = ScriptModel([call("c1", "nap", {"seconds": 5})], [text("ok")])
+        await Runner.run(Agent("a", tools=[tool], model=model), "go")
+        assert model.requests[1]["input"][-1]["output"] == "nap is slow today"
+
+    def test_an_unknown_behaviour_fails_when_built(self) -> None:
+        with pytest.raises(UserError, match="timeout_behavior='stop' must be"):
+            self.slow(timeout_behavior="stop")
+
+
+class TestOpenAIAgentsNames:
+    def test_wrapped_is_the_function(self) -> None:
+        assert book.__wrapped__("Rome") == "booked Rome"
+        with pytest.raises(AttributeError, match="built by hand"):
+            _ = FunctionTool("t", "T.", {}, echo).__wrapped__
+
+    def test_ensure_strict_json_schema(self) -> None:
+        loose = {"type": "object", "properties": {"n": {"type": "integer", "default": 3}}}
+        assert ensure_strict_json_schema(loose) == {
+            "type": "object",
+            "properties": {"n": {"type": "integer", "description": "Defaults to 3."}},
+            "additionalProperties": False,
+            "required": ["n"],
+        }
+        assert "additionalProperties" not in loose  # the input is left as it was
+        with pytest.raises(UserError, match="Cannot make the schema strict"):
+            ensure_strict_json_schema({"type": "object", "properties": {"x": {"not": {}}}})
+
+    def test_generate_func_documentation(self) -> None:
+        def greet(name: str) -> str:
+            """Greet someone.
+
+            Args:
+                name: Who.
+            """
+            return name
+
+        doc = generate_func_documentation(greet)
+        assert (doc.name, doc.description, doc.param_descriptions) == (
+            "greet",
+            "Greet someone.",
+            {"name": "Who."},
+        )
+        assert generate_func_documentation(greet, "google") == doc
+
+
+class TestToolNamespace:
+    def test_refuses_what_the_api_would(self) -> None:
+        with pytest.raises(UserError) as error:
+            tool_namespace(name=" ", description="", tools=[book, "x"])  # type: ignore[list-item]
+        assert str(error.value) == snapshot(
+            "tool_namespace(''): name must be a non-empty namespace name, e.g. 'crm'; description must say what the namespace's tools are for; tools[1] is str, not a FunctionTool"
+        )
+
+    @pytest.mark.parametrize("api", ["responses", "chat_completions"])
+    async def test_a_namespace_over_http(self, openai_server: ScriptedServer, api: str) -> None:
+        trips = tool_namespace(name="trips", description="Travel bookings.", tools=[book])
+        called = {"type": "function_call", "call_id": "c1", "name": "book"}
+        called |= {"arguments": '{"city": "Oslo"}', "namespace": "trips", "id": "fc_1"}
+        first = (
+            Turn(items=[called])
+            if api == "responses"
+            else Turn(calls=[Call("book", '{"city": "Oslo"}')])
+        )
+        openai_server.script(first, Turn(text="Booked."))
+        agent = Agent("a", tools=[weather, *trips], model=openai_server.model(api))
+        assert (await Runner.run(agent, "Go to Oslo")).final_output == "Booked."
+        sent, answered = (request["body"] for request in openai_server.requests)
+        if api == "responses":
+            assert [t["type"] for t in sent["tools"]] == ["function", "namespace"]
+            assert sent["tools"][1]["name"] == "trips"
+            assert [t["name"] for t in sent["tools"][1]["tools"]] == ["book"]
+            assert answered["input"][-2]["namespace"] == "trips"
+            assert answered["input"][-1]["output"] == "booked Oslo"
+        else:  # no namespaces in Chat Completions: plain function tools
+            assert [t["function"]["name"] for t in sent["tools"]] == ["weather", "book"]
+            assert answered["messages"][-1]["content"] == "booked Oslo"

@@ -12,7 +12,7 @@ def add(a: int, b: int) -> int:
 
 from ._agent import Agent, FunctionToolResult, StopAtTools, ToolsToFinalOutputResult
 from ._context import RunContextWrapper, ToolContext, Usage
-from ._docstrings import DocstringStyle
+from ._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
 from ._function_schema import FuncSchema, function_schema
 from ._function_tool import FunctionTool, ToolErrorFunction, function_tool, tool_output_text
 from ._handoffs import Handoff, handoff
@@ -39,9 +39,10 @@ from ._stream_events import (
     RunItemStreamEvent,
     RunStreamEvent,
 )
+from ._strict import ensure_strict_json_schema
 from ._strict_rules import StrictViolation, check_strict_schema
 from ._tool_errors import default_tool_error_function
-from ._tool_params import chat_completions_tool_param, responses_tool_param
+from ._tool_params import chat_completions_tool_param, responses_tool_param, tool_namespace
 from ._toolsets import FilteredToolset, PrefixedToolset, RenamedToolset, Toolset
 from ._version import __version__ as __version__
 from .exceptions import (
@@ -49,6 +50,7 @@ from .exceptions import (
     ModelBehaviorError,
     ModelRetry,
     ToolArgumentsError,
+    ToolTimeoutError,
     UserError,
 )
 from .models import (
@@ -69,6 +71,7 @@ __all__ = [
     "DocstringStyle",
     "FileSearchTool",
     "FilteredToolset",
+    "FuncDocumentation",
     "FuncSchema",
     "FunctionTool",
     "FunctionToolResult",
@@ -104,6 +107,7 @@ __all__ = [
     "ToolArgumentsError",
     "ToolContext",
     "ToolErrorFunction",
+    "ToolTimeoutError",
     "ToolsToFinalOutputResult",
     "Toolset",
     "Usage",
@@ -112,11 +116,14 @@ __all__ = [
     "chat_completions_tool_param",
     "check_strict_schema",
     "default_tool_error_function",
+    "ensure_strict_json_schema",
     "function_schema",
     "function_tool",
+    "generate_func_documentation",
     "handoff",
     "responses_tool_param",
     "set_default_openai_api",
     "set_default_openai_client",
+    "tool_namespace",
     "tool_output_text",
 ]

@@ -19,7 +19,12 @@ from griffe import Docstring, DocstringParameter, DocstringSectionKind
 
 from .exceptions import UserError
 
-__all__ = ["DocstringStyle", "FuncDocumentation", "detect_docstring_style", "parse_docstring"]
+__all__ = [
+    "DocstringStyle",
+    "FuncDocumentation",
+    "detect_docstring_style",
+    "generate_func_documentation",
+]
 
 DocstringStyle = Literal["google", "numpy", "sphinx"]
 """The docstring styles tooluse reads."""
@@ -40,6 +45,8 @@ _PARAMETER_SECTIONS = (DocstringSectionKind.parameters, DocstringSectionKind.oth
 class FuncDocumentation:
     """What a docstring says about a function."""
 
+    name: str
+    """The function's name."""
     description: str | None
     """The prose before the first section, or None."""
     param_descriptions: dict[str, str]
@@ -62,15 +69,19 @@ def detect_docstring_style(doc: str) -> DocstringStyle:
     return "google"
 
 
-def parse_docstring(func: Callable[..., Any], style: DocstringStyle | None) -> FuncDocumentation:
+def generate_func_documentation(
+    func: Callable[..., Any], style: DocstringStyle | None = None
+) -> FuncDocumentation:
     """Read the description and parameter descriptions from `func`'s docstring.
+
+    openai-agents has a function of this name; this one reads the same docstrings.
 
     Args:
         func: The function whose docstring to read.
         style: The docstring style, or None to detect it.
 
     Returns:
-        The description and the parameter descriptions (empty when there is no docstring).
+        The name, the description and the parameter descriptions (empty without a docstring).
     """
     if style is not None and style not in _STYLES:
         raise UserError(
@@ -80,7 +91,7 @@ def parse_docstring(func: Callable[..., Any], style: DocstringStyle | None) -> F
         )
     doc = inspect.getdoc(func)
     if not doc:
-        return FuncDocumentation(description=None, param_descriptions={})
+        return FuncDocumentation(name=_name(func), description=None, param_descriptions={})
     style = style or detect_docstring_style(doc)
     if style == "google":
         doc = _separate_google_sections(doc)
@@ -94,7 +105,11 @@ def parse_docstring(func: Callable[..., Any], style: DocstringStyle | None) -> F
         if section.kind in _PARAMETER_SECTIONS:
             for param in cast(list[DocstringParameter], section.value):
                 params[param.name.lstrip("*")] = param.description.strip()
-    return FuncDocumentation(description=description, param_descriptions=params)
+    return FuncDocumentation(name=_name(func), description=description, param_descriptions=params)
+
+
+def _name(func: Callable[..., Any]) -> str:
+    return getattr(func, "__name__", None) or type(func).__name__
 
 
 def _separate_google_sections(doc: str) -> str:

@@ -43,7 +43,7 @@ from ._callables import (
     without_bound_keywords,
 )
 from ._context import RunContextWrapper
-from ._docstrings import DocstringStyle, parse_docstring
+from ._docstrings import DocstringStyle, generate_func_documentation
 from ._lints import Finding, parameter_findings
 from ._strict import describe_problems, describe_violations, to_strict_schema
 from ._strict_rules import check_strict_schema, check_tool_name
@@ -232,7 +232,9 @@ def function_schema(
         UserError: If the function cannot become a tool; the message lists every problem.
     """
     builder = _SchemaBuilder(func, name_override, strict=strict_json_schema)
-    doc = parse_docstring(unwrapped(func), docstring_style) if use_docstring_info else None
+    doc = None
+    if use_docstring_info:
+        doc = generate_func_documentation(unwrapped(func), docstring_style)
     model, slots, context_slot = builder.build_model(
         doc.param_descriptions if doc else {},
         _STRICT_CONFIG if strict_json_schema else _LOOSE_CONFIG,

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeAlias, overload
+from typing import Any, Literal, TypeAlias, overload
 
 from ._context import RunContextWrapper, ToolContext
 from ._docstrings import DocstringStyle
 from ._function_schema import function_schema
 from ._invocation import Invoker, ToolErrorFunction, tool_output_text
 from ._lints import Finding, tool_findings, warn
-from ._strict import describe_problems, describe_violations, to_strict_schema
-from ._strict_rules import check_strict_schema
+from ._strict import strict_or_error
 from ._tool_errors import default_tool_error_function
 from ._values import is_positive_number
 from .exceptions import UserError
@@ -36,6 +35,8 @@ ApprovalPredicate: TypeAlias = (
 (and its approval id, when it takes a third parameter, as in openai-agents)."""
 EnabledPredicate: TypeAlias = Callable[[RunContextWrapper[Any], Any], "bool | Awaitable[bool]"]
 """Decides, per run context and agent, whether a tool is offered."""
+TimeoutBehavior: TypeAlias = Literal["error_as_result", "raise_exception"]
+"""What a timeout does: tell the model, or stop the run."""
 
 
 @dataclass
@@ -59,11 +60,21 @@ class FunctionTool:
     """Whether the model's arguments are constrained to the schema (OpenAI strict mode)."""
     is_enabled: bool | EnabledPredicate = True
     """Whether the tool is offered: a bool, or a function of the run context and the agent."""
-    timeout: float | None = None
+    timeout_seconds: float | None = None
     """Seconds a call may take before the runner gives up on it; None for no limit."""
+    timeout_behavior: TimeoutBehavior = "error_as_result"
+    """At the timeout: tell the model (`error_as_result`), or stop the run with
+    `ToolTimeoutError` (`raise_exception`)."""
+    timeout_error_function: ToolErrorFunction | None = None
+    """What the model is told at a timeout (it receives the `ToolTimeoutError`); None for
+    tooluse's message, which says whether the call may still have its effect."""
     needs_approval: bool | ApprovalPredicate = False
     """Whether a call waits for a human: a bool, or a function of the run context and the
     parsed arguments. The run pauses with `result.interruptions`."""
+    namespace: str | None = None
+    """The Responses API namespace the tool is offered in (set by `tool_namespace`)."""
+    namespace_description: str | None = None
+    """What the namespace's tools are for, shown to the model with the namespace."""
     _remake: Callable[[bool], FunctionTool] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -73,24 +84,35 @@ class FunctionTool:
         self._findings = tuple(
             tool_findings(self.name, self.description, strict=self.strict_json_schema)
         )
-        if self.timeout is not None and not is_positive_number(self.timeout):
+        if self.timeout_seconds is not None and not is_positive_number(self.timeout_seconds):
             raise UserError(
-                f"FunctionTool '{self.name}': timeout={self.timeout!r} must be a positive number "
-                "of seconds, or None for no limit"
+                f"FunctionTool '{self.name}': timeout={self.timeout_seconds!r} must be a positive "
+                "number of seconds, or None for no limit"
+            )
+        if self.timeout_behavior not in ("error_as_result", "raise_exception"):
+            raise UserError(
+                f"FunctionTool '{self.name}': timeout_behavior={self.timeout_behavior!r} must be "
+                "'error_as_result' (tell the model) or 'raise_exception' (stop the run)"
             )
         if not self.strict_json_schema:
             return
         loose = self.params_json_schema
-        result = to_strict_schema(loose)
-        problems = describe_problems(loose, result.problems, "strict_json_schema=False")
-        if not problems:
-            violations = check_strict_schema(result.schema, name=self.name)
-            problems = describe_violations(result.schema, violations)
-        if problems:
-            lines = "\n".join(f"  - {line}" for line in problems)
-            raise UserError(f"Cannot make FunctionTool '{self.name}' strict:\n{lines}")
+        owner = f"FunctionTool '{self.name}'"
+        strict = strict_or_error(loose, owner, "strict_json_schema=False", name=self.name)
         self._remake = lambda _: replace(self, params_json_schema=loose, strict_json_schema=False)
-        self.params_json_schema = result.schema
+        self.params_json_schema = strict
+
+    @property
+    def __wrapped__(self) -> Callable[..., Any]:
+        """The function `@function_tool` made this tool from, to call directly (in a test).
+
+        A direct call skips what a run does: validation, context injection, timeouts and
+        failure handling. A hand-built tool wraps no function: AttributeError.
+        """
+        invoker = self.on_invoke_tool
+        if isinstance(invoker, Invoker):
+            return invoker.func
+        raise AttributeError(f"FunctionTool '{self.name}' was built by hand: it wraps no function")
 
     def with_strict_mode(self, strict: bool) -> FunctionTool:
         """Return this tool with its schema built for strict mode on or off.
@@ -123,6 +145,8 @@ def function_tool(
     strict_mode: bool = True,
     is_enabled: bool | EnabledPredicate = True,
     timeout: float | None = None,
+    timeout_behavior: TimeoutBehavior = "error_as_result",
+    timeout_error_function: ToolErrorFunction | None = None,
     needs_approval: bool | ApprovalPredicate = False,
 ) -> Callable[[ToolFunction], FunctionTool]: ...
 
@@ -139,6 +163,8 @@ def function_tool(
     strict_mode: bool = True,
     is_enabled: bool | EnabledPredicate = True,
     timeout: float | None = None,
+    timeout_behavior: TimeoutBehavior = "error_as_result",
+    timeout_error_function: ToolErrorFunction | None = None,
     needs_approval: bool | ApprovalPredicate = False,
 ) -> FunctionTool | Callable[[ToolFunction], FunctionTool]:
     """Turn a function into a `FunctionTool`; use it bare (`@function_tool`) or called.
@@ -155,6 +181,10 @@ def function_tool(
         is_enabled: Whether the tool is offered: a bool, or a function of the run
             context and the agent.
         timeout: Seconds a call may take; enforced by the runner.
+        timeout_behavior: At the timeout, tell the model (`"error_as_result"`) or stop the
+            run with `ToolTimeoutError` (`"raise_exception"`).
+        timeout_error_function: What the model is told at a timeout; None for tooluse's
+            message.
         needs_approval: Whether calls wait for a human's approval: a bool, or a function
             of the run context and the call's arguments.
 
@@ -170,6 +200,8 @@ def function_tool(
         strict_mode=strict_mode,
         is_enabled=is_enabled,
         timeout=timeout,
+        timeout_behavior=timeout_behavior,
+        timeout_error_function=timeout_error_function,
         needs_approval=needs_approval,
     )
 
@@ -196,6 +228,8 @@ class _ToolOptions:
     strict_mode: bool
     is_enabled: bool | EnabledPredicate
     timeout: float | None
+    timeout_behavior: TimeoutBehavior
+    timeout_error_function: ToolErrorFunction | None
     needs_approval: bool | ApprovalPredicate
 
 
@@ -215,7 +249,9 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         on_invoke_tool=Invoker(func, schema, options.failure_error_function),
         strict_json_schema=False,  # already strict when asked: skip __post_init__'s transform
         is_enabled=options.is_enabled,
-        timeout=options.timeout,
+        timeout_seconds=options.timeout,
+        timeout_behavior=options.timeout_behavior,
+        timeout_error_function=options.timeout_error_function,
         needs_approval=options.needs_approval,
     )
     tool.strict_json_schema = options.strict_mode

@@ -35,7 +35,7 @@ __all__ = [
     "ToolErrorFunction",
     "ToolOutcome",
     "UnwritableOutput",
-    "timed_out",
+    "timeout_text",
     "tool_output_text",
 ]
 
@@ -76,23 +76,21 @@ class StoppedAtLimit(CallTimedOut):
     """An awaited call cancelled at its timeout: unlike a sync tool's thread, it did stop."""
 
 
-def timed_out(tool_name: str, limit: CallTimedOut) -> ToolOutcome:
-    """The outcome of a call given up at its timeout.
+def timeout_text(tool_name: str, limit: CallTimedOut) -> str:
+    """What the model is told of a call given up at its timeout.
 
     Args:
         tool_name: The tool's name.
         limit: The timeout that passed: `StoppedAtLimit` when the call was stopped.
 
     Returns:
-        A failed outcome telling the model what became of the call.
+        The text, saying whether the call may still have its effect.
     """
     if isinstance(limit, StoppedAtLimit):
         text = "and was stopped. Try a smaller request, or another approach."
     else:  # a sync tool's thread cannot be stopped: the model must not assume nothing happened
         text = "but could not be stopped: it may still finish. Check its effect before retrying."
-    return ToolOutcome(
-        f"Tool '{tool_name}' timed out after {limit.timeout:g} s {text}", failed=True
-    )
+    return f"Tool '{tool_name}' timed out after {limit.timeout:g} s {text}"
 
 
 class Invoker:
@@ -107,6 +105,11 @@ class Invoker:
         self._schema = schema
         self._on_failure = on_failure
         self._is_async = _is_async_callable(func)
+
+    @property
+    def func(self) -> Callable[..., Any]:
+        """The function this invoker calls."""
+        return self._func
 
     async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
         try:
@@ -127,11 +130,14 @@ class Invoker:
 
         Returns:
             The outcome; a failure is text for the model unless the tool re-raises.
+
+        Raises:
+            CallTimedOut: The call ran past `settings.timeout`.
         """
         try:
             return _outcome(ctx, await self._start(ctx, arguments, settings.timeout))
-        except CallTimedOut as limit:
-            return timed_out(ctx.tool_name, limit)
+        except CallTimedOut:
+            raise  # the runner decides what a timeout means for this tool
         except Exception as error:
             return await self._failed(ctx, error, settings)
 

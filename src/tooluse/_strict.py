@@ -34,9 +34,11 @@ from ._strict_rules import (
     SUPPORTED_KEYWORDS,
     StrictViolation,
     all_subschemas,
+    check_strict_schema,
     is_plain_leaf,
     subschemas,
 )
+from .exceptions import UserError
 
 __all__ = [
     "Adapter",
@@ -45,7 +47,9 @@ __all__ = [
     "def_name",
     "describe_problems",
     "describe_violations",
+    "ensure_strict_json_schema",
     "parameters_at",
+    "strict_or_error",
     "to_strict_schema",
 ]
 
@@ -165,6 +169,53 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
     live = {id(node) for node in all_subschemas(strict)}
     kept = {key: adapter for key, (_, adapter) in walker.adapters.items() if key in live}
     return StrictSchema(strict, problems, kept)
+
+
+def strict_or_error(
+    schema: JsonSchema, owner: str, off_switch: str, *, name: str | None = None
+) -> JsonSchema:
+    """The strict form of a hand-written schema, or one error naming every part that is not.
+
+    Args:
+        schema: A JSON schema whose root is an object (or says nothing of its type).
+        owner: What the schema belongs to, for the message (e.g. "FunctionTool 'add'").
+        off_switch: How the reader turns strict mode off, e.g. `strict_json_schema=False`.
+        name: The tool's name, to check too.
+
+    Returns:
+        The rewritten schema; the input is not modified.
+
+    Raises:
+        UserError: The schema cannot be made strict: each node, why, and the fix.
+    """
+    result = to_strict_schema(schema)
+    problems = describe_problems(schema, result.problems, off_switch)
+    if not problems:
+        violations = check_strict_schema(result.schema, name=name)
+        problems = describe_violations(result.schema, violations)
+    if problems:
+        lines = "\n".join(f"  - {line}" for line in problems)
+        raise UserError(f"Cannot make {owner} strict:\n{lines}")
+    return result.schema
+
+
+def ensure_strict_json_schema(schema: JsonSchema) -> JsonSchema:
+    """The strict-mode form of a JSON schema, as openai-agents' function of that name gives it.
+
+    Objects are closed with every property required, defaults and unsupported keywords move
+    into descriptions, `{}` becomes an object without properties, draft-07 `definitions`
+    become `$defs`. Unlike openai-agents, the input is left as it is.
+
+    Args:
+        schema: A JSON schema whose root is an object (or says nothing of its type).
+
+    Returns:
+        The strict schema.
+
+    Raises:
+        UserError: Some part cannot be made strict; the message names each node and why.
+    """
+    return strict_or_error(schema, "the schema", "or send it with strict mode off")
 
 
 def parameters_at(schema: JsonSchema, path: Path) -> list[str]:

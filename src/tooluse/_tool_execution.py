@@ -10,6 +10,7 @@ turn's other calls are cancelled before the error goes on.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
@@ -23,13 +24,14 @@ from ._invocation import (
     InvokeSettings,
     ToolOutcome,
     run_within,
-    timed_out,
+    timeout_text,
     tool_output_text,
 )
 from ._items import Item
 from ._local_tools import LocalTool, answer_local_item
 from ._threads import CallTimedOut
 from ._tool_calls import CallGroup, PlannedCall
+from .exceptions import ToolTimeoutError
 
 if TYPE_CHECKING:
     from ._agent import Agent
@@ -127,19 +129,12 @@ class ToolExecutor:
         self, tool: FunctionTool, ctx: ToolContext[Any], arguments: str
     ) -> ToolOutcome:
         settings = self.settings
-        if tool.timeout is not None:
-            settings = settings._replace(timeout=tool.timeout)
-        invoker = tool.on_invoke_tool
-        if isinstance(invoker, Invoker):
-            return await invoker.invoke(ctx, arguments, settings)
-        # A hand-built tool: its exceptions are its own; a decorated tool it wraps sets ctx.error.
-        timeout = settings.timeout
+        if tool.timeout_seconds is not None:
+            settings = settings._replace(timeout=tool.timeout_seconds)
         try:
-            call = invoker(ctx, arguments)
-            output = await (call if timeout is None else run_within(call, timeout, ctx))
+            return await _invoke_within(tool, ctx, arguments, settings)
         except CallTimedOut as limit:
-            return timed_out(tool.name, limit)
-        return ToolOutcome(tool_output_text(output, tool.name), failed=ctx.error is not None)
+            return await _timed_out(tool, ctx, limit)
 
     async def answer_local(self, agent: Agent[Any], item: Item, tool: LocalTool) -> Item:
         """Answer a computer action, shell command or MCP approval request, with hooks around.
@@ -159,6 +154,31 @@ class ToolExecutor:
         if watched:
             await self.events.tool_end(self.context, agent, tool, json.dumps(answer))
         return answer
+
+
+async def _invoke_within(
+    tool: FunctionTool, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings
+) -> ToolOutcome:
+    invoker = tool.on_invoke_tool
+    if isinstance(invoker, Invoker):
+        return await invoker.invoke(ctx, arguments, settings)
+    # A hand-built tool: its exceptions are its own; a decorated tool it wraps sets ctx.error.
+    call = invoker(ctx, arguments)
+    timeout = settings.timeout
+    output = await (call if timeout is None else run_within(call, timeout, ctx))
+    return ToolOutcome(tool_output_text(output, tool.name), failed=ctx.error is not None)
+
+
+async def _timed_out(tool: FunctionTool, ctx: ToolContext[Any], limit: CallTimedOut) -> ToolOutcome:
+    """What a timeout means for this tool: a message for the model, or the run stops."""
+    error = ToolTimeoutError(tool.name, limit.timeout)
+    if tool.timeout_behavior == "raise_exception":
+        raise error from None
+    if tool.timeout_error_function is None:
+        return ToolOutcome(timeout_text(tool.name, limit), failed=True)
+    ctx.error = error
+    text = tool.timeout_error_function(ctx, error)
+    return ToolOutcome(await text if inspect.isawaitable(text) else text, failed=True)
 
 
 async def all_or_none(calls: Sequence[Coroutine[Any, Any, T]]) -> list[T]:

@@ -12,6 +12,7 @@ Exception
 │       │   ├── ToolErrorBudgetExceeded every tool call failed, turn after turn
 │       │   ├── ModelAPIError           the model's API failed, or sent something unreadable
 │       │   └── ResponseIncomplete      the model stopped before its answer was complete
+│       ├── ToolTimeoutError      a tool that raises at its timeout ran past it
 │       └── ModelBehaviorError    the model sent something unusable
 │           └── ToolArgumentsError  a tool call's arguments did not validate
 ├── ModelRetry                    raised by a tool: its message goes to the model
@@ -43,6 +44,7 @@ __all__ = [
     "ToolArgumentsError",
     "ToolDefinitionWarning",
     "ToolErrorBudgetExceeded",
+    "ToolTimeoutError",
     "TooluseError",
     "UserError",
 ]
@@ -172,6 +174,20 @@ class ResponseIncomplete(RunStopped):
             else "the provider withheld the rest of the answer"
         )
         super().__init__(f"The model's response is incomplete ({reason}); {hint}", items, new_items)
+
+
+class ToolTimeoutError(RunError):
+    """A tool with `timeout_behavior="raise_exception"` ran past its timeout; the run stops."""
+
+    def __init__(self, tool_name: str, timeout_seconds: float) -> None:
+        self.tool_name = tool_name
+        """The tool that timed out."""
+        self.timeout_seconds = timeout_seconds
+        """Its limit, in seconds."""
+        super().__init__(
+            f"Tool '{tool_name}' timed out after {timeout_seconds:g} s; raise its timeout, or "
+            'use timeout_behavior="error_as_result" to tell the model and go on'
+        )
 
 
 class ModelBehaviorError(RunError):

@@ -12,10 +12,9 @@ from collections.abc import AsyncGenerator, Awaitable
 from typing import Any, Literal, cast
 
 from .._context import Usage
-from .._function_tool import FunctionTool
 from .._hosted_tools import FileSearchTool
 from .._items import Item
-from .._tool_params import responses_tool_param
+from .._tool_params import responses_tools_params
 from ._base import (
     ModelRequest,
     ModelResponse,
@@ -26,6 +25,7 @@ from ._base import (
 )
 from ._defaults import OpenAIModel
 from ._reading import NOT_A_RESPONSE, STREAM_ENDED, EventReader, error_event, read_whole
+from ._responses_input import responses_input
 
 __all__ = ["OpenAIResponsesModel"]
 
@@ -44,10 +44,12 @@ class OpenAIResponsesModel(OpenAIModel):
 
         Raises:
             ModelTransportError: If the API's answer cannot be read as a response.
+            UserError: If an input item has no Responses form.
         """
+        params = self._params(request)
         client = self.client_for(request)
         # Parameters are built as a dict, so the client's overloads cannot type the result.
-        call = cast(Awaitable[Any], client.responses.create(**self._params(request)))
+        call = cast(Awaitable[Any], client.responses.create(**params))
         response = await read_whole(call)
         if not isinstance(getattr(response, "output", None), list):
             raise ModelTransportError(NOT_A_RESPONSE)
@@ -68,9 +70,11 @@ class OpenAIResponsesModel(OpenAIModel):
         Raises:
             ModelTransportError: If an event cannot be read, the API sends an error
                 event, or the stream ends before a terminal event.
+            UserError: If an input item has no Responses form.
         """
+        params = self._params(request)
         client = self.client_for(request)
-        stream = cast(Any, await client.responses.create(**self._params(request), stream=True))
+        stream = cast(Any, await client.responses.create(**params, stream=True))
         events = EventReader(stream)
         reply = _StreamedResponse(events.status_code)
         async with stream:  # closes the connection however reading stops, aclose() included
@@ -86,11 +90,11 @@ class OpenAIResponsesModel(OpenAIModel):
 
     def _params(self, request: ModelRequest) -> dict[str, Any]:
         params = self.shared_params(request, max_tokens_key="max_output_tokens")
-        params["input"] = request.input
+        params["input"] = responses_input(request.input)
         if request.instructions:
             params["instructions"] = request.instructions
         if "tools" in params:
-            params["tools"] = [_tool_param(tool) for tool in params["tools"]]
+            params["tools"] = responses_tools_params(params["tools"])
         if "tool_choice" in params:
             params["tool_choice"] = _tool_choice(params["tool_choice"])
         if any(isinstance(t, FileSearchTool) and t.include_search_results for t in request.tools):
@@ -98,10 +102,6 @@ class OpenAIResponsesModel(OpenAIModel):
         if request.output_schema is not None:
             params["text"] = {"format": _json_schema_format(request.output_schema)}
         return {**params, **request.settings.extra_args}
-
-
-def _tool_param(tool: Any) -> Any:
-    return responses_tool_param(tool) if isinstance(tool, FunctionTool) else tool.to_tool_param()
 
 
 def _tool_choice(choice: str) -> Any:

@@ -100,5 +100,27 @@ def test_content_parts() -> None:
 
 @pytest.mark.parametrize("kind", ["web_search_call", "reasoning", "local_shell_call"])
 def test_responses_only_items_are_refused(kind: str) -> None:
-    with pytest.raises(UserError, match=f"A '{kind}' item has no Chat Completions form"):
+    expected = rf"input\[0\] \(a '{kind}' item\) cannot be sent to the Chat Completions API"
+    with pytest.raises(UserError, match=expected):
         items_to_messages(None, [{"type": kind, "id": "x"}])
+
+
+def test_an_assistant_message_without_a_type_keeps_its_text() -> None:
+    # As people write history by hand; it used to become an empty message.
+    items = [user_message("hi"), {"role": "assistant", "content": "Hello!"}]
+    assert items_to_messages(None, items) == [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "Hello!"},
+    ]
+
+
+def test_the_items_are_not_changed() -> None:
+    chat_assistant: dict[str, Any] = {
+        "role": "assistant",
+        "content": "Let me check.",
+        "tool_calls": [],
+    }
+    items = [chat_assistant, function_call("call_1", "get_time", "{}")]
+    messages = items_to_messages(None, items)
+    assert messages[0]["tool_calls"][0]["id"] == "call_1"
+    assert chat_assistant == {"role": "assistant", "content": "Let me check.", "tool_calls": []}

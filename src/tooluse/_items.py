@@ -2,8 +2,10 @@
 
 A run keeps its whole conversation as a list of these items: the user's input
 messages, the model's messages and tool calls, and the tools' outputs. The
-Responses model sends them as they are; the Chat Completions model converts
-them to and from messages (`models/_chat_conversion.py`).
+input may also hold Chat Completions messages, as people write history by
+hand; each model converts what is in the other API's form, or refuses what has
+none with a `UserError` before the request (`models/_responses_input.py`,
+`models/_chat_conversion.py`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ __all__ = [
 Item = dict[str, Any]
 """One conversation item, shaped as the Responses API's input and output items."""
 
+_TEXT_PARTS = ("output_text", "text")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -96,18 +99,19 @@ def message_text(item: Item) -> str | None:
     """The text of an assistant message item, or None for any other item.
 
     Args:
-        item: A conversation item.
+        item: A conversation item: an assistant message may leave out its `type`, as
+            Chat Completions messages and the Responses API's easy messages do.
 
     Returns:
-        The output text parts joined, or None.
+        The text, or the text parts joined (`output_text`; Chat's `text`), or None.
     """
-    if item.get("type") != "message" or item.get("role") != "assistant":
+    if item.get("type", "message") != "message" or item.get("role") != "assistant":
         return None
     content: Any = item.get("content")
     if isinstance(content, str):
         return content
     parts: list[Any] = content or []
-    return "".join(part.get("text", "") for part in parts if part.get("type") == "output_text")
+    return "".join(part.get("text", "") for part in parts if part.get("type") in _TEXT_PARTS)
 
 
 def valid_text(text: str) -> str:

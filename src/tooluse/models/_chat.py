@@ -45,6 +45,7 @@ class OpenAIChatCompletionsModel(OpenAIModel):
 
         Raises:
             ModelTransportError: If the API's answer cannot be read as a reply.
+            UserError: If an input item has no Chat Completions form.
         """
         params = self._params(request)
         client = self.client_for(request)
@@ -75,6 +76,7 @@ class OpenAIChatCompletionsModel(OpenAIModel):
         Raises:
             ModelTransportError: If a chunk cannot be read, the API sends an error
                 event, or the stream ends without a finish_reason.
+            UserError: If an input item has no Chat Completions form.
         """
         params = self._params(request)
         client = self.client_for(request)

@@ -1,22 +1,49 @@
-"""Converting the run's items to Chat Completions messages, and a reply back into items.
+"""The conversation as Chat Completions messages, and a reply back into items.
 
-The run keeps Responses-shaped items; Chat Completions speaks in messages. An
-assistant message and the function calls right after it become one assistant
-message with `tool_calls`; each function call output becomes a `tool` message.
-Items only the Responses API knows (hosted tool calls, reasoning) have no
-message form and are refused with a `UserError`.
+Chat messages in the input go as they are. Responses items are converted: a
+message loses what says where it came from (`type`, `id`, `status`, `phase`)
+and its parts are renamed (`input_text`/`output_text` -> `text`,
+`input_image` -> `image_url`, `input_file` -> `file`); an assistant message's
+text parts become its text (with `refusal` parts, a list of parts); the
+function calls after an assistant message join it as its `tool_calls`; each
+function call output becomes a `tool` message. Items only the Responses API
+knows (reasoning, hosted tool calls, item references) have no message form, and
+neither do images given by file id, files given by URL, or images and files in
+a tool's output: each is refused with a `UserError` naming it and the fix.
 """
 
 from __future__ import annotations
 
 from typing import Any, cast
 
-from .._items import Item, assistant_message, function_call, message_text
-from ..exceptions import UserError
+from .._items import Item, assistant_message, function_call
+from ._input import (
+    METADATA_KEYS,
+    InputError,
+    as_item,
+    content_parts,
+    describe,
+    message_role,
+    part_list,
+    required_text,
+    tool_calls,
+    with_extras,
+)
 
 __all__ = ["items_to_messages", "message_to_items"]
 
 Message = dict[str, Any]
+
+_API = "Chat Completions"
+_USE_RESPONSES = "or run this agent with OpenAIResponsesModel, which takes it as it is"
+_CALLS = ("function_call", "custom_tool_call")
+_OUTPUTS = ("function_call_output", "custom_tool_call_output")
+_TEXT_PARTS = ("text", "input_text", "output_text")
+# Keys of a message that say where it came from (`annotations`: a reply's citations).
+_DROPPED = METADATA_KEYS | {"annotations"}
+_CHAT_USER_PARTS = ("image_url", "input_audio", "file")
+# The keys of an input_file part that a Chat file part has too.
+_FILE_KEYS = ("file_id", "file_data", "filename")
 
 
 def items_to_messages(instructions: str | None, items: list[Item]) -> list[Message]:
@@ -24,31 +51,31 @@ def items_to_messages(instructions: str | None, items: list[Item]) -> list[Messa
 
     Args:
         instructions: The system prompt, or None.
-        items: The conversation, as Responses-shaped items.
+        items: The conversation, in either API's form.
 
     Returns:
-        The messages, the system prompt first.
+        The messages, the system prompt first; new dicts, the items untouched.
 
     Raises:
-        UserError: If an item has no Chat Completions form.
+        UserError: For an item, or a part of one, that has no Chat Completions form.
     """
     messages: list[Message] = [{"role": "system", "content": instructions}] if instructions else []
-    for item in items:
-        kind = item.get("type", "message")
-        if kind == "function_call":
-            _open_assistant(messages).setdefault("tool_calls", []).append(_tool_call(item))
-        elif kind == "function_call_output":
-            messages.append(
-                {"role": "tool", "tool_call_id": item["call_id"], "content": str(item["output"])}
-            )
-        elif kind == "message" and item.get("role") == "assistant":
-            messages.append({"role": "assistant", "content": message_text(item) or ""})
-        elif kind == "message":
-            messages.append({"role": item["role"], "content": _content(item["content"])})
+    for index, value in enumerate(items):
+        item = as_item(index, value, _API)
+        kind = item.get("type") or "message"
+        error = InputError(f"input[{index}]", describe(item), _API)
+        if kind == "message":
+            messages.append(_message(item, error))
+        elif kind in _CALLS:
+            _open_assistant(messages)["tool_calls"].append(_tool_call(item, error))
+        elif kind in _OUTPUTS:
+            messages.append(_tool_message(item, error))
         else:
-            raise UserError(
-                f"A '{kind}' item has no Chat Completions form: it comes from a hosted tool "
-                "or feature of the Responses API; use OpenAIResponsesModel for this run"
+            raise error(
+                "only the Responses API knows this item (it comes from a hosted tool or "
+                "another feature of that API)",
+                f"Leave it out of this agent's input (a handoff's input_filter can), "
+                f"{_USE_RESPONSES}",
             )
     return messages
 
@@ -72,33 +99,159 @@ def message_to_items(message: Message) -> list[Item]:
     return items
 
 
-def _open_assistant(messages: list[Message]) -> Message:
-    """The assistant message tool calls join: the last one, unless a tool message followed."""
-    if messages and messages[-1]["role"] == "assistant":
-        return messages[-1]
-    messages.append({"role": "assistant", "content": None})
-    return messages[-1]
+def _message(item: Item, error: InputError) -> Message:
+    role = message_role(item, error)
+    message = {key: value for key, value in item.items() if _kept(key, value)}
+    if role == "function":
+        return message  # deprecated, and still taken by the API as it is
+    if role == "assistant":
+        return _assistant(message, error)
+    content = content_parts(item, error)
+    if role == "tool":
+        required_text(item.get("tool_call_id"), "tool_call_id", error)
+    if not isinstance(content, str):
+        message["content"] = [
+            _part(part, role, error.part(i, part)) for i, part in enumerate(content)
+        ]
+    return message
 
 
-def _tool_call(item: Item) -> dict[str, Any]:
-    return {
-        "id": item["call_id"],
-        "type": "function",
-        "function": {"name": item["name"], "arguments": item["arguments"]},
-    }
+def _kept(key: str, value: Any) -> bool:
+    """Whether a message's key goes to Chat Completions.
+
+    Not one that says where the message came from, nor one set to None
+    (`message.model_dump()` of a reply holds several); content always.
+    """
+    return key not in _DROPPED and (value is not None or key == "content")
 
 
-def _content(content: Any) -> Any:
-    """Responses content parts (`input_text`, `input_image`) as Chat content parts."""
-    if isinstance(content, str):
-        return content
-    parts: list[Any] = []
-    for part in cast(list[dict[str, Any]], content):
-        kind = part.get("type")
-        if kind in ("input_text", "output_text", "text"):
-            parts.append({"type": "text", "text": part["text"]})
-        elif kind == "input_image":
-            parts.append({"type": "image_url", "image_url": {"url": part["image_url"]}})
+def _assistant(message: Message, error: InputError) -> Message:
+    content = message.get("content")
+    if isinstance(content, list):
+        listed = part_list(content, error)
+        parts = [_assistant_part(part, error.part(i, part)) for i, part in enumerate(listed)]
+        texts = [part["text"] for part in parts if part["type"] == "text"]
+        if any(part["type"] == "output_text" for part in listed) and len(texts) == len(parts):
+            message["content"] = "".join(texts)  # a Responses message's text, in pieces
         else:
-            raise UserError(f"A '{kind}' content part has no Chat Completions form")
-    return parts
+            message["content"] = parts
+    calls = tool_calls(message, error)
+    if calls:
+        message["tool_calls"] = list(calls)  # a copy: function calls after it may join it
+    else:
+        message.pop("tool_calls", None)  # the API refuses an empty list; none means the same
+    return message
+
+
+def _open_assistant(messages: list[Message]) -> Message:
+    """The assistant message tool calls join: the last one, unless another message followed."""
+    if not messages or messages[-1]["role"] != "assistant":
+        messages.append({"role": "assistant", "content": None})
+    last = messages[-1]
+    last.setdefault("tool_calls", [])
+    return last
+
+
+def _tool_call(item: Item, error: InputError) -> dict[str, Any]:
+    call_id = required_text(item.get("call_id"), "call_id", error)
+    name = required_text(item.get("name"), "name", error)
+    if item["type"] == "custom_tool_call":
+        text = required_text(item.get("input"), "input", error)
+        return {"id": call_id, "type": "custom", "custom": {"name": name, "input": text}}
+    arguments = required_text(item.get("arguments"), "arguments", error)
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def _tool_message(item: Item, error: InputError) -> Message:
+    call_id = required_text(item.get("call_id"), "call_id", error)
+    output = item.get("output")
+    if isinstance(output, list):
+        parts = cast(list[Any], output)
+        output = [_tool_output_part(part, index, error) for index, part in enumerate(parts)]
+    elif not isinstance(output, str):
+        found = "no 'output'" if output is None else f"an 'output' of type {type(output).__name__}"
+        raise error(
+            f"it has {found}", "Give 'output' as a string, or as a list of input_text parts"
+        )
+    return {"role": "tool", "tool_call_id": call_id, "content": output}
+
+
+def _tool_output_part(part: Any, index: int, error: InputError) -> dict[str, Any]:
+    kind = cast(dict[str, Any], part).get("type") if isinstance(part, dict) else None
+    where = InputError(f"{error.where}.output[{index}]", f"a {kind!r} part", _API)
+    if kind in _TEXT_PARTS:
+        text_part = cast(dict[str, Any], part)
+        text = required_text(text_part.get("text"), "text", where)
+        return with_extras({"type": "text", "text": text}, text_part)
+    raise where(
+        "a Chat Completions tool message holds text only",
+        f"Give the tool's output as text (say, a description of the image or file), "
+        f"{_USE_RESPONSES}",
+    )
+
+
+def _part(part: dict[str, Any], role: str, error: InputError) -> dict[str, Any]:
+    """A user, system, developer or tool message's part, in Chat form."""
+    kind = part["type"]
+    if kind in ("text", "input_text"):
+        return _text_part(part, error)
+    if role != "user":
+        raise error(
+            f"Chat Completions {role} messages hold text parts only",
+            f"Put images, files and audio in a user message, {_USE_RESPONSES}",
+        )
+    if kind in _CHAT_USER_PARTS:
+        return part
+    if kind == "input_image":
+        return _image(part, error)
+    if kind == "input_file":
+        return _file(part, error)
+    raise error(
+        "the part type is unknown here",
+        "Use text, image_url, input_audio or file (Responses: input_text, input_image, "
+        "input_file); output_text and refusal parts belong to assistant messages",
+    )
+
+
+def _assistant_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+    kind = part["type"]
+    if kind in _TEXT_PARTS:
+        return _text_part(part, error)
+    if kind == "refusal":
+        return {"type": "refusal", "refusal": required_text(part.get("refusal"), "refusal", error)}
+    raise error(
+        "an assistant message holds text and refusal parts only",
+        'Write text as {"type": "text", "text": "..."}',
+    )
+
+
+def _text_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+    if part["type"] == "text":
+        return part
+    text = required_text(part.get("text"), "text", error)
+    return with_extras({"type": "text", "text": text}, part)
+
+
+def _image(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+    url = part.get("image_url")
+    if url is None:
+        raise error(
+            "Chat Completions takes images by URL or data URL, not by file id",
+            f"Give 'image_url' (e.g. a data:image/png;base64,... URL), {_USE_RESPONSES}",
+        )
+    image: dict[str, Any] = {"url": required_text(url, "image_url", error)}
+    if part.get("detail") is not None:
+        image["detail"] = part["detail"]
+    return with_extras({"type": "image_url", "image_url": image}, part)
+
+
+def _file(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+    for key in ("file_url", "detail"):
+        if part.get(key) not in (None, "auto"):
+            raise error(
+                f"Chat Completions file parts have no {key!r}",
+                "Give the file by 'file_id', or as 'file_data' with a 'filename', "
+                + _USE_RESPONSES,
+            )
+    file = {key: part[key] for key in _FILE_KEYS if part.get(key) is not None}
+    return with_extras({"type": "file", "file": file}, part)

@@ -1,0 +1,241 @@
+"""What both conversions of a conversation share: reading an item, and refusing one clearly.
+
+A run's input may mix the two OpenAI APIs' forms: Responses items (messages
+with content parts, `function_call`, `function_call_output`, reasoning, hosted
+tool calls) and Chat Completions messages (`system`, `developer`, `user`,
+`assistant` with `tool_calls`, `tool`), as people write history by hand. Each
+model converts what is in the other API's form (`_responses_input.py`,
+`_chat_conversion.py`); what has no form in the API in use is refused with a
+`UserError` before the request, naming the item as `input[i]`, what is wrong,
+and how to fix it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from pydantic import BaseModel
+
+from .._items import Item
+from ..exceptions import UserError
+
+__all__ = [
+    "METADATA_KEYS",
+    "ROLES",
+    "InputError",
+    "as_item",
+    "content_parts",
+    "describe",
+    "message_role",
+    "part_list",
+    "required_text",
+    "tool_calls",
+    "with_extras",
+]
+
+ROLES = ("user", "system", "developer", "assistant", "tool", "function")
+"""Every role a message may have in either API."""
+
+METADATA_KEYS = frozenset({"type", "id", "status", "phase"})
+"""Keys of a Responses message that say where it came from, not what it says."""
+
+_PART_EXTRAS = ("prompt_cache_breakpoint",)
+"""Keys content parts of both APIs spell alike, carried across a conversion."""
+
+
+class InputError:
+    """Builds the `UserError` for one item or part of the input that cannot be sent."""
+
+    def __init__(self, where: str, what: str, api: str) -> None:
+        self.where = where
+        """`input[3]`, or `input[3].content[1]` for a part."""
+        self.what = what
+        """What it is, e.g. "an 'assistant' message"."""
+        self.api = api
+        """The API the request was for."""
+
+    def __call__(self, problem: str, fix: str) -> UserError:
+        """The error: where, what, the problem, and the fix.
+
+        Args:
+            problem: What is wrong, e.g. "its 'audio' has no Responses form".
+            fix: How to fix it.
+
+        Returns:
+            The error to raise.
+        """
+        return UserError(
+            f"{self.where} ({self.what}) cannot be sent to the {self.api} API: {problem}. {fix}"
+        )
+
+    def part(self, index: int, part: dict[str, Any]) -> InputError:
+        """The error builder for the item's content part `index`."""
+        return InputError(f"{self.where}.content[{index}]", f"a {part['type']!r} part", self.api)
+
+
+def as_item(index: int, value: Any, api: str) -> Item:
+    """The item at `input[index]` as a dict: a dict as it is, a pydantic model dumped.
+
+    Args:
+        index: Its position in the input.
+        value: The item; the `openai` package's own objects are pydantic models.
+        api: The API the request is for.
+
+    Returns:
+        The item.
+
+    Raises:
+        UserError: For anything else.
+    """
+    if isinstance(value, dict):
+        return cast(Item, value)
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", exclude_none=True)
+    error = InputError(f"input[{index}]", f"a {type(value).__name__}", api)
+    raise error(
+        "an item is a dict",
+        'Give each item as a dict, e.g. {"role": "user", "content": "..."}, or the whole '
+        "input as one string",
+    )
+
+
+def describe(item: Item) -> str:
+    """What an item is, for an error message: "a 'user' message", "a 'reasoning' item"."""
+    kind = item.get("type") or "message"
+    if kind != "message":
+        return f"a {kind!r} item"
+    role = item.get("role")
+    return f"{'an' if role == 'assistant' else 'a'} {role!r} message" if role else "a message"
+
+
+def message_role(item: Item, error: InputError) -> str:
+    """The role of a message item, checked.
+
+    Args:
+        item: A message (its `type` is `message` or missing).
+        error: Words the error.
+
+    Returns:
+        One of `ROLES`.
+
+    Raises:
+        UserError: If it has no role, or an unknown one.
+    """
+    role = item.get("role")
+    if role in ROLES:
+        return cast(str, role)
+    if role is None:
+        raise error(
+            "it has neither a 'type' nor a 'role'",
+            'Give a message a role, e.g. {"role": "user", "content": "..."}, or an item its '
+            "'type' (function_call, function_call_output, ...)",
+        )
+    raise error(f"the role {role!r} is unknown", f"Use one of {', '.join(ROLES)}")
+
+
+def content_parts(item: Item, error: InputError) -> str | list[dict[str, Any]]:
+    """A message's content, checked to be text or a list of parts.
+
+    Args:
+        item: A message with content.
+        error: Words the error.
+
+    Returns:
+        The text, or the parts.
+
+    Raises:
+        UserError: If it has no content, or content of another type, or a part is not a dict.
+    """
+    content = item.get("content")
+    if isinstance(content, str):
+        return content
+    return part_list(content, error)
+
+
+def part_list(content: Any, error: InputError) -> list[dict[str, Any]]:
+    """A message's content, checked to be a list of parts.
+
+    Args:
+        content: The message's content.
+        error: Words the error.
+
+    Returns:
+        The parts.
+
+    Raises:
+        UserError: If it is not a list, or a part is not a dict with a `type`.
+    """
+    if not isinstance(content, list):
+        found = "no 'content'" if content is None else f"'content' of type {_type_name(content)}"
+        raise error(f"it has {found}", "Give 'content' as a string, or as a list of content parts")
+    parts = cast(list[Any], content)
+    for index, part in enumerate(parts):
+        if not _is_part(part):
+            where = f"{error.where}.content[{index}]"
+            raise InputError(where, f"a {_type_name(part)}", error.api)(
+                "a content part is a dict with a 'type'",
+                'Write a text part as {"type": "input_text", "text": "..."} '
+                '(Chat Completions: {"type": "text", "text": "..."})',
+            )
+    return cast(list[dict[str, Any]], parts)
+
+
+def _is_part(value: Any) -> bool:
+    return isinstance(value, dict) and "type" in value
+
+
+def _type_name(value: object) -> str:
+    return type(value).__name__
+
+
+def required_text(value: Any, key: str, error: InputError) -> str:
+    """`value`, checked to be a string, as an item's or part's `key` must be.
+
+    Args:
+        value: The value found (None when the key is missing).
+        key: Its key, for the message.
+        error: Words the error.
+
+    Returns:
+        The string.
+
+    Raises:
+        UserError: If it is not a string.
+    """
+    if isinstance(value, str):
+        return value
+    found = "no" if value is None else f"a {type(value).__name__} as its"
+    raise error(f"it has {found} {key!r}", f"Give {key!r} as a string")
+
+
+def tool_calls(item: Item, error: InputError) -> list[dict[str, Any]]:
+    """An assistant message's `tool_calls`, checked to be a list of dicts.
+
+    Args:
+        item: An assistant message.
+        error: Words the error.
+
+    Returns:
+        The tool calls; none if it has none.
+
+    Raises:
+        UserError: If `tool_calls` is not a list of dicts.
+    """
+    calls = item.get("tool_calls")
+    if calls is None:
+        return []
+    if not isinstance(calls, list) or not all(isinstance(c, dict) for c in cast(list[Any], calls)):
+        raise error(
+            "its 'tool_calls' is not a list of tool calls",
+            'Write each as {"id": ..., "type": "function", "function": {"name": ..., '
+            '"arguments": "..."}}',
+        )
+    return cast(list[dict[str, Any]], calls)
+
+
+def with_extras(converted: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
+    """A converted part, with the keys both APIs' parts spell alike carried over."""
+    for key in _PART_EXTRAS:
+        if part.get(key) is not None:
+            converted[key] = part[key]
+    return converted

@@ -1,0 +1,240 @@
+"""The conversation as the Responses `input`: its own items as they are, Chat messages converted.
+
+Responses items (easy and output messages, function calls and their outputs,
+reasoning, hosted tool calls, item references) go as they are, the API
+checking the ones tooluse does not read. Chat Completions messages become
+Responses items: content parts are renamed (`text` -> `input_text`, or
+`output_text` in an assistant message; `image_url` -> `input_image`; `file`
+-> `input_file`), an assistant message's `refusal` becomes a refusal part and
+each of its `tool_calls` a `function_call` (or `custom_tool_call`) item, and a
+`tool` message a `function_call_output` (or `custom_tool_call_output`). What
+has no Responses form is refused: a message's `name`, an assistant's `audio`
+or deprecated `function_call`, a `function` message, an `input_audio` part.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from .._items import Item
+from ._input import (
+    InputError,
+    as_item,
+    content_parts,
+    describe,
+    message_role,
+    part_list,
+    required_text,
+    tool_calls,
+    with_extras,
+)
+
+__all__ = ["responses_input"]
+
+_API = "Responses"
+_USE_CHAT = "or run this agent with OpenAIChatCompletionsModel, which takes it as it is"
+# Chat-only keys of a message, each with what to do instead.
+_NO_RESPONSES_FORM = {
+    "name": "Responses messages have no participant names: leave 'name' out, or put it in the text",
+    "audio": "Responses cannot refer to an earlier audio reply: leave 'audio' out",
+    "function_call": "This deprecated form has no call id: write it as 'tool_calls' "
+    "answered by 'tool' messages",
+}
+# Every Chat-only key of a message: `message.model_dump()` of a Chat reply holds them all,
+# most as None, and `annotations` (citations) says where text came from, not what it says.
+_CHAT_KEYS = frozenset({*_NO_RESPONSES_FORM, "refusal", "tool_calls", "annotations"})
+_TEXT_PARTS = ("text", "input_text", "output_text")
+
+
+def responses_input(items: list[Item]) -> list[Item]:
+    """The Responses `input` for a conversation given in either API's form.
+
+    Args:
+        items: The conversation.
+
+    Returns:
+        The items to send; those already in Responses form are the same objects.
+
+    Raises:
+        UserError: For an item, or a part of one, that has no Responses form.
+    """
+    converted: list[Item] = []
+    custom_calls: set[str] = set()  # a tool message answering one of these is a custom output
+    for index, value in enumerate(items):
+        item = as_item(index, value, _API)
+        kind = item.get("type") or "message"
+        error = InputError(f"input[{index}]", describe(item), _API)
+        if kind == "message":
+            converted.extend(_message(item, error, custom_calls))
+            continue
+        if kind == "custom_tool_call":
+            custom_calls.add(item.get("call_id", ""))
+        elif kind == "function_call":
+            for key in ("call_id", "name", "arguments"):
+                required_text(item.get(key), key, error)
+        elif kind == "function_call_output":
+            required_text(item.get("call_id"), "call_id", error)
+            _check_output(item.get("output"), error)
+        converted.append(item)  # every other item (reasoning, hosted tools, ...) as it is
+    return converted
+
+
+def _check_output(output: Any, error: InputError) -> None:
+    if isinstance(output, str):
+        return
+    if not isinstance(output, list):
+        found = "no 'output'" if output is None else f"an 'output' of type {type(output).__name__}"
+        raise error(
+            f"it has {found}",
+            "Give 'output' as a string, or as a list of input_text, input_image and "
+            "input_file parts",
+        )
+    for index, part in enumerate(cast(list[Any], output)):
+        kind = cast(dict[str, Any], part).get("type") if isinstance(part, dict) else None
+        if kind not in ("input_text", "input_image", "input_file"):
+            raise InputError(f"{error.where}.output[{index}]", f"a {kind!r} part", _API)(
+                "a function call's output holds input_text, input_image and input_file parts",
+                'Write text as {"type": "input_text", "text": "..."}',
+            )
+
+
+def _message(item: Item, error: InputError, custom_calls: set[str]) -> list[Item]:
+    role = message_role(item, error)
+    if role == "function":
+        raise error(
+            "the deprecated 'function' role has no call id to answer",
+            "Answer a tool call with a 'tool' message "
+            '{"role": "tool", "tool_call_id": ..., "content": ...}, ' + _USE_CHAT,
+        )
+    if role == "tool":
+        return [_tool_output(item, error, custom_calls)]
+    for key, fix in _NO_RESPONSES_FORM.items():
+        if item.get(key) is not None:
+            raise error(f"its {key!r} has no Responses form", f"{fix}, {_USE_CHAT}")
+    message = item if _CHAT_KEYS.isdisjoint(item) else _without_chat_keys(item)
+    if role == "assistant":
+        return _assistant(item, message, error, custom_calls)
+    content = content_parts(message, error)
+    if isinstance(content, str):
+        return [message]
+    parts = [_input_part(part, error.part(i, part)) for i, part in enumerate(content)]
+    return [message] if _same(parts, content) else [{**message, "content": parts}]
+
+
+def _without_chat_keys(item: Item) -> Item:
+    return {key: value for key, value in item.items() if key not in _CHAT_KEYS}
+
+
+def _assistant(item: Item, message: Item, error: InputError, custom_calls: set[str]) -> list[Item]:
+    """An assistant message (`message`: without its Chat keys) and its tool calls."""
+    calls = [
+        _call(call, index, error, custom_calls)
+        for index, call in enumerate(tool_calls(item, error))
+    ]
+    refusal = item.get("refusal")
+    content = item.get("content")
+    if not calls and refusal is None and isinstance(content, str):
+        return [message]  # an easy assistant message: the Responses API takes it as it is
+    parts: list[dict[str, Any]] = []
+    if isinstance(content, str) and content:
+        parts.append(_output_text(content))
+    elif content is not None and not isinstance(content, str):
+        listed = part_list(content, error)
+        parts = [_output_part(part, error.part(i, part)) for i, part in enumerate(listed)]
+        if not calls and refusal is None and _same(parts, listed):
+            return [message]  # an output message, as the Responses API itself sends them
+    if refusal is not None:
+        parts.append({"type": "refusal", "refusal": required_text(refusal, "refusal", error)})
+    if not parts and calls:
+        return calls  # a Chat assistant message that only calls tools
+    return [{**message, "type": "message", "content": parts}, *calls]
+
+
+def _call(call: dict[str, Any], index: int, error: InputError, custom_calls: set[str]) -> Item:
+    kind = call.get("type", "function")
+    where = InputError(f"{error.where}.tool_calls[{index}]", f"a {kind!r} tool call", _API)
+    call_id = required_text(call.get("id"), "id", where)
+    if kind == "custom":
+        custom: dict[str, Any] = call.get("custom") or {}
+        custom_calls.add(call_id)
+        name = required_text(custom.get("name"), "custom.name", where)
+        text = required_text(custom.get("input"), "custom.input", where)
+        return {"type": "custom_tool_call", "call_id": call_id, "name": name, "input": text}
+    if kind != "function":
+        raise where("a tool call's type is 'function' or 'custom'", "Fix its 'type'")
+    function: dict[str, Any] = call.get("function") or {}
+    name = required_text(function.get("name"), "function.name", where)
+    arguments = required_text(function.get("arguments"), "function.arguments", where)
+    return {"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments}
+
+
+def _tool_output(item: Item, error: InputError, custom_calls: set[str]) -> Item:
+    call_id = required_text(item.get("tool_call_id"), "tool_call_id", error)
+    content = content_parts(item, error)
+    output: str | list[dict[str, Any]] = content
+    if not isinstance(content, str):
+        output = [_tool_output_part(part, error.part(i, part)) for i, part in enumerate(content)]
+    kind = "custom_tool_call_output" if call_id in custom_calls else "function_call_output"
+    return {"type": kind, "call_id": call_id, "output": output}
+
+
+def _tool_output_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+    if part["type"] in _TEXT_PARTS:
+        return with_extras({"type": "input_text", "text": _text(part, error)}, part)
+    raise error(
+        "a Chat Completions tool message holds text parts only",
+        "Give the output as text",
+    )
+
+
+def _input_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+    """A user, system or developer message's part, in Responses form."""
+    kind = part["type"]
+    if kind in ("input_text", "input_image", "input_file"):
+        return part
+    if kind == "text":
+        return with_extras({"type": "input_text", "text": _text(part, error)}, part)
+    if kind == "image_url":
+        image: dict[str, Any] = part.get("image_url") or {}
+        url = required_text(image.get("url"), "image_url.url", error)
+        converted = {"type": "input_image", "image_url": url, "detail": image.get("detail", "auto")}
+        return with_extras(converted, part)
+    if kind == "file":
+        file: dict[str, Any] = part.get("file") or {}
+        converted = {"type": "input_file", **{k: v for k, v in file.items() if v is not None}}
+        return with_extras(converted, part)
+    if kind == "input_audio":
+        raise error(
+            "Responses messages take no audio parts",
+            f"Transcribe the audio to text, {_USE_CHAT}",
+        )
+    raise error(
+        "the part type is unknown here",
+        "Use input_text, input_image or input_file (Chat Completions: text, image_url, "
+        "file, input_audio); output_text and refusal parts belong to assistant messages",
+    )
+
+
+def _output_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+    """An assistant message's part, in Responses form."""
+    kind = part["type"]
+    if kind in ("output_text", "refusal"):
+        return part
+    if kind in ("text", "input_text"):
+        return with_extras(_output_text(_text(part, error)), part)
+    raise error(
+        "an assistant message holds text and refusal parts only",
+        'Write text as {"type": "output_text", "text": "..."}',
+    )
+
+
+def _output_text(text: str) -> dict[str, Any]:
+    return {"type": "output_text", "text": text, "annotations": []}
+
+
+def _text(part: dict[str, Any], error: InputError) -> str:
+    return required_text(part.get("text"), "text", error)
+
+
+def _same(new: list[dict[str, Any]], old: list[dict[str, Any]]) -> bool:
+    return all(a is b for a, b in zip(new, old, strict=True))

@@ -20,7 +20,13 @@ from ._items import Item, message_text, with_valid_text
 from ._run_scope import AgentSetup, RunScope, TurnTools
 from ._state import TurnInProgress
 from ._tool_calls import normalise_calls
-from .exceptions import MaxTurnsExceeded, ModelAPIError, ResponseIncomplete, UserError
+from .exceptions import (
+    MaxTurnsExceeded,
+    MissingAPIKey,
+    ModelAPIError,
+    ResponseIncomplete,
+    UserError,
+)
 from .models import (
     Model,
     ModelRequest,
@@ -91,6 +97,9 @@ async def _fetch(scope: RunScope, model: Model, request: ModelRequest) -> ModelR
         if scope.streamed:
             return await _streamed_response(model, request, scope.events)
         return await model.get_response(request)
+    except MissingAPIKey as error:
+        error.items, error.new_items = scope.error_items()  # the model does not know them
+        raise
     except Exception as error:
         typed = _api_error(error, scope)
         if typed is None:

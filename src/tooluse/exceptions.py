@@ -11,7 +11,8 @@ Exception
 │       │   ├── MaxTurnsExceeded        it used all its turns
 │       │   ├── ToolErrorBudgetExceeded every tool call failed, turn after turn
 │       │   ├── ModelAPIError           the model's API failed, or sent something unreadable
-│       │   └── ResponseIncomplete      the model stopped before its answer was complete
+│       │   ├── ResponseIncomplete      the model stopped before its answer was complete
+│       │   └── MissingAPIKey (UserError) no OpenAI key for the first model call
 │       ├── ToolTimeoutError      a tool that raises at its timeout ran past it
 │       └── ModelBehaviorError    the model sent something unusable
 │           └── ToolArgumentsError  a tool call's arguments did not validate
@@ -22,8 +23,10 @@ Exception
 ```
 
 `UserError` subclasses `TypeError` because nearly every misuse is a function or
-a type that tooluse cannot turn into a tool. `ModelRetry` is deliberately not a
-`TooluseError`: tooluse never raises it, tools do.
+a type that tooluse cannot turn into a tool. `MissingAPIKey` is both a
+`UserError` and a `RunStopped`: the developer has to act, and the run keeps its
+conversation to go on from. `ModelRetry` is deliberately not a `TooluseError`:
+tooluse never raises it, tools do.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MaxTurnsExceeded",
+    "MissingAPIKey",
     "ModelAPIError",
     "ModelBehaviorError",
     "ModelRetry",
@@ -174,6 +178,33 @@ class ResponseIncomplete(RunStopped):
             else "the provider withheld the rest of the answer"
         )
         super().__init__(f"The model's response is incomplete ({reason}); {hint}", items, new_items)
+
+
+class MissingAPIKey(RunStopped, UserError):
+    """No OpenAI API key for the default client, found at a run's first model call.
+
+    Raised by the first call of a model without a client of its own when neither
+    `set_default_openai_client` gave one nor `OPENAI_API_KEY` is set; never at
+    import, or when an agent is built. As a `RunStopped` it keeps the conversation:
+    once a key is set, `Runner.run(agent, error.state)` goes on from it. Raised by
+    `default_openai_client()` outside a run, its `items` are empty.
+    """
+
+    def __init__(
+        self,
+        items: list[dict[str, Any]] | None = None,
+        new_items: list[dict[str, Any]] | None = None,
+    ) -> None:
+        super().__init__(
+            "No OpenAI API key: set the OPENAI_API_KEY environment variable (a local server "
+            "that needs none still needs a value, e.g. OPENAI_API_KEY=unused), or give tooluse "
+            "a client: set_default_openai_client(AsyncOpenAI(api_key=...)) for every model, or "
+            'OpenAIResponsesModel("gpt-4.1", openai_client=AsyncOpenAI(api_key=...)) for one. '
+            "To run without a key (tests, examples), use "
+            "Agent(..., model=tooluse.testing.TestModel())",
+            items if items is not None else [],
+            new_items if new_items is not None else [],
+        )
 
 
 class ToolTimeoutError(RunError):

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from abc import ABC
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..exceptions import UserError
+from ..exceptions import MissingAPIKey, UserError
 
 if TYPE_CHECKING:  # imported on first use: importing openai costs 0.3 s
     from openai import AsyncOpenAI
@@ -23,6 +24,9 @@ __all__ = [
 DEFAULT_MODEL = "gpt-4.1"
 """The model an agent without one uses."""
 OpenAIApi = Literal["responses", "chat_completions"]
+
+# Where `AsyncOpenAI()` finds credentials (recent openai versions take an admin key too).
+_KEY_VARIABLES = ("OPENAI_API_KEY", "OPENAI_ADMIN_KEY")
 
 _client: AsyncOpenAI | None = None
 _api: OpenAIApi = "responses"
@@ -67,9 +71,17 @@ def default_openai_client() -> AsyncOpenAI:
 
     Returns:
         The client.
+
+    Raises:
+        MissingAPIKey: If no client was set and the environment holds no key; the
+            next call tries again, so setting the key afterwards is enough.
     """
     global _client  # noqa: PLW0603 - made once, on first use
     if _client is None:
+        # Checked here, not left to the client: it would raise its own error, or (openai
+        # 2.x, with the variable set but empty) send a request without a key.
+        if not any(os.environ.get(name) for name in _KEY_VARIABLES):
+            raise MissingAPIKey
         from openai import AsyncOpenAI  # noqa: PLC0415 - imported on first use
 
         _client = AsyncOpenAI()

@@ -18,6 +18,7 @@ from tooluse import (
     ModelSettings,
     RunContextWrapper,
     Runner,
+    RunState,
     StopAtTools,
     ToolContext,
     ToolTimeoutError,
@@ -463,3 +464,14 @@ class TestToolNamespace:
         else:  # no namespaces in Chat Completions: plain function tools
             assert [t["function"]["name"] for t in sent["tools"]] == ["weather", "book"]
             assert answered["messages"][-1]["content"] == "booked Oslo"
+
+
+async def test_run_state_strings_as_openai_agents_spells_them() -> None:
+    model = ScriptModel([call("c1", "book", {"city": "Oslo"})], [text("done")])
+    agent = Agent("a", tools=[function_tool(needs_approval=True)(book.__wrapped__)], model=model)
+    paused = await Runner.run(agent, "go")
+    text_form = paused.to_state().to_string()
+    assert text_form == paused.to_state().to_json()
+    state = await RunState.from_string(agent, text_form)
+    state.approve("c1")
+    assert (await Runner.run(agent, state)).final_output == "done"

@@ -167,6 +167,24 @@ class RunState:
         """The state as JSON text, with a `version` field."""
         return json.dumps({"version": self.VERSION, **asdict(self)})
 
+    def to_string(self) -> str:
+        """The state as JSON text: openai-agents' name for what `to_json()` returns here."""
+        return self.to_json()
+
+    @classmethod
+    async def from_string(cls, initial_agent: object, state_string: str) -> RunState:
+        """A state back from its text, as openai-agents spells it; same as `from_json(text)`.
+
+        Args:
+            initial_agent: Unused: the run resumes with the agent given to `Runner.run`.
+            state_string: The text `to_string()` or `to_json()` made.
+
+        Returns:
+            The state.
+        """
+        del initial_agent
+        return cls.from_json(state_string)
+
     @classmethod
     def from_json(cls, text: str | bytes | dict[str, Any]) -> RunState:
         """A state back from `to_json()`'s text (or that text parsed into a dict).

@@ -11,7 +11,6 @@ from types import ModuleType
 from typing import Any, cast
 
 from ._function_tool import FunctionTool
-from ._invocation import Invoker
 from ._lints import Finding, duplicate_name_findings
 from ._loading import (
     CliError,
@@ -142,11 +141,11 @@ def _keep_each_tool_once(loaded: list[_Loaded]) -> None:
 
 
 def _defined_in(module: ModuleType | None, tool: FunctionTool) -> bool:
-    invoker = tool.on_invoke_tool
-    if module is None or not isinstance(invoker, Invoker):
+    try:
+        func = tool.__wrapped__
+    except AttributeError:  # built by hand: no function to place
         return False
-    func = invoker._func  # pyright: ignore[reportPrivateUsage]
-    return getattr(func, "__module__", None) == module.__name__
+    return module is not None and getattr(func, "__module__", None) == module.__name__
 
 
 def _lint(item: _Loaded) -> CheckReport:

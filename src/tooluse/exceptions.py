@@ -243,11 +243,12 @@ class ToolArgumentsError(ModelBehaviorError):
 
 
 class ToolDefinitionWarning(UserWarning):
-    """A tool's definition has a likely mistake that does not stop it from working.
+    """A tool's definition has a mistake that does not stop it from working.
 
-    For example a parameter without a description, or a docstring entry for a
-    parameter that does not exist. `tooluse check` lists the same findings;
-    run tests with `-W error::tooluse.exceptions.ToolDefinitionWarning` to fail on them.
+    For example a docstring entry for a parameter that does not exist, or a name
+    the API refuses on a tool that is not strict. Findings that only make a tool
+    less clear (a parameter without a description) are left to `tooluse check`;
+    run tests with `-W error::tooluse.exceptions.ToolDefinitionWarning` to fail on these.
     """
 
 

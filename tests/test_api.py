@@ -118,6 +118,7 @@ def test_public_objects_have_docstrings() -> None:
 def test_exceptions_module() -> None:
     assert set(tooluse.exceptions.__all__) == {
         "MaxTurnsExceeded",
+        "MissingAPIKey",
         "ModelAPIError",
         "ModelBehaviorError",
         "ModelRetry",

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import urlsplit
 
 from openai import AsyncOpenAI
 
@@ -114,9 +115,9 @@ class ScriptedServer:
         self._http.shutdown()
         self._http.server_close()
 
-    def _next(self, path: str, body: dict[str, Any]) -> Turn:
+    def _next(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> Turn:
         with self._lock:
-            self.requests.append({"path": path, "body": body})
+            self.requests.append({"path": path, "body": body, "headers": headers})
             return self.turns.pop(0) if self.turns else Turn(text="(no more turns scripted)")
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
@@ -125,14 +126,15 @@ class ScriptedServer:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                turn = server._next(self.path, body)  # pyright: ignore[reportPrivateUsage]
+                headers = {name.lower(): value for name, value in self.headers.items()}
+                turn = server._next(self.path, body, headers)  # pyright: ignore[reportPrivateUsage]
                 if turn.status != 200:
                     self._send_json({"error": {"message": "scripted failure"}}, turn.status)
                 elif turn.raw_body is not None:
                     self._send_bytes(turn.raw_body.encode())
                 elif turn.raw_events is not None:
                     self._send(body, iter(turn.raw_events))
-                elif self.path.endswith("/responses"):
+                elif urlsplit(self.path).path.endswith("/responses"):
                     events = responses_events(body, turn)
                     self._send(body, events) if body.get("stream") else self._send_json(
                         responses_body(body, turn)

@@ -475,3 +475,50 @@ async def test_run_state_strings_as_openai_agents_spells_them() -> None:
     state = await RunState.from_string(agent, text_form)
     state.approve("c1")
     assert (await Runner.run(agent, state)).final_output == "done"
+
+
+class TestModelSettingsFields:
+    SETTINGS = ModelSettings(
+        reasoning={"effort": "low"},
+        verbosity="low",
+        truncation="auto",
+        store=False,
+        metadata={"team": "billing"},
+        top_logprobs=2,
+        frequency_penalty=0.5,
+        presence_penalty=0.25,
+        extra_headers={"X-Trace": "t-1"},
+        extra_query={"tenant": "acme"},
+        extra_body={"service_tier": "flex"},
+    )
+
+    @pytest.mark.parametrize("api", ["responses", "chat_completions"])
+    async def test_each_api_gets_the_settings_in_its_own_words(
+        self, openai_server: ScriptedServer, api: str
+    ) -> None:
+        openai_server.script(Turn(text="ok"))
+        agent = Agent("a", model=openai_server.model(api), model_settings=self.SETTINGS)
+        assert (await Runner.run(agent, "hi")).final_output == "ok"
+        request = openai_server.requests[0]
+        body = request["body"]
+        assert request["headers"]["x-trace"] == "t-1"
+        assert request["path"].endswith("?tenant=acme")
+        shared = {"store": False, "metadata": {"team": "billing"}, "top_logprobs": 2}
+        assert {key: body[key] for key in shared} == shared
+        assert body["service_tier"] == "flex"
+        if api == "responses":
+            assert body["reasoning"] == {"effort": "low"}
+            assert body["text"] == {"verbosity": "low"}
+            assert body["truncation"] == "auto"
+            assert "frequency_penalty" not in body  # the Responses API has none
+        else:
+            assert body["reasoning_effort"] == "low"
+            assert body["verbosity"] == "low"
+            assert (body["frequency_penalty"], body["presence_penalty"]) == (0.5, 0.25)
+            assert body["logprobs"] is True
+            assert "truncation" not in body
+
+    def test_a_dict_with_the_new_fields_is_read_too(self) -> None:
+        agent = Agent("a", model_settings={"reasoning": {"effort": "high"}, "store": True})  # type: ignore[arg-type]
+        assert agent.model_settings.reasoning == {"effort": "high"}
+        assert agent.model_settings.store is True

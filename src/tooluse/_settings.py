@@ -27,6 +27,29 @@ class ModelSettings:
     """Whether and which tool the model must call."""
     parallel_tool_calls: bool | None = None
     """Whether the model may call several tools at once; sent only when there are tools."""
+    frequency_penalty: float | None = None
+    """Penalty on repeated tokens (Chat Completions only)."""
+    presence_penalty: float | None = None
+    """Penalty on tokens already present (Chat Completions only)."""
+    reasoning: Any = None
+    """Reasoning options for reasoning models: `openai.types.shared.Reasoning` or its dict
+    (`{"effort": "low"}`); Chat Completions receives the effort as `reasoning_effort`."""
+    verbosity: Literal["low", "medium", "high"] | None = None
+    """How much the model says."""
+    truncation: Literal["auto", "disabled"] | None = None
+    """What the Responses API does with a conversation too long for the model."""
+    metadata: dict[str, str] | None = None
+    """Key/value pairs stored with the response."""
+    store: bool | None = None
+    """Whether the provider stores the response."""
+    top_logprobs: int | None = None
+    """How many most likely tokens to return, with their log probabilities, per position."""
+    extra_headers: dict[str, str] | None = None
+    """More HTTP headers for the request."""
+    extra_query: dict[str, object] | None = None
+    """More query parameters for the request."""
+    extra_body: dict[str, object] | None = None
+    """More JSON body fields for the request."""
     extra_args: dict[str, Any] = field(default_factory=dict[str, Any])
     """More request parameters, passed through as they are."""
 

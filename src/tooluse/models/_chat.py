@@ -14,6 +14,7 @@ from typing import Any, Literal, cast
 
 from .._context import Usage
 from .._function_tool import FunctionTool
+from .._settings import ModelSettings
 from .._tool_params import chat_completions_tool_param
 from ..exceptions import UserError
 from ._base import (
@@ -112,7 +113,25 @@ class OpenAIChatCompletionsModel(OpenAIModel):
                     "strict": True,
                 },
             }
+        _chat_settings(params, request.settings)
         return {**params, **request.settings.extra_args}
+
+
+def _chat_settings(params: dict[str, Any], settings: ModelSettings) -> None:
+    """The settings only Chat Completions has, or spells its own way."""
+    reasoning: Any = settings.reasoning
+    if isinstance(reasoning, dict):
+        effort: Any = cast(dict[str, Any], reasoning).get("effort")
+    else:
+        effort = getattr(reasoning, "effort", None)
+    given = {
+        "frequency_penalty": settings.frequency_penalty,
+        "presence_penalty": settings.presence_penalty,
+        "verbosity": settings.verbosity,
+        "reasoning_effort": effort,
+        "logprobs": True if settings.top_logprobs is not None else None,
+    }
+    params.update({key: value for key, value in given.items() if value is not None})
 
 
 def _tool_param(tool: Any) -> Any:

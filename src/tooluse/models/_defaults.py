@@ -133,10 +133,16 @@ class OpenAIModel(Model, ABC):
                 params["parallel_tool_calls"] = settings.parallel_tool_calls
             if settings.tool_choice is not None:
                 params["tool_choice"] = settings.tool_choice
-        sampling = {
+        given = {
             "temperature": settings.temperature,
             "top_p": settings.top_p,
             max_tokens_key: settings.max_tokens,
+            "store": settings.store,
+            "metadata": settings.metadata,
+            "top_logprobs": settings.top_logprobs,
+            "extra_headers": settings.extra_headers,
+            "extra_query": settings.extra_query,
+            "extra_body": settings.extra_body,
         }
-        params.update({key: value for key, value in sampling.items() if value is not None})
+        params.update({key: value for key, value in given.items() if value is not None})
         return params

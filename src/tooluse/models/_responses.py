@@ -14,6 +14,7 @@ from typing import Any, Literal, cast
 from .._context import Usage
 from .._hosted_tools import FileSearchTool
 from .._items import Item
+from .._settings import ModelSettings
 from .._tool_params import responses_tools_params
 from ._base import (
     ModelRequest,
@@ -101,7 +102,18 @@ class OpenAIResponsesModel(OpenAIModel):
             params["include"] = ["file_search_call.results"]
         if request.output_schema is not None:
             params["text"] = {"format": _json_schema_format(request.output_schema)}
+        _responses_settings(params, request.settings)
         return {**params, **request.settings.extra_args}
+
+
+def _responses_settings(params: dict[str, Any], settings: ModelSettings) -> None:
+    """The settings only the Responses API spells its own way."""
+    if settings.reasoning is not None:
+        params["reasoning"] = settings.reasoning
+    if settings.truncation is not None:
+        params["truncation"] = settings.truncation
+    if settings.verbosity is not None:
+        params["text"] = {**params.get("text", {}), "verbosity": settings.verbosity}
 
 
 def _tool_choice(choice: str) -> Any:

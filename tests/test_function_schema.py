@@ -372,7 +372,7 @@ class TestDecoratorMisuse:
         def f() -> str:
             return ""
 
-        assert (f.timeout, f.is_enabled, f.description) == (2.5, enabled, "Custom.")
+        assert (f.timeout_seconds, f.is_enabled, f.description) == (2.5, enabled, "Custom.")
 
 
 class TestMoreKinds:

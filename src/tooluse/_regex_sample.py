@@ -15,6 +15,7 @@ import re
 import string
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 __all__ = ["strings_matching"]
 
@@ -98,12 +99,12 @@ def _proposals(pattern: str, min_length: int, max_length: int | None) -> Iterato
     except _Unsupported:
         tree = None
     if tree is not None:
-        yield from _from_tree(tree, min_length, max_length)
+        yield from _from_tree(pattern, tree, min_length, max_length)
     yield from _FALLBACKS
-    yield from _padded(list(_FALLBACKS[:2]), min_length)
+    yield from _padded(pattern, list(_FALLBACKS[:2]), min_length)
 
 
-def _from_tree(tree: _Node, min_length: int, max_length: int | None) -> Iterator[str]:
+def _from_tree(pattern: str, tree: _Node, min_length: int, max_length: int | None) -> Iterator[str]:
     least = max(min_length, _shortest(tree))
     cap = min(_MAX_CAP, max_length if max_length is not None else least + _EXTRA_LENGTHS)
     builder = _Builder(cap)
@@ -114,7 +115,8 @@ def _from_tree(tree: _Node, min_length: int, max_length: int | None) -> Iterator
             yield builder.build(tree, length, variant)
     shortest = _lowest_bit(possible)
     if shortest is not None and shortest < min_length:
-        yield from _padded([builder.build(tree, shortest, v) for v in range(_VARIANTS)], min_length)
+        built = [builder.build(tree, shortest, v) for v in range(_VARIANTS)]
+        yield from _padded(pattern, built, min_length)
 
 
 def _shortest(node: _Node) -> int:
@@ -127,14 +129,15 @@ def _shortest(node: _Node) -> int:
     return sum(map(_shortest, node.items))
 
 
-def _padded(texts: list[str], min_length: int) -> Iterator[str]:
-    """Texts too short, padded at either end: an unanchored pattern still finds them."""
+def _padded(pattern: str, texts: list[str], min_length: int) -> Iterator[str]:
+    """Texts too short, padded at an end the pattern does not anchor."""
     for text in texts:
         missing = max(0, min_length - len(text))
-        if missing:
+        if missing and not pattern.endswith("$"):
             yield text + "a" * missing
-            yield "a" * missing + text
             yield text + " " * missing
+        if missing and not pattern.startswith("^"):
+            yield "a" * missing + text
 
 
 def _lowest_bit(mask: int) -> int | None:
@@ -374,10 +377,7 @@ class _Parser:
         char = self._take()
         if char != "\\":
             return char
-        node = self._escape(in_class=True)
-        if not isinstance(node, _Chars):
-            raise _Unsupported(self.text)
-        return node.options
+        return cast(_Chars, self._escape(in_class=True)).options  # in a class: never empty
 
 
 def _best_first(chars: str) -> str:

@@ -13,9 +13,11 @@ required properties) come first, so recursive schemas terminate. No randomness.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import math
+import string
 from collections.abc import Callable, Iterator
 from typing import Any, cast
 
@@ -27,7 +29,7 @@ __all__ = ["sample"]
 
 Schema = dict[str, Any]
 
-_SHALLOW = 8  # levels of descent before branches that end are preferred
+_SHALLOW = 4  # levels of descent (properties, items, branches) before branches that end come first
 _DEEPEST = 64  # levels of descent past which a node yields nothing
 _TRIES_PER_NODE = 200  # proposals checked for one node before giving up on it
 _BUDGET = 20_000  # proposals checked for one whole schema
@@ -81,8 +83,7 @@ _FORMATS.update(
 )
 
 
-class _NoValue(Exception):
-    """A node (or a property it requires) admits no value the sampler can make."""
+_NoValue: Any = object()  # what `next()` gives back when a node has no (more) values
 
 
 def sample(schema: Any, root: Schema | None = None) -> Any:
@@ -98,7 +99,7 @@ def sample(schema: Any, root: Schema | None = None) -> Any:
     whole: Schema = root if root is not None else cast(Schema, schema)
     found = next(_Sampler(whole).values(schema, 0), _NoValue)
     if found is not _NoValue:
-        return found
+        return copy.deepcopy(found)  # repeated items and entries share their values
     return (
         {} if isinstance(schema, dict) and _types(cast(Schema, schema))[:1] == ["object"] else None
     )
@@ -119,24 +120,11 @@ class _Sampler:
         seen: set[str] = set()
         proposals = self._proposals(self.expanded(node), depth)
         for value in itertools.islice(proposals, _TRIES_PER_NODE):
-            self.budget -= 1
-            if self.budget < 0:
-                return
+            self.budget -= 1  # checked when the next node starts
             key = json.dumps(value, sort_keys=True)
             if key not in seen and admits(node, value, self.root):
                 seen.add(key)
                 yield value
-
-    def first(self, node: Any, depth: int) -> Any:
-        """The best value `node` admits.
-
-        Raises:
-            _NoValue: When there is none.
-        """
-        found = next(self.values(node, depth), _NoValue)
-        if found is _NoValue:
-            raise _NoValue
-        return found
 
     def expanded(self, node: Any, hops: int = 0) -> Schema:
         """`node` with its description's hints, its `$ref` followed and its `allOf` merged."""
@@ -224,14 +212,15 @@ class _Sampler:
         least: int = schema.get("minItems", 0)
         most: int | None = schema.get("maxItems")
         for size in (least, least + 1):
-            if most is None or size <= most:
-                try:
-                    yield self._items(schema, size, depth + 1)
-                except _NoValue:
-                    continue
+            items = self._items(schema, size, depth + 1) if most is None or size <= most else None
+            if items is not None:
+                yield items
 
-    def _items(self, schema: Schema, size: int, depth: int) -> list[Any]:
-        """`size` items, distinct when the items allow it; the prefix items first."""
+    def _items(self, schema: Schema, size: int, depth: int) -> list[Any] | None:
+        """`size` items, distinct when the items allow it; the prefix items first.
+
+        None when there cannot be that many.
+        """
         prefix: list[Any] = schema.get("prefixItems", [])
         rest: Any = schema.get("items", True)
         unique = schema.get("uniqueItems") is True or UNIQUE_KEYS in schema
@@ -244,53 +233,72 @@ class _Sampler:
             fresh = next((v for v in pool if not _repeats(v, made, key)), _NoValue)
             if fresh is _NoValue:
                 if unique or not made:
-                    raise _NoValue
+                    return None
                 fresh = made[0]
             made.append(fresh)
         return made
 
     def _objects(self, schema: Schema, depth: int) -> Iterator[Schema]:
+        named = self._named(schema, depth + 1)
+        if named is None:
+            return
+        base, pools = named
+        entries = self._entries(schema, base, depth + 1)
+        if entries is None:
+            return
+        yield {**base, **entries}
+        for name, pool in pools.items():
+            yield from ({**base, name: other} for other in itertools.islice(pool, _VARIANTS))
+        for more, shift in itertools.product((0, 1), range(_VARIANTS + 1)):
+            entries = self._entries(schema, base, depth + 1, shift, more)
+            if entries is not None:
+                yield {**base, **entries}
+        required = schema.get("required", [])
+        yield {name: value for name, value in base.items() if name in required}
+
+    def _named(self, schema: Schema, depth: int) -> tuple[Schema, dict[str, Iterator[Any]]] | None:
+        """A value for each required property (and, near the top, each optional one).
+
+        Returns:
+            The values and the rest of each property's values; None when a required
+            property has none.
+        """
         properties: Schema = schema.get("properties", {})
         required: list[str] = list(schema.get("required", []))
-        wanted = required + [n for n in properties if n not in required and depth < _SHALLOW]
+        wanted = required + [n for n in properties if n not in required and depth <= _SHALLOW]
         base: Schema = {}
         pools: dict[str, Iterator[Any]] = {}
         for name in wanted:
-            pool = self.values(self._property(schema, name), depth + 1)
+            pool = self.values(
+                properties.get(name, schema.get("additionalProperties", True)), depth
+            )
             value = next(pool, _NoValue)
             if value is _NoValue and name in required:
-                return
+                return None
             if value is not _NoValue:
                 base[name], pools[name] = value, pool
-        try:
-            base.update(self._entries(schema, base, depth + 1))
-        except _NoValue:
-            return
-        yield base
-        for name, pool in pools.items():
-            yield from ({**base, name: other} for other in itertools.islice(pool, _VARIANTS))
-        yield {name: value for name, value in base.items() if name in required}
+        return base, pools
 
-    def _property(self, schema: Schema, name: str) -> Any:
-        properties: Schema = schema.get("properties", {})
-        if name in properties:
-            return properties[name]
-        return schema.get("additionalProperties", True)
+    def _entries(
+        self, schema: Schema, taken: Schema, depth: int, shift: int = 0, more: int = 0
+    ) -> Schema | None:
+        """Entries beyond the named properties: as many as `minProperties` asks, and `more`.
 
-    def _entries(self, schema: Schema, taken: Schema, depth: int) -> Schema:
-        """Entries beyond the named properties, as many as `minProperties` asks for."""
-        missing = schema.get("minProperties", 0) - len(taken)
-        extra = schema.get("additionalProperties", True)
-        if missing <= 0:
+        `shift` skips that many candidate keys, for objects that differ in their keys.
+        None when the object cannot have them.
+        """
+        wanted = max(0, schema.get("minProperties", 0) - len(taken)) + more
+        if wanted <= 0:
             return {}
-        if extra is False:
-            raise _NoValue
+        extra = schema.get("additionalProperties", True)
+        value = next(self.values(extra, depth), _NoValue)
+        if value is _NoValue:
+            return None
         names_schema = {"type": "string", **self.expanded(schema.get("propertyNames", {}))}
-        names = (n for n in self.values(names_schema, depth) if n not in taken)
-        keys = list(itertools.islice(names, missing))
-        if len(keys) < missing:
-            raise _NoValue
-        return {key: self.first(extra, depth) for key in keys}
+        known = {**schema.get("properties", {}), **taken}
+        names = (n for n in self.values(names_schema, depth) if n not in known)
+        keys = list(itertools.islice(names, shift, shift + wanted))
+        return dict.fromkeys(keys, value) if len(keys) == wanted else None
 
 
 def _merge(base: Schema, extra: Schema) -> Schema:
@@ -343,7 +351,7 @@ def _repeats(value: Any, made: list[Any], key: Any) -> bool:
 
 
 def _plain_strings(shortest: int, longest: int | None) -> Iterator[str]:
-    """`a`, `b`, ... at the least length that is not empty, then longer ones."""
+    """`a`, `b`, ..., `9` at the least length that is not empty, then longer ones."""
     length = max(shortest, 1 if longest is None or longest >= 1 else 0)
     if length == 0:
         yield ""
@@ -351,26 +359,29 @@ def _plain_strings(shortest: int, longest: int | None) -> Iterator[str]:
     for extra in range(3):
         if longest is not None and length + extra > longest:
             return
-        for letter in "abcdefghijklmnopqrstuvwxyz":
-            yield letter * (length + extra)
+        for char in string.ascii_lowercase + string.digits:
+            yield char * (length + extra)
 
 
 def _numbers(schema: Schema, *, integer: bool) -> Iterator[int | float]:
-    """Numbers within the bounds, multiples of `multipleOf`, nearest zero first."""
-    low, high = (
-        _bound(schema, "minimum", "exclusiveMinimum"),
-        _bound(schema, "maximum", "exclusiveMaximum"),
-    )
+    """Numbers within the bounds, multiples of `multipleOf`, nearest zero first.
+
+    A number without `multipleOf` may then be a fraction (for a `oneOf` that an
+    integer would match twice), or a point inside a range too narrow for a whole one.
+    """
+    low = _bound(schema, "minimum", "exclusiveMinimum")
+    high = _bound(schema, "maximum", "exclusiveMaximum")
     step: Any = schema.get("multipleOf")
-    if not isinstance(step, (int, float)) or isinstance(step, bool) or step <= 0:
-        step = 1
-    for value in _multiples(step, low, high):
-        if not integer:
-            yield float(value)
-        elif float(value).is_integer():
-            yield int(value)
-    if not integer and low is not None and high is not None:
-        yield from _between(low[0], high[0])
+    free = not isinstance(step, (int, float)) or isinstance(step, bool) or step <= 0
+    multiples = list(_multiples(1 if free else step, low, high))
+    if integer:
+        yield from (int(value) for value in multiples if float(value).is_integer())
+        return
+    yield from (float(value) for value in multiples)
+    if free:
+        yield from (value + 0.5 for value in multiples[:_VARIANTS])
+        if low is not None and high is not None:
+            yield from _between(low[0], high[0])
 
 
 def _bound(schema: Schema, inclusive: str, exclusive: str) -> tuple[float, bool] | None:

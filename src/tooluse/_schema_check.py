@@ -14,6 +14,7 @@ import math
 import operator
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, cast
 from urllib.parse import unquote
 
@@ -105,26 +106,45 @@ def admits(node: Any, value: Any, root: Schema) -> bool:
         root: The whole schema, for `$ref`.
 
     Returns:
-        Whether the value fits.
+        Whether the value fits. A `$ref` that leads back to itself for the same value
+        (`{"anyOf": [{"$ref": "#"}]}`) admits nothing.
     """
-    if isinstance(node, bool):
-        return node
-    if not isinstance(node, dict):
-        return True
-    schema = with_hints(cast(Schema, node))
-    return all(check(schema, value, root) for check in _CHECKS)
+    return _Context(root).admits(node, value)
 
 
-def _check_ref(schema: Schema, value: Any, root: Schema) -> bool:
+@dataclass
+class _Context:
+    """The whole schema, and the references being followed (to stop at a cycle)."""
+
+    root: Schema
+    following: set[tuple[int, int]] = field(default_factory=set[tuple[int, int]])
+
+    def admits(self, node: Any, value: Any) -> bool:
+        if isinstance(node, bool):
+            return node
+        if not isinstance(node, dict):
+            return True
+        schema = with_hints(cast(Schema, node))
+        return all(check(schema, value, self) for check in _CHECKS)
+
+
+def _check_ref(schema: Schema, value: Any, ctx: _Context) -> bool:
     ref = schema.get("$ref")
     if not isinstance(ref, str):
         return True
-    target = resolve(root, ref)
-    return target is not None and admits(target, value, root)
+    target = resolve(ctx.root, ref)
+    step = (id(target), id(value))
+    if target is None or step in ctx.following:
+        return False
+    ctx.following.add(step)
+    try:
+        return ctx.admits(target, value)
+    finally:
+        ctx.following.discard(step)
 
 
-def _check_type(schema: Schema, value: Any, root: Schema) -> bool:
-    del root
+def _check_type(schema: Schema, value: Any, ctx: _Context) -> bool:
+    del ctx
     wanted = schema.get("type")
     if wanted is None:
         return True
@@ -133,16 +153,16 @@ def _check_type(schema: Schema, value: Any, root: Schema) -> bool:
     return actual in kinds or (actual == "integer" and "number" in kinds)
 
 
-def _check_values(schema: Schema, value: Any, root: Schema) -> bool:
-    del root
+def _check_values(schema: Schema, value: Any, ctx: _Context) -> bool:
+    del ctx
     if "const" in schema and not json_equal(schema["const"], value):
         return False
     choices: list[Any] = schema.get("enum", [])
     return "enum" not in schema or any(json_equal(choice, value) for choice in choices)
 
 
-def _check_number(schema: Schema, value: Any, root: Schema) -> bool:
-    del root
+def _check_number(schema: Schema, value: Any, ctx: _Context) -> bool:
+    del ctx
     if type_of(value) not in ("integer", "number"):
         return True
     number = cast(float, value)
@@ -190,12 +210,12 @@ def _counts(schema: Schema, least: str, most: str, count: int) -> bool:
     return (low is None or count >= low) and (high is None or count <= high)
 
 
-def _check_string(schema: Schema, value: Any, root: Schema) -> bool:
+def _check_string(schema: Schema, value: Any, ctx: _Context) -> bool:
     if not isinstance(value, str):
         return True
     if not _counts(schema, "minLength", "maxLength", len(value)):
         return False
-    return _matches(schema.get("pattern"), value) and _json_text_fits(schema, value, root)
+    return _matches(schema.get("pattern"), value) and _json_text_fits(schema, value, ctx)
 
 
 def _matches(pattern: Any, value: str) -> bool:
@@ -207,17 +227,17 @@ def _matches(pattern: Any, value: str) -> bool:
         return True
 
 
-def _json_text_fits(schema: Schema, value: str, root: Schema) -> bool:
+def _json_text_fits(schema: Schema, value: str, ctx: _Context) -> bool:
     if schema.get("contentMediaType") != "application/json":
         return True
     try:
         decoded = json.loads(value)
     except ValueError:
         return False
-    return admits(schema.get("contentSchema", True), decoded, root)
+    return ctx.admits(schema.get("contentSchema", True), decoded)
 
 
-def _check_array(schema: Schema, value: Any, root: Schema) -> bool:
+def _check_array(schema: Schema, value: Any, ctx: _Context) -> bool:
     if not isinstance(value, list):
         return True
     items = cast(list[Any], value)
@@ -226,7 +246,7 @@ def _check_array(schema: Schema, value: Any, root: Schema) -> bool:
     prefix: list[Any] = schema.get("prefixItems", [])
     rest = schema.get("items", True)
     fits = all(
-        admits(prefix[index] if index < len(prefix) else rest, item, root)
+        ctx.admits(prefix[index] if index < len(prefix) else rest, item)
         for index, item in enumerate(items)
     )
     return fits and _distinct_enough(schema, items)
@@ -242,7 +262,7 @@ def _distinct_enough(schema: Schema, items: list[Any]) -> bool:
     return len(set(keys)) == len(keys)
 
 
-def _check_object(schema: Schema, value: Any, root: Schema) -> bool:
+def _check_object(schema: Schema, value: Any, ctx: _Context) -> bool:
     if not isinstance(value, dict):
         return True
     mapping = cast(Schema, value)
@@ -252,22 +272,22 @@ def _check_object(schema: Schema, value: Any, root: Schema) -> bool:
     if not _counts(schema, "minProperties", "maxProperties", len(mapping)):
         return False
     names = schema.get("propertyNames", True)
-    if not all(admits(names, key, root) for key in mapping):
+    if not all(ctx.admits(names, key) for key in mapping):
         return False
-    return all(_property_fits(schema, key, item, root) for key, item in mapping.items())
+    return all(_property_fits(schema, key, item, ctx) for key, item in mapping.items())
 
 
-def _property_fits(schema: Schema, key: str, item: Any, root: Schema) -> bool:
+def _property_fits(schema: Schema, key: str, item: Any, ctx: _Context) -> bool:
     properties: Schema = schema.get("properties", {})
     patterns: Schema = schema.get("patternProperties", {})
     matched = [sub for pattern, sub in patterns.items() if _matches(pattern, key)]
     if key not in properties and not matched:
-        return admits(schema.get("additionalProperties", True), item, root)
+        return ctx.admits(schema.get("additionalProperties", True), item)
     own = [properties[key]] if key in properties else []
-    return all(admits(sub, item, root) for sub in [*own, *matched])
+    return all(ctx.admits(sub, item) for sub in [*own, *matched])
 
 
-def _check_dependents(schema: Schema, value: Any, root: Schema) -> bool:
+def _check_dependents(schema: Schema, value: Any, ctx: _Context) -> bool:
     if not isinstance(value, dict):
         return True
     mapping = cast(Schema, value)
@@ -276,26 +296,26 @@ def _check_dependents(schema: Schema, value: Any, root: Schema) -> bool:
         if key in mapping and any(other not in mapping for other in others):
             return False
     dependents: Schema = schema.get("dependentSchemas", {})
-    return all(admits(sub, value, root) for key, sub in dependents.items() if key in mapping)
+    return all(ctx.admits(sub, value) for key, sub in dependents.items() if key in mapping)
 
 
-def _check_combinators(schema: Schema, value: Any, root: Schema) -> bool:
-    if not all(admits(sub, value, root) for sub in schema.get("allOf", [])):
+def _check_combinators(schema: Schema, value: Any, ctx: _Context) -> bool:
+    if not all(ctx.admits(sub, value) for sub in schema.get("allOf", [])):
         return False
     any_of: list[Any] = schema.get("anyOf", [])
-    if any_of and not any(admits(sub, value, root) for sub in any_of):
+    if any_of and not any(ctx.admits(sub, value) for sub in any_of):
         return False
     one_of: list[Any] = schema.get("oneOf", [])
-    if one_of and sum(admits(sub, value, root) for sub in one_of) != 1:
+    if one_of and sum(ctx.admits(sub, value) for sub in one_of) != 1:
         return False
-    return "not" not in schema or not admits(schema["not"], value, root)
+    return "not" not in schema or not ctx.admits(schema["not"], value)
 
 
-def _check_conditional(schema: Schema, value: Any, root: Schema) -> bool:
+def _check_conditional(schema: Schema, value: Any, ctx: _Context) -> bool:
     if "if" not in schema:
         return True
-    branch = "then" if admits(schema["if"], value, root) else "else"
-    return admits(schema.get(branch, True), value, root)
+    branch = "then" if ctx.admits(schema["if"], value) else "else"
+    return ctx.admits(schema.get(branch, True), value)
 
 
 _CHECKS = (

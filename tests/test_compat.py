@@ -14,6 +14,7 @@ from inline_snapshot import snapshot
 
 from tooluse import (
     Agent,
+    FilteredToolset,
     FunctionTool,
     ModelSettings,
     RunContextWrapper,
@@ -22,6 +23,7 @@ from tooluse import (
     StopAtTools,
     ToolContext,
     ToolTimeoutError,
+    check_strict_schema,
     ensure_strict_json_schema,
     function_schema,
     function_tool,
@@ -522,3 +524,28 @@ class TestModelSettingsFields:
         agent = Agent("a", model_settings={"reasoning": {"effort": "high"}, "store": True})  # type: ignore[arg-type]
         assert agent.model_settings.reasoning == {"effort": "high"}
         assert agent.model_settings.store is True
+
+
+async def test_get_all_tools_lists_what_the_agent_offers() -> None:
+    def only_for_admins(ctx: RunContextWrapper[Any], agent: Any) -> bool:
+        return ctx.context == "admin"
+
+    hidden = dataclasses.replace(weather, is_enabled=only_for_admins)
+    agent = Agent("a", tools=[book, hidden, FilteredToolset([weather], lambda ctx, agent, tool: True)])
+    names = [tool.name for tool in await agent.get_all_tools(RunContextWrapper("guest"))]
+    assert names == ["book", "weather"]
+    admin = await agent.get_all_tools(RunContextWrapper("admin"))
+    assert [tool.name for tool in admin] == ["book", "weather", "weather"]
+
+
+def test_a_ref_beside_other_keywords_is_inlined_and_the_checker_names_the_rule() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"v": {"$ref": "#/$defs/S", "type": "integer"}},
+        "$defs": {"S": {"type": "string"}},
+    }
+    strict = FunctionTool("t", "T.", schema, echo).params_json_schema
+    assert strict["properties"]["v"] == {"type": "integer"}
+    loose = {**schema, "required": ["v"], "additionalProperties": False}
+    loose["properties"] = {"v": {"$ref": "#/$defs/S", "description": "V."}}
+    assert [v.rule for v in check_strict_schema(loose)] == ["ref-siblings"]

@@ -24,7 +24,7 @@ from ._tool_use import (
     ToolUseBehavior,
     check_tool_use_behavior,
 )
-from ._toolsets import Toolset, check_tool_entries
+from ._toolsets import Tool, Toolset, check_tool_entries, list_tools
 from .models import Model
 
 if TYPE_CHECKING:
@@ -103,6 +103,18 @@ class Agent(AgentBase, Generic[TContext]):
             max_turns,
             failure_error_function,
         )
+
+    async def get_all_tools(self, run_context: RunContextWrapper[Any]) -> list[Tool]:
+        """The tools this agent offers in a turn with this context, as openai-agents names it.
+
+        Args:
+            run_context: The run context (`RunContextWrapper(your_context)` outside a run).
+
+        Returns:
+            The enabled function tools, the hosted tools, and what its toolsets list, in
+            order; handoffs are not among them.
+        """
+        return await list_tools(self.tools, run_context, self)
 
     def clone(self, **changes: Any) -> Agent[TContext]:
         """A copy of this agent with some fields changed.

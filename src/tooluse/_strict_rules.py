@@ -155,6 +155,13 @@ def _check_node(at: Path, node: dict[str, Any]) -> Iterator[StrictViolation]:
                 f"the keyword {key!r} is not supported",
                 "remove it (tooluse states such constraints in the description)",
             )
+    if "$ref" in node and len(node) > 1:
+        yield StrictViolation(
+            path,
+            "ref-siblings",
+            f"a $ref cannot have sibling keywords ({', '.join(k for k in node if k != '$ref')})",
+            "move them into the definition it refers to, or inline the definition",
+        )
     fmt = node.get("format")
     if fmt is not None and fmt not in SUPPORTED_FORMATS:
         yield StrictViolation(
@@ -182,6 +189,7 @@ def is_plain_leaf(node: dict[str, Any]) -> bool:
         isinstance(kind, str)
         and kind in _SCALAR_TYPES
         and "format" not in node
+        and "$ref" not in node
         and node.keys() <= SUPPORTED_KEYWORDS
     )
 

@@ -106,7 +106,8 @@ def _proposals(pattern: str, min_length: int, max_length: int | None) -> Iterato
 
 def _from_tree(pattern: str, tree: _Node, min_length: int, max_length: int | None) -> Iterator[str]:
     least = max(min_length, _shortest(tree))
-    cap = min(_MAX_CAP, max_length if max_length is not None else least + _EXTRA_LENGTHS)
+    cap = min(_MAX_CAP, least + _EXTRA_LENGTHS)
+    cap = cap if max_length is None else min(cap, max_length)
     builder = _Builder(cap)
     possible = builder.lengths(tree)
     lengths = [n for n in range(min_length, cap + 1) if possible >> n & 1]
@@ -138,6 +139,14 @@ def _padded(pattern: str, texts: list[str], min_length: int) -> Iterator[str]:
             yield text + " " * missing
         if missing and not pattern.startswith("^"):
             yield "a" * missing + text
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The positions of the set bits of `mask`, lowest first."""
+    while mask:
+        lowest = mask & -mask
+        yield lowest.bit_length() - 1
+        mask ^= lowest
 
 
 def _lowest_bit(mask: int) -> int | None:
@@ -191,12 +200,11 @@ class _Builder:
 
     def _plus(self, left: int, right: int) -> int:
         """The lengths of a string from `left` followed by one from `right`."""
-        total, shift = 0, 0
-        while right:
-            if right & 1:
-                total |= left << shift
-            right >>= 1
-            shift += 1
+        if left.bit_count() < right.bit_count():
+            left, right = right, left
+        total = 0
+        for shift in _bits(right):
+            total |= left << shift
         return total & self.mask
 
     def build(self, node: _Node, length: int, variant: int) -> str:
@@ -221,13 +229,10 @@ class _Builder:
             rests.append(self._plus(self.lengths(part), rests[-1]))
         built: list[str] = []
         for part, rest in zip(parts, reversed(rests), strict=True):
-            size = next(n for n in range(length + 1) if self._fits(part, n, rest, length - n))
+            size = next(n for n in _bits(self.lengths(part)) if rest >> (length - n) & 1)
             built.append(self.build(part, size, variant))
             length -= size
         return "".join(built)
-
-    def _fits(self, part: _Node, size: int, rest: int, left: int) -> bool:
-        return bool(self.lengths(part) >> size & 1 and rest >> left & 1)
 
 
 class _Parser:

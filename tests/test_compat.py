@@ -531,7 +531,9 @@ async def test_get_all_tools_lists_what_the_agent_offers() -> None:
         return ctx.context == "admin"
 
     hidden = dataclasses.replace(weather, is_enabled=only_for_admins)
-    agent = Agent("a", tools=[book, hidden, FilteredToolset([weather], lambda ctx, agent, tool: True)])
+    agent = Agent(
+        "a", tools=[book, hidden, FilteredToolset([weather], lambda ctx, agent, tool: True)]
+    )
     names = [tool.name for tool in await agent.get_all_tools(RunContextWrapper("guest"))]
     assert names == ["book", "weather"]
     admin = await agent.get_all_tools(RunContextWrapper("admin"))

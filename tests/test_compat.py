@@ -34,7 +34,7 @@ from tooluse import (
 from tooluse.exceptions import UserError
 
 from .openai_server import Call, ScriptedServer, Turn
-from .scripted import ScriptModel, call, text
+from .scripted import ScriptModel, call, outputs, text
 
 
 async def echo(ctx: ToolContext[Any], arguments: str) -> str:
@@ -551,3 +551,45 @@ def test_a_ref_beside_other_keywords_is_inlined_and_the_checker_names_the_rule()
     loose = {**schema, "required": ["v"], "additionalProperties": False}
     loose["properties"] = {"v": {"$ref": "#/$defs/S", "description": "V."}}
     assert [v.rule for v in check_strict_schema(loose)] == ["ref-siblings"]
+
+
+class TestApprovalsAsOpenAIAgentsSpellsThem:
+    @staticmethod
+    def agent(model: ScriptModel) -> Agent[Any]:
+        guarded = function_tool(needs_approval=True)(book.__wrapped__)
+        return Agent("a", tools=[guarded], model=model)
+
+    @staticmethod
+    def three_turns() -> ScriptModel:
+        return ScriptModel(
+            [call("c1", "book", {"city": "Oslo"})],
+            [call("c2", "book", {"city": "Rome"})],
+            [text("done")],
+        )
+
+    async def test_always_approve_decides_every_later_call_of_the_tool(self) -> None:
+        model = self.three_turns()
+        paused = await Runner.run(self.agent(model), "go")
+        state = paused.to_state()
+        [waiting] = state.get_interruptions()
+        assert waiting.name == "book"
+        state.approve(waiting, always_approve=True)
+        state = RunState.from_json(state.to_json())  # the standing decision is kept
+        result = await Runner.run(self.agent(model), state)
+        assert (result.final_output, result.interruptions) == ("done", [])
+        assert outputs(model.requests[2]) == {"c1": "booked Oslo", "c2": "booked Rome"}
+
+    async def test_always_reject_with_a_message(self) -> None:
+        model = self.three_turns()
+        paused = await Runner.run(self.agent(model), "go")
+        paused.reject(paused.interruptions[0], True, rejection_message="Not today.")
+        result = await Runner.run(self.agent(model), paused.to_state())
+        assert result.final_output == "done"
+        assert outputs(model.requests[2]) == {"c1": "Not today.", "c2": "Not today."}
+
+    async def test_a_message_in_the_flag_is_refused_before_anything_runs(self) -> None:
+        paused = await Runner.run(self.agent(self.three_turns()), "go")
+        with pytest.raises(UserError, match=r"always_reject='No\.' must be True or False"):
+            paused.reject("c1", "No.")  # type: ignore[arg-type]
+        with pytest.raises(UserError, match="rejection_message=3 must be the text"):
+            paused.reject("c1", rejection_message=3)  # type: ignore[arg-type]

@@ -254,7 +254,7 @@ async def test_calls_inside_a_parallel_wrapper_are_approved_one_by_one() -> None
         ("w:1", "w", '{"n": 2}'),
     ]
     paused.approve(paused.interruptions[0])
-    paused.reject(paused.interruptions[1], "Not that one.")
+    paused.reject(paused.interruptions[1], rejection_message="Not that one.")
     resumed = await Runner.run(agent, paused.to_state(), context=ledger)
     assert resumed.final_output == "done"
     assert sorted(ledger.ran) == ["free 3", "guarded 1"]
@@ -483,7 +483,7 @@ async def test_a_rejection_stands_even_if_the_call_would_no_longer_need_approval
     model = ScriptModel([call("c1", "pay", {"amount": 50})], [text("done")])
     agent = Agent("a", tools=[pay], model=model)
     paused = await Runner.run(agent, "go")
-    paused.reject("c1", "No.")
+    paused.reject("c1", rejection_message="No.")
     limits["max"] = 100  # the policy changed while the human decided
     await Runner.run(agent, paused.to_state())
     assert outputs(model.requests[1]) == {"c1": "No."}

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._context import Usage
 from ._items import Item
-from ._state import REJECTION, RunState, ToolApproval
+from ._state import RunState, ToolApproval
 from ._stream_events import RunStreamEvent
 from .exceptions import UserError
 from .models import ModelResponse
@@ -42,22 +42,30 @@ class RunResult:
     """Calls waiting for approval; `approve` or `reject` them, then resume with `to_state()`."""
     _state: RunState | None = field(default=None, repr=False)
 
-    def approve(self, call: ToolApproval | str) -> None:
+    def approve(self, call: ToolApproval | str, always_approve: bool = False) -> None:
         """Let a waiting call run when the run resumes.
 
         Args:
             call: One of `interruptions`, or its approval id.
+            always_approve: Also approve every later call of the same tool in this run.
         """
-        self.to_state().approve(call)
+        self.to_state().approve(call, always_approve)
 
-    def reject(self, call: ToolApproval | str, message: str = REJECTION) -> None:
-        """Refuse a waiting call: the model gets `message` as the call's output.
+    def reject(
+        self,
+        call: ToolApproval | str,
+        always_reject: bool = False,
+        *,
+        rejection_message: str | None = None,
+    ) -> None:
+        """Refuse a waiting call: the model gets `rejection_message` as the call's output.
 
         Args:
             call: One of `interruptions`, or its approval id.
-            message: What the model is told.
+            always_reject: Also refuse every later call of the same tool in this run.
+            rejection_message: What the model is told; None for a standard refusal.
         """
-        self.to_state().reject(call, message)
+        self.to_state().reject(call, always_reject, rejection_message=rejection_message)
 
     def to_state(self) -> RunState:
         """The paused run's state, to resume with `Runner.run(agent, state)`.

@@ -64,6 +64,11 @@ class ToolApproval:
         if not self.approval_id:
             object.__setattr__(self, "approval_id", self.call_id)
 
+    @property
+    def name(self) -> str:
+        """The tool's name, as openai-agents' approval items spell it."""
+        return self.tool_name
+
 
 @with_config(_CLOSED)
 @dataclass
@@ -102,6 +107,9 @@ class RunState:
     """The model response being answered, if the run stopped in the middle of a turn."""
     decisions: dict[str, Decision] = field(default_factory=dict[str, Decision])
     """The human's decisions, by approval id."""
+    standing: dict[str, Decision] = field(default_factory=dict[str, Decision])
+    """Decisions for every later call of a tool in this run, by tool name
+    (`always_approve`, `always_reject`)."""
     interruptions: list[ToolApproval] = field(default_factory=list[ToolApproval])
     """The calls the run paused for."""
     filtered_history: list[Item] | None = None
@@ -132,22 +140,64 @@ class RunState:
         """The whole conversation: the input, then every item the run added."""
         return [*self.input, *self.new_items]
 
-    def approve(self, call: ToolApproval | str) -> None:
+    def approve(self, call: ToolApproval | str, always_approve: bool = False) -> None:
         """Let a waiting call run when the run resumes.
 
         Args:
             call: The approval item, or its approval id.
+            always_approve: Also approve every later call of the same tool in this run.
         """
-        self.decisions[self._waiting(call)] = {"approved": True, "message": None}
+        self._decide(call, {"approved": True, "message": None}, always_approve, "always_approve")
 
-    def reject(self, call: ToolApproval | str, message: str = REJECTION) -> None:
-        """Refuse a waiting call: the model gets `message` as its output.
+    def reject(
+        self,
+        call: ToolApproval | str,
+        always_reject: bool = False,
+        *,
+        rejection_message: str | None = None,
+    ) -> None:
+        """Refuse a waiting call: the model gets `rejection_message` as its output.
 
         Args:
             call: The approval item, or its approval id.
-            message: What the model is told.
+            always_reject: Also refuse every later call of the same tool in this run.
+            rejection_message: What the model is told; None for a standard refusal.
         """
-        self.decisions[self._waiting(call)] = {"approved": False, "message": message}
+        if rejection_message is not None and not isinstance(rejection_message, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise UserError(
+                f"reject: rejection_message={rejection_message!r} must be the text the model "
+                "is told, or None for the standard refusal"
+            )
+        decision: Decision = {"approved": False, "message": rejection_message or REJECTION}
+        self._decide(call, decision, always_reject, "always_reject")
+
+    def get_interruptions(self) -> list[ToolApproval]:
+        """The calls waiting for a decision, as openai-agents names it (`interruptions`)."""
+        return list(self.interruptions)
+
+    def _decide(
+        self, call: ToolApproval | str, decision: Decision, always: object, flag: str
+    ) -> None:
+        if not isinstance(always, bool):
+            raise UserError(
+                f"{flag}={always!r} must be True or False; a message for the model goes in "
+                "rejection_message=..."
+            )
+        approval_id = self._waiting(call)
+        self.decisions[approval_id] = decision
+        if always:
+            self.standing[self._tool_name(call, approval_id)] = decision
+
+    def _tool_name(self, call: ToolApproval | str, approval_id: str) -> str:
+        if isinstance(call, ToolApproval):
+            return call.tool_name
+        named = [i.tool_name for i in self.interruptions if i.approval_id == approval_id]
+        if not named:
+            raise UserError(
+                f"always_approve/always_reject need a waiting call to know its tool; no call "
+                f"waits under {approval_id!r}"
+            )
+        return named[0]
 
     def _waiting(self, call: ToolApproval | str) -> str:
         approval_id = call if isinstance(call, str) else call.approval_id

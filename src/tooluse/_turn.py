@@ -275,9 +275,12 @@ async def _decide(
         return call  # the common case, decided without a call
     decision = scope.state.decisions.get(call.approval_id)  # a decision made stands
     if decision is None:
-        if await needs_approval(scope.context, call.tool, call):
+        if not await needs_approval(scope.context, call.tool, call):
+            return call
+        decision = scope.state.standing.get(call.tool.name)
+        if decision is None:
             waiting.append(ToolApproval(call_id, call.name, call.arguments, call.approval_id))
-        return call
+            return call
     if decision["approved"]:
         return call
     return replace(call, tool=None, error=decision.get("message") or REJECTION, rejected=True)

@@ -31,7 +31,7 @@ from tooluse import (
     handoff,
     tool_namespace,
 )
-from tooluse.exceptions import UserError
+from tooluse.exceptions import ToolDefinitionWarning, UserError
 
 from .openai_server import Call, ScriptedServer, Turn
 from .scripted import ScriptModel, call, outputs, text
@@ -593,3 +593,34 @@ class TestApprovalsAsOpenAIAgentsSpellsThem:
             paused.reject("c1", "No.")  # type: ignore[arg-type]
         with pytest.raises(UserError, match="rejection_message=3 must be the text"):
             paused.reject("c1", rejection_message=3)  # type: ignore[arg-type]
+
+
+def test_a_partial_with_documented_bound_arguments_draws_no_finding() -> None:
+    def search_orders(db: object, user_id: str, query: str) -> list[str]:
+        """Search a user's orders.
+
+        Args:
+            db: The connection.
+            user_id: Whose orders.
+            query: What to look for.
+        """
+        return [query]
+
+    tool = function_tool(functools.partial(search_orders, object(), "u-42"))
+    assert tool._findings == ()  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_warning_for_a_callable_object_points_at_its_call() -> None:
+    class Lookup:
+        """Look up.
+
+        Args:
+            missing: Not a parameter.
+        """
+
+        def __call__(self, key: str) -> str:
+            return key
+
+    with pytest.warns(ToolDefinitionWarning) as warned:
+        function_tool(Lookup())
+    assert warned[0].filename == __file__

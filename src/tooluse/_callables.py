@@ -21,6 +21,7 @@ from typing import Any
 from .exceptions import UserError
 
 __all__ = [
+    "bound_parameters",
     "default_name",
     "describe_callable",
     "refuse_unbound_method",
@@ -103,6 +104,26 @@ def without_bound_keywords(
         return signature
     kept = [param for name, param in signature.parameters.items() if name not in bound]
     return signature.replace(parameters=kept)
+
+
+def bound_parameters(func: Callable[..., Any], signature: inspect.Signature) -> set[str]:
+    """The parameters a partial binds: in the wrapped function's signature, not the tool's.
+
+    Args:
+        func: The callable.
+        signature: The signature left for the model (`without_bound_keywords`).
+
+    Returns:
+        Their names; empty for anything but a partial.
+    """
+    target = unwrapped(func)
+    if target is func:
+        return set()
+    try:
+        full = inspect.signature(target)
+    except (TypeError, ValueError):
+        return set()
+    return set(full.parameters) - set(signature.parameters)
 
 
 def refuse_unbound_method(signature: inspect.Signature, func: Callable[..., Any]) -> None:

@@ -36,6 +36,7 @@ from typing_extensions import Unpack, is_typeddict
 
 from ._adapters import AdapterMismatch, ArgumentAdapters, compile_adapters
 from ._callables import (
+    bound_parameters,
     default_name,
     describe_callable,
     refuse_unbound_method,
@@ -274,6 +275,7 @@ class _SchemaBuilder:
                 f"{v.message}; fix: {v.fix}" for v in check_tool_name(self.tool_name)
             )
         self.signature = without_bound_keywords(_signature(func, self.where), func)
+        self.bound = bound_parameters(func, self.signature)
         refuse_unbound_method(self.signature, func)
         self.hints = _type_hints(func, self.where)
 
@@ -332,7 +334,7 @@ class _SchemaBuilder:
             self.tool_name,
             self.signature,
             self.hints,
-            docs,
+            {name: text for name, text in docs.items() if name not in self.bound},
             described,
             context.name if context else None,
         )

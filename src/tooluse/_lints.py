@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ._callables import unwrapped
 from ._strict_rules import check_tool_name
 from .exceptions import ToolDefinitionWarning
 
@@ -182,10 +183,11 @@ def warn(findings: Iterable[Finding], func: Callable[..., Any]) -> None:
     findings = [finding for finding in findings if finding.severity == "error"]
     if not findings:
         return
-    code = getattr(inspect.unwrap(func), "__code__", None)
+    target = inspect.unwrap(unwrapped(func))
+    code = getattr(target, "__code__", None) or getattr(type(target).__call__, "__code__", None)
     filename = code.co_filename if code else "<unknown>"
     lineno = code.co_firstlineno if code else 0
-    module_globals: dict[str, Any] = getattr(func, "__globals__", {})
+    module_globals: dict[str, Any] = getattr(target, "__globals__", {})
     registry = module_globals.setdefault("__warningregistry__", {})
     for finding in findings:
         warnings.warn_explicit(

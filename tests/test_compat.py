@@ -22,6 +22,7 @@ from tooluse import (
     RunState,
     StopAtTools,
     ToolContext,
+    ToolsToFinalOutputResult,
     ToolTimeoutError,
     check_strict_schema,
     ensure_strict_json_schema,
@@ -624,3 +625,33 @@ def test_a_warning_for_a_callable_object_points_at_its_call() -> None:
     with pytest.warns(ToolDefinitionWarning) as warned:
         function_tool(Lookup())
     assert warned[0].filename == __file__
+
+
+async def test_a_stopping_tool_gives_its_python_value_as_the_final_output() -> None:
+    @dataclasses.dataclass
+    class Quote:
+        price: int
+
+    @function_tool
+    def quote(item: str) -> Quote:
+        """Quote a price.
+
+        Args:
+            item: What.
+        """
+        return Quote(3)
+
+    seen: list[Any] = []
+
+    def decide(ctx: RunContextWrapper[Any], results: list[Any]) -> ToolsToFinalOutputResult:
+        seen.append(results[0].output)
+        return ToolsToFinalOutputResult(is_final_output=False)
+
+    model = ScriptModel([call("c1", "quote", {"item": "tea"})], [text("3")])
+    first = Agent("a", tools=[quote], model=model, tool_use_behavior="stop_on_first_tool")
+    assert (await Runner.run(first, "go")).final_output == Quote(3)
+    model = ScriptModel([call("c1", "quote", {"item": "tea"})], [text("3")])
+    deciding = first.clone(model=model, tool_use_behavior=decide)
+    assert (await Runner.run(deciding, "go")).final_output == "3"
+    assert seen == [Quote(3)]
+    assert outputs(model.requests[1]) == {"c1": '{"price":3}'}  # the model reads JSON

@@ -71,7 +71,7 @@ class TestToolUseBehavior:
             tool_use_behavior="stop_on_first_tool",
         )
         result = await Runner.run(agent, "go")
-        assert result.final_output == "8"
+        assert result.final_output == 8  # the value the tool returned, as in openai-agents
         assert len(result.raw_responses) == 1
 
     async def test_stop_at_tools(self) -> None:

@@ -45,6 +45,9 @@ ToolErrorFunction: TypeAlias = Callable[[RunContextWrapper[Any], Exception], "st
 """Turns a failed tool call into the text the model receives."""
 
 
+_AS_TEXT: Any = object()  # ToolOutcome.value when the tool returned its output text itself
+
+
 class ToolOutcome(NamedTuple):
     """How one tool call ended (a named tuple: made for every call, it must be cheap)."""
 
@@ -56,6 +59,12 @@ class ToolOutcome(NamedTuple):
     """An agent the tool handed the conversation to (a Swarm-style return)."""
     context_variables: dict[str, Any] | None = None
     """Values the tool merges into the run context (a Swarm-style return)."""
+    value: Any = _AS_TEXT
+    """What the tool returned, when it is more than `output` (a value rendered as JSON)."""
+
+    def returned(self) -> Any:
+        """What the tool returned, as a Python value; the text when it failed, or is text."""
+        return self.output if self.value is _AS_TEXT else self.value
 
 
 class InvokeSettings(NamedTuple):
@@ -260,13 +269,16 @@ def _outcome(ctx: ToolContext[Any], result: Any) -> ToolOutcome:
     if type(result) is str:
         return ToolOutcome(result)
     if type(result) in _PLAIN_RETURNS:  # the common cases, decided without an isinstance chain
-        return ToolOutcome(tool_output_text(result, ctx.tool_name))
+        return ToolOutcome(tool_output_text(result, ctx.tool_name), value=result)
     if isinstance(result, Result):
         text = tool_output_text(result.value, ctx.tool_name)
-        return ToolOutcome(text, handoff=result.agent, context_variables=result.context_variables)
+        variables = result.context_variables
+        return ToolOutcome(
+            text, handoff=result.agent, context_variables=variables, value=result.value
+        )
     if is_agent(result):
         return ToolOutcome(tool_output_text({"assistant": result.name}), handoff=result)
-    return ToolOutcome(tool_output_text(result, ctx.tool_name))
+    return ToolOutcome(tool_output_text(result, ctx.tool_name), value=result)
 
 
 class UnwritableOutput(UserError):

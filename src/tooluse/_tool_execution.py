@@ -166,7 +166,8 @@ async def _invoke_within(
     call = invoker(ctx, arguments)
     timeout = settings.timeout
     output = await (call if timeout is None else run_within(call, timeout, ctx))
-    return ToolOutcome(tool_output_text(output, tool.name), failed=ctx.error is not None)
+    text = tool_output_text(output, tool.name)
+    return ToolOutcome(text, failed=ctx.error is not None, value=output)
 
 
 async def _timed_out(tool: FunctionTool, ctx: ToolContext[Any], limit: CallTimedOut) -> ToolOutcome:

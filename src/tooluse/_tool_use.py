@@ -28,8 +28,10 @@ class FunctionToolResult:
     """The tool that ran."""
     call_id: str
     """The model's id for the call."""
-    output: str
-    """The text the model receives."""
+    output: Any
+    """What the tool returned, as a Python value (the model receives it as text); for a
+    failed call, the text the model receives. With `stop_on_first_tool` or `StopAtTools` it
+    is the run's final output."""
 
 
 @dataclass(frozen=True)

@@ -382,7 +382,7 @@ def _spend_error_budget(scope: RunScope, outcomes: list[GroupOutcome]) -> None:
 
 def _results(outcomes: list[GroupOutcome]) -> list[FunctionToolResult]:
     return [
-        FunctionToolResult(call.tool, group.group.call_id, outcome.output)
+        FunctionToolResult(call.tool, group.group.call_id, outcome.returned())
         for group in outcomes
         if not group.group.wrapper
         for call, outcome in zip(group.group.calls, group.outcomes, strict=True)

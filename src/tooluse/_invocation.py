@@ -37,6 +37,7 @@ __all__ = [
     "UnwritableOutput",
     "timeout_text",
     "tool_output_text",
+    "unwritable_outcome",
 ]
 
 logger = logging.getLogger("tooluse")
@@ -190,13 +191,18 @@ class Invoker:
     async def _failed(
         self, ctx: ToolContext[Any], error: Exception, settings: InvokeSettings
     ) -> ToolOutcome:
+        if isinstance(error, UserError) and not isinstance(error, UnwritableOutput):
+            raise error  # the developer's mistake, met while the tool ran: not the model's to fix
         if isinstance(error, ToolArgumentsError) and error.tool_name != ctx.tool_name:
             error = ToolArgumentsError(ctx.tool_name, error.problems)  # a renamed tool
         ctx.error = error
         on_failure = self._on_failure
         if on_failure is default_tool_error_function and settings.failure_error_function:
             on_failure = settings.failure_error_function
-        _log_failure(ctx.tool_name, error, log_message=settings.log_tool_errors)
+        hidden = on_failure is default_tool_error_function or isinstance(error, UnwritableOutput)
+        if hidden or settings.log_tool_errors:
+            # Unasked, only where tooluse hides the message: a handler of yours sees the error.
+            _log_failure(ctx.tool_name, error, log_message=settings.log_tool_errors)
         if on_failure is None:
             raise error
         text = on_failure(ctx, error)
@@ -283,6 +289,21 @@ def _outcome(ctx: ToolContext[Any], result: Any) -> ToolOutcome:
 
 class UnwritableOutput(UserError):
     """A tool returned a value JSON cannot hold; the message names its type, not its value."""
+
+
+def unwritable_outcome(ctx: ToolContext[Any], error: UnwritableOutput) -> ToolOutcome:
+    """A hand-built tool's unwritable output: logged for the developer, value-free for the model.
+
+    Args:
+        ctx: The call's context.
+        error: The error naming the tool and the value's type.
+
+    Returns:
+        A failed outcome with the default "internal error" text.
+    """
+    ctx.error = error
+    _log_failure(ctx.tool_name, error, log_message=False)
+    return ToolOutcome(default_tool_error_function(ctx, error), failed=True)
 
 
 def _log_failure(tool: str, error: Exception, *, log_message: bool) -> None:

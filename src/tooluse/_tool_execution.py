@@ -23,9 +23,11 @@ from ._invocation import (
     Invoker,
     InvokeSettings,
     ToolOutcome,
+    UnwritableOutput,
     run_within,
     timeout_text,
     tool_output_text,
+    unwritable_outcome,
 )
 from ._items import Item
 from ._local_tools import LocalTool, answer_local_item
@@ -166,7 +168,10 @@ async def _invoke_within(
     call = invoker(ctx, arguments)
     timeout = settings.timeout
     output = await (call if timeout is None else run_within(call, timeout, ctx))
-    text = tool_output_text(output, tool.name)
+    try:
+        text = tool_output_text(output, tool.name)
+    except UnwritableOutput as error:
+        return unwritable_outcome(ctx, error)
     return ToolOutcome(text, failed=ctx.error is not None, value=output)
 
 

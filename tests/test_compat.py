@@ -17,6 +17,7 @@ from tooluse import (
     FilteredToolset,
     FunctionTool,
     ModelSettings,
+    RunConfig,
     RunContextWrapper,
     Runner,
     RunState,
@@ -655,3 +656,13 @@ async def test_a_stopping_tool_gives_its_python_value_as_the_final_output() -> N
     assert (await Runner.run(deciding, "go")).final_output == "3"
     assert seen == [Quote(3)]
     assert outputs(model.requests[1]) == {"c1": '{"price":3}'}  # the model reads JSON
+
+
+async def test_run_config_and_its_model_settings_may_be_dicts() -> None:
+    model = ScriptModel([text("ok")])
+    config = {"model_settings": {"temperature": 0.1}, "max_tool_errors": 2}
+    result = await Runner.run(Agent("a", model=model), "hi", run_config=config)
+    assert result.final_output == "ok"
+    assert RunConfig(model_settings={"top_p": 0.5}).model_settings == ModelSettings(top_p=0.5)  # type: ignore[arg-type]
+    with pytest.raises(UserError, match="RunConfig: model_settings has unknown field"):
+        RunConfig(model_settings={"temp": 1})  # type: ignore[arg-type]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, cast
 
-from ._settings import ModelSettings
+from ._settings import ModelSettings, as_model_settings
 from ._values import is_positive_number, is_whole_number
 from .exceptions import UserError
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from ._invocation import ToolErrorFunction
     from .models import Model
 
-__all__ = ["DEFAULT_MAX_TURNS", "RunConfig"]
+__all__ = ["DEFAULT_MAX_TURNS", "RunConfig", "as_run_config"]
 
 DEFAULT_MAX_TURNS = 10
 """Model calls a run may make before `MaxTurnsExceeded`."""
@@ -39,6 +39,8 @@ class RunConfig:
     """The `openai` client's retries for each model call; None keeps the client's."""
 
     def __post_init__(self) -> None:
+        if self.model_settings is not None:
+            self.model_settings = as_model_settings("RunConfig", self.model_settings)
         problems: list[str] = []
         if self.tool_timeout is not None and not is_positive_number(self.tool_timeout):
             problems.append(f"tool_timeout={self.tool_timeout!r} must be a positive number or None")
@@ -48,3 +50,32 @@ class RunConfig:
             problems.append(f"max_retries={self.max_retries!r} must be a whole number >= 0 or None")
         if problems:
             raise UserError(f"RunConfig: {'; '.join(problems)}")
+
+
+def as_run_config(value: object) -> RunConfig:
+    """A `RunConfig` as given, or built from a dict of its fields (as openai-agents allows).
+
+    Args:
+        value: A `RunConfig`, a dict of its field names, or None for the defaults.
+
+    Returns:
+        The settings.
+
+    Raises:
+        UserError: The value is none of these, or the dict names fields that do not exist.
+    """
+    if value is None:
+        return RunConfig()
+    if isinstance(value, RunConfig):
+        return value
+    known = [f.name for f in fields(RunConfig)]
+    if not isinstance(value, dict):
+        raise UserError(f"run_config must be a RunConfig or a dict of its fields, not {value!r}")
+    given = cast("dict[str, Any]", value)
+    unknown = [repr(name) for name in given if name not in known]
+    if unknown:
+        raise UserError(
+            f"run_config has unknown field(s) {', '.join(unknown)}; RunConfig has "
+            f"{', '.join(known)}"
+        )
+    return RunConfig(**given)

@@ -21,7 +21,7 @@ from ._handoffs import Handoff, as_handoffs
 from ._hooks import Emit, RunEvents, RunHooks
 from ._items import Item, user_message
 from ._result import RunResult, RunResultStreaming
-from ._run_config import DEFAULT_MAX_TURNS, RunConfig
+from ._run_config import DEFAULT_MAX_TURNS, RunConfig, as_run_config
 from ._run_scope import AgentSetup, RunScope
 from ._state import RunState
 from ._tool_execution import ToolExecutor
@@ -45,7 +45,7 @@ class RunOptions(TypedDict, total=False):
     """Your object, given to tools, hooks and callbacks as `RunContextWrapper.context`."""
     max_turns: int
     """The most model calls the run may make, counting those before a pause (default 10)."""
-    run_config: RunConfig | None
+    run_config: RunConfig | dict[str, Any] | None
     """Overrides for this run (model, settings, tool timeout, error budget, ...)."""
     execute_tools: bool
     """False stops at the first response that asks for function tools and returns the calls
@@ -173,7 +173,7 @@ class _Run:
         self, agent: Agent[Any], input: RunInput, options: RunOptions, emit: Emit | None = None
     ) -> None:
         _check_options(options)
-        config = options.get("run_config") or RunConfig()
+        config = as_run_config(options.get("run_config"))
         if isinstance(input, RunState):
             state = input.copy()
             agent = _find_agent(agent, state.agent_name)
@@ -306,9 +306,6 @@ def _check_values(options: RunOptions) -> None:
     problems: list[str] = []
     if "max_turns" in options and not is_whole_number(options["max_turns"], 1):
         problems.append(f"max_turns={options['max_turns']!r} must be a whole number >= 1")
-    config = options.get("run_config")
-    if config is not None and not isinstance(config, RunConfig):  # pyright: ignore[reportUnnecessaryIsInstance]
-        problems.append(f"run_config must be a RunConfig, not {type(config).__name__}")
     hooks = options.get("hooks")
     if hooks is not None and not callable(getattr(hooks, "on_agent_start", None)):
         problems.append(f"hooks must be a RunHooks, not {type(hooks).__name__}")

@@ -107,7 +107,12 @@ def no_arguments() -> None: ...
 def context_only(ctx: RunContextWrapper[Any]) -> None: ...
 
 
-def context_and_input(ctx: RunContextWrapper[Any], data: int) -> None: ...
+@dataclasses.dataclass
+class Escalation:
+    reason: str
+
+
+def context_and_input(ctx: RunContextWrapper[Any], data: Escalation) -> None: ...
 
 
 def any_arguments(*args: Any) -> None: ...
@@ -122,13 +127,13 @@ class TestHandoffCallbacks:
             "handoff to 'billing': on_handoff=no_arguments must take (run_context); it takes ()"
         )
         with pytest.raises(UserError, match=r"must take \(run_context, input\)"):
-            handoff(target, on_handoff=context_only, input_type=int)
+            handoff(target, on_handoff=context_only, input_type=Escalation)
 
     def test_callbacks_that_fit_are_accepted(self) -> None:
         target = Agent("billing")
         handoff(target, on_handoff=context_only)
-        handoff(target, on_handoff=context_and_input, input_type=int)
-        handoff(target, on_handoff=any_arguments, input_type=int)
+        handoff(target, on_handoff=context_and_input, input_type=Escalation)
+        handoff(target, on_handoff=any_arguments, input_type=Escalation)
         handoff(target, on_handoff=print)  # a builtin with no signature: the call will tell
 
 
@@ -666,3 +671,37 @@ async def test_run_config_and_its_model_settings_may_be_dicts() -> None:
     assert RunConfig(model_settings={"top_p": 0.5}).model_settings == ModelSettings(top_p=0.5)  # type: ignore[arg-type]
     with pytest.raises(UserError, match="RunConfig: model_settings has unknown field"):
         RunConfig(model_settings={"temp": 1})  # type: ignore[arg-type]
+
+
+class TestHandoffsAsOpenAIAgentsHasThem:
+    def test_checks_when_built(self) -> None:
+        target = Agent("billing")
+        with pytest.raises(UserError, match="needs an on_handoff that receives the input"):
+            handoff(target, input_type=Escalation)
+        with pytest.raises(UserError, match="on_handoff='log' must be a function"):
+            handoff(target, on_handoff="log")  # type: ignore[arg-type]
+        with pytest.raises(UserError, match=r"the root must be an object \(not anyOf\)"):
+            handoff(target, on_handoff=context_and_input, input_type=Escalation | None)
+
+    def test_names_and_schema(self) -> None:
+        made = handoff(Agent("billing"), None, None, context_and_input, Escalation)
+        assert made.agent_name == "billing"
+        assert made.input_json_schema["required"] == ["reason"]
+
+    @pytest.mark.parametrize("switch", [False, "by_context"])
+    async def test_is_enabled(self, switch: Any) -> None:
+        def only_vip(ctx: RunContextWrapper[Any], agent: Any) -> bool:
+            return ctx.context == "vip"
+
+        enabled = only_vip if switch else False
+        billing = Agent("billing", model=ScriptModel([text("billing here")]))
+        model = ScriptModel([call("c1", "transfer_to_billing")], [text("front desk")])
+        front = Agent("front", handoffs=[handoff(billing, is_enabled=enabled)], model=model)
+        result = await Runner.run(front, "hi", context="guest")
+        assert result.final_output == "front desk"  # the call named no tool it was offered
+        assert [t["name"] for t in model.requests[0].get("tools", [])] == []
+        if switch:
+            model = ScriptModel([call("c1", "transfer_to_billing")], [text("unused")])
+            front = front.clone(model=model)
+            result = await Runner.run(front, "hi", context="vip")
+            assert (result.last_agent.name, result.final_output) == ("billing", "billing here")

@@ -21,13 +21,21 @@ from pydantic import TypeAdapter, ValidationError
 from ._context import RunContextWrapper
 from ._function_tool import FunctionTool
 from ._items import Item
-from ._strict import to_strict_schema
+from ._strict import strict_or_error
 from .exceptions import UserError
 
 if TYPE_CHECKING:
     from ._agent import Agent
 
-__all__ = ["NO_AGENT", "TRANSFER_TOOL", "Handoff", "HandoffCall", "handoff", "handoff_tools"]
+__all__ = [
+    "NO_AGENT",
+    "TRANSFER_TOOL",
+    "Handoff",
+    "HandoffCall",
+    "enabled_handoffs",
+    "handoff",
+    "handoff_tools",
+]
 
 TRANSFER_TOOL = "transfer"
 """The one tool of the one-tool mode."""
@@ -36,6 +44,7 @@ NO_AGENT = "none"
 
 InputFilter = Callable[[list[Item]], list[Item]]
 OnHandoff = Callable[..., "Awaitable[None] | None"]
+EnabledPredicate = Callable[[RunContextWrapper[Any], Any], "bool | Awaitable[bool]"]
 
 
 @dataclass
@@ -54,10 +63,22 @@ class Handoff:
     """The type of what the model passes along with the handoff, if anything."""
     input_filter: InputFilter | None = None
     """Edits the conversation the next agent sees."""
+    is_enabled: bool | EnabledPredicate = True
+    """Whether the handoff is offered: a bool, or a function of the run context and the
+    agent that would hand off, asked each turn."""
 
     def __post_init__(self) -> None:
-        if self.on_handoff is not None:
-            _check_on_handoff(self.agent.name, self.on_handoff, self.input_type)
+        _check_callbacks(self)
+
+    @property
+    def agent_name(self) -> str:
+        """The name of the agent that takes over."""
+        return self.agent.name
+
+    @property
+    def input_json_schema(self) -> dict[str, Any]:
+        """The strict JSON schema of the handoff tool's arguments (`parameters()`)."""
+        return self.parameters()
 
     def parameters(self) -> dict[str, Any]:
         """The strict JSON schema of the handoff tool's arguments."""
@@ -68,7 +89,8 @@ class Handoff:
                 "additionalProperties": False,
                 "required": [],
             }
-        return to_strict_schema(TypeAdapter(self.input_type).json_schema()).schema
+        schema = TypeAdapter(self.input_type).json_schema()
+        return strict_or_error(schema, f"handoff to '{self.agent.name}'", "use another input_type")
 
     def parse_input(self, arguments: str) -> Any:
         """The handoff's validated input, or None without an `input_type`.
@@ -92,12 +114,12 @@ class Handoff:
 
 def handoff(
     agent: Agent[Any],
-    *,
     tool_name_override: str | None = None,
     tool_description_override: str | None = None,
     on_handoff: OnHandoff | None = None,
     input_type: Any = None,
     input_filter: InputFilter | None = None,
+    is_enabled: bool | EnabledPredicate = True,
 ) -> Handoff:
     """A handoff to `agent`, with its tool's name and description and what happens at it.
 
@@ -108,6 +130,8 @@ def handoff(
         on_handoff: Runs at the handoff, with the run context (and the input).
         input_type: The type of what the model passes along, if anything.
         input_filter: Edits the conversation the next agent sees.
+        is_enabled: Whether it is offered: a bool, or a function of the run context and
+            the agent that would hand off, asked each turn.
 
     Returns:
         The handoff, for `Agent(handoffs=[...])`.
@@ -125,7 +149,28 @@ def handoff(
         on_handoff=on_handoff,
         input_type=input_type,
         input_filter=input_filter,
+        is_enabled=is_enabled,
     )
+
+
+def _check_callbacks(handoff: Handoff) -> None:
+    """Refuse, when the handoff is built, what would fail only when the model hands off."""
+    name = handoff.agent.name
+    if handoff.on_handoff is None:
+        if handoff.input_type is not None:
+            raise UserError(
+                f"handoff to '{name}': input_type={handoff.input_type!r} needs an on_handoff "
+                "that receives the input: pass on_handoff=f with f(run_context, input)"
+            )
+        return
+    if not callable(handoff.on_handoff):
+        raise UserError(
+            f"handoff to '{name}': on_handoff={handoff.on_handoff!r} must be a function of "
+            "the run context (and the input, with an input_type)"
+        )
+    _check_on_handoff(name, handoff.on_handoff, handoff.input_type)
+    if handoff.input_type is not None:
+        handoff.parameters()  # an input type strict mode cannot take fails now, not later
 
 
 def _check_on_handoff(agent: str, on_handoff: OnHandoff, input_type: Any) -> None:
@@ -148,6 +193,27 @@ def _check_on_handoff(agent: str, on_handoff: OnHandoff, input_type: Any) -> Non
 
 def _name(func: Callable[..., Any]) -> str:
     return getattr(func, "__qualname__", None) or repr(func)
+
+
+async def enabled_handoffs(
+    handoffs: list[Handoff], context: RunContextWrapper[Any], agent: Any
+) -> list[Handoff]:
+    """The handoffs offered this turn: those enabled for this context and agent.
+
+    Args:
+        handoffs: The agent's handoffs.
+        context: The run context.
+        agent: The agent that would hand off.
+
+    Returns:
+        The enabled ones, in order.
+    """
+    kept: list[Handoff] = []
+    for h in handoffs:
+        enabled = h.is_enabled if isinstance(h.is_enabled, bool) else h.is_enabled(context, agent)
+        if await enabled if inspect.isawaitable(enabled) else enabled:
+            kept.append(h)
+    return kept
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._context import RunContextWrapper
 from ._function_tool import FunctionTool
-from ._handoffs import Handoff, as_handoffs, handoff_tools
+from ._handoffs import Handoff, as_handoffs, enabled_handoffs, handoff_tools
 from ._hooks import RunEvents
 from ._items import Item
 from ._output import OutputSchema, output_schema
@@ -69,10 +69,13 @@ class AgentSetup:
 
     agent: Agent[Any]
     handoffs: list[Handoff]
+    """The handoffs offered now."""
     handoff_tools: list[FunctionTool]
     output: OutputSchema | None
     static_tools: TurnTools | None = None
     """The agent's tools, once listed, when they cannot change from turn to turn."""
+    switchable: list[Handoff] | None = None
+    """Every handoff, when some are enabled by a function asked each turn."""
 
     @classmethod
     def of(cls, agent: Agent[Any]) -> AgentSetup:
@@ -84,10 +87,11 @@ class AgentSetup:
         Returns:
             Its handoffs, handoff tools and output schema.
         """
-        handoffs = as_handoffs(agent.handoffs)
+        handoffs = [h for h in as_handoffs(agent.handoffs) if h.is_enabled is not False]
+        switchable = handoffs if any(h.is_enabled is not True for h in handoffs) else None
         tools = handoff_tools(handoffs, one_tool=agent.handoff_mode == "one_tool")
         output = output_schema(agent.output_type) if agent.output_type is not None else None
-        return cls(agent, handoffs, tools, output)
+        return cls(agent, handoffs, tools, output, switchable=switchable)
 
 
 @dataclass
@@ -111,10 +115,14 @@ class RunScope:
         if setup.static_tools is not None:
             return setup.static_tools
         agent = setup.agent
+        if setup.switchable is not None:
+            setup.handoffs = await enabled_handoffs(setup.switchable, self.context, agent)
+            one_tool = agent.handoff_mode == "one_tool"
+            setup.handoff_tools = handoff_tools(setup.handoffs, one_tool=one_tool)
         tools = TurnTools.index(
             agent, await list_tools(agent.tools, self.context, agent), setup.handoff_tools
         )
-        if is_static(agent.tools):
+        if is_static(agent.tools) and setup.switchable is None:
             setup.static_tools = tools
         return tools
 

@@ -50,7 +50,10 @@ def pick_model() -> str | Model:
 
 async def main() -> None:
     agent = Agent(
-        "janitor", "Clean up files the user names.", tools=[delete_file], model=pick_model()
+        "janitor",
+        instructions="Clean up files the user names.",
+        tools=[delete_file],
+        model=pick_model(),
     )
     paused = await Runner.run(agent, "Delete /tmp/cache.db and /etc/passwd.")
     for call in paused.interruptions:

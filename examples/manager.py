@@ -44,8 +44,8 @@ def pick_model() -> str | Model:
 
 async def main() -> None:
     model = pick_model()
-    french = Agent("french", "Translate the request into French.", model=model)
-    spanish = Agent("spanish", "Translate the request into Spanish.", model=model)
+    french = Agent("french", instructions="Translate the request into French.", model=model)
+    spanish = Agent("spanish", instructions="Translate the request into Spanish.", model=model)
     manager = Agent(
         "manager",
         instructions="Use the translator tools, then answer with both translations.",

@@ -38,14 +38,22 @@ async def main() -> None:
     specialists = [
         Agent(
             "billing",
-            "You handle invoices and refunds.",
+            instructions="You handle invoices and refunds.",
             handoff_description="Invoices, refunds.",
             model=model,
         ),
         Agent(
-            "tech", "You fix technical problems.", handoff_description="Bugs, outages.", model=model
+            "tech",
+            instructions="You fix technical problems.",
+            handoff_description="Bugs, outages.",
+            model=model,
         ),
-        Agent("sales", "You help people buy.", handoff_description="Plans, prices.", model=model),
+        Agent(
+            "sales",
+            instructions="You help people buy.",
+            handoff_description="Plans, prices.",
+            model=model,
+        ),
     ]
     triage = Agent(
         "triage",

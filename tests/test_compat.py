@@ -705,3 +705,11 @@ class TestHandoffsAsOpenAIAgentsHasThem:
             front = front.clone(model=model)
             result = await Runner.run(front, "hi", context="vip")
             assert (result.last_agent.name, result.final_output) == ("billing", "billing here")
+
+
+def test_agent_fields_after_the_name_go_by_keyword() -> None:
+    with pytest.raises(TypeError, match="positional"):
+        Agent("billing", "Handles invoices.")  # type: ignore[misc]
+    assert (
+        Agent(name="billing", instructions="Handles invoices.").instructions == "Handles invoices."
+    )

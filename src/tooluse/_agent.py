@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal
 
 from ._agent_base import AgentBase
@@ -41,6 +41,7 @@ class Agent(AgentBase, Generic[TContext]):
 
     name: str
     """The agent's name, for results and handoffs."""
+    _: KW_ONLY  # the rest by keyword: positions differ between SDKs, names do not
     instructions: Instructions = None
     """The system prompt: a string, or a sync/async function of the run context and agent."""
     tools: Sequence[FunctionTool | HostedTool | Toolset] = field(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import functools
 import inspect
 import ipaddress
 import itertools
@@ -23,16 +24,17 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Optional, cast
 from urllib.parse import urlsplit
 
+import jsonschema.validators
 import pydantic
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft202012Validator, FormatChecker, ValidationError
 from pydantic import BaseModel, Field
 
 from tooluse import Agent, FunctionTool, Runner, function_tool
 from tooluse._regex_sample import strings_matching
-from tooluse._schema_check import admits, resolve
+from tooluse._schema_check import admits, is_multiple, resolve
 from tooluse.testing import TestModel, value_for_schema
 
 from .conftest import tool_context
@@ -728,13 +730,41 @@ JSON_VALUES = st.recursive(
 )
 
 
+@functools.cache
+def float_multiples(step: float) -> pydantic.TypeAdapter[float]:
+    return pydantic.TypeAdapter(Annotated[float, Field(multiple_of=step)])
+
+
+def pydantic_multiple_of(validator: Any, step: Any, instance: Any, schema: Any) -> Any:
+    """`multipleOf` as the tool's pydantic model checks it: floats within its tolerance."""
+    del schema
+    if not validator.is_type(instance, "number"):
+        return
+    if isinstance(step, int) and isinstance(instance, int):
+        fits = instance % step == 0
+    else:
+        try:
+            float_multiples(step).validate_python(instance)
+            fits = True
+        except pydantic.ValidationError:
+            fits = False
+    if not fits:
+        yield ValidationError(f"{instance!r} is not a multiple of {step!r}")
+
+
+# Draft 2020-12 with pydantic's `multipleOf`: what the checker claims to decide.
+PydanticDraft: Any = cast(Any, jsonschema.validators).extend(
+    Draft202012Validator, {"multipleOf": pydantic_multiple_of}
+)
+
+
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SCHEMAS, JSON_VALUES, st.data())
 def test_the_checker_agrees_with_jsonschema(drawn: Drawn, value: Any, data: st.DataObject) -> None:
     schema = {**drawn.schema, "$defs": drawn.defs} if drawn.defs else drawn.schema
     sample = value_for_schema(schema)
     for candidate in (value, sample, data.draw(mutations(sample))):
-        validator: Any = Draft202012Validator(schema)
+        validator = PydanticDraft(schema)
         assert admits(schema, candidate, schema) == validator.is_valid(candidate), candidate
 
 
@@ -796,6 +826,98 @@ def test_references_resolve_as_json_pointers() -> None:
     assert resolve(root, "#/$defs/c~0d/0") == {"const": 1}
     assert resolve(root, "#/$defs/c~0d/5") is None
     assert resolve(root, "#") is root
+
+
+# --- float multiples -------------------------------------------------------------------
+
+
+def between_tenths(value: Annotated[float, Field(multiple_of=0.1, gt=0.2, lt=0.4)]) -> str:
+    return f"{value!r}"
+
+
+def a_price(value: Annotated[float, Field(multiple_of=0.01, ge=19.99, le=19.99)]) -> str:
+    return f"{value!r}"
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize(("function", "sent"), [(between_tenths, 0.3), (a_price, 19.99)])
+async def test_a_float_multiple_in_a_narrow_range_is_sent_and_accepted(
+    function: Callable[..., str], sent: float, strict: bool
+) -> None:
+    tool = function_tool(strict_mode=strict)(function)
+    arguments, output = await arguments_and_output(tool)
+    assert arguments == {"value": sent}
+    assert output == repr(sent)  # pydantic took it, though jsonschema wants a whole quotient
+    assert admits(tool.params_json_schema, arguments, tool.params_json_schema)
+
+
+@pytest.mark.parametrize(
+    ("schema", "expected"),
+    [
+        ({"multipleOf": 0.01, "minimum": 0.07, "maximum": 0.07}, 0.07),  # ceil(0.07 / 0.01) is 8
+        ({"multipleOf": 0.01, "exclusiveMinimum": 0.07, "exclusiveMaximum": 0.09}, 0.08),
+        ({"multipleOf": 0.1, "minimum": -0.35, "maximum": -0.25}, -0.3),
+        ({"multipleOf": 1e-05, "minimum": 0.00003, "maximum": 0.00003}, 3e-05),
+        ({"multipleOf": 2.5, "exclusiveMinimum": 5, "maximum": 7.5}, 7.5),
+        ({"multipleOf": 0.1, "minimum": 0.25}, 0.4),  # 0.3 / 0.1 is not whole: 0.4 is, first
+        ({"multipleOf": 0.1, "exclusiveMinimum": 0.3, "exclusiveMaximum": 0.4}, None),
+    ],
+)
+def test_float_multiples_are_counted_in_the_numbers_as_written(
+    schema: dict[str, Any], expected: float | None
+) -> None:
+    assert value_for_schema({"type": "number", **schema}) == expected
+
+
+def test_integers_within_float_bounds_are_exact() -> None:
+    assert value_for_schema({"type": "integer", "minimum": 1e20}) == 10**20
+    assert value_for_schema({"type": "integer", "multipleOf": 0.5, "exclusiveMinimum": 2.0}) == 3
+
+
+@pytest.mark.parametrize(
+    ("value", "step", "fits"),
+    [
+        (0.3, 0.1, True),
+        (-0.3, 0.1, True),
+        (19.99, 0.01, True),
+        (0.35, 0.1, False),
+        (1 + 2e-9, 1, False),
+        (1 + 1e-10, 1, True),
+        (7, 2, False),
+        (10**30 + 1, 10**30, False),  # integers divide exactly, whatever their size
+        (10**400, 0.5, False),  # no float holds it
+    ],
+)
+def test_multiples_are_judged_as_pydantic_judges_them(
+    value: float, step: float, fits: bool
+) -> None:
+    assert is_multiple(value, step) is fits
+    if not isinstance(value, int) or value < 2**53:
+        assert PydanticDraft({"multipleOf": step}).is_valid(value) is fits
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["0.1", "0.01", "0.05", "0.3", "0.001", "2.5", "1e-05", "0.07", "3"]),
+    st.integers(-(10**6), 10**6),
+    st.integers(0, 2),
+    st.booleans(),
+)
+def test_a_float_multiple_within_written_bounds_is_found(
+    step: str, k: int, width: int, is_open: bool
+) -> None:
+    unit = decimal.Decimal(step)
+    low, high = float(unit * k), float(unit * (k + width))
+    if is_open:
+        bounds = Field(
+            multiple_of=float(unit), gt=float(unit * (k - 1)), lt=float(unit * (k + width + 1))
+        )
+    else:
+        bounds = Field(multiple_of=float(unit), ge=low, le=high)
+    adapter = pydantic.TypeAdapter(Annotated[float, bounds])
+    value = value_for_schema(adapter.json_schema())
+    assert low <= value <= high
+    adapter.validate_python(value)
 
 
 # --- value_for_schema, case by case -----------------------------------------------------

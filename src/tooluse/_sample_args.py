@@ -19,6 +19,7 @@ import json
 import math
 import string
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from typing import Any, cast
 
 from ._regex_sample import strings_matching
@@ -366,22 +367,42 @@ def _plain_strings(shortest: int, longest: int | None) -> Iterator[str]:
 def _numbers(schema: Schema, *, integer: bool) -> Iterator[int | float]:
     """Numbers within the bounds, multiples of `multipleOf`, nearest zero first.
 
+    Multiples are counted in exact fractions of the numbers as written (0.07 is 7/100),
+    and those whose float quotient is whole come first: every validator takes them.
     A number without `multipleOf` may then be a fraction (for a `oneOf` that an
     integer would match twice), or a point inside a range too narrow for a whole one.
     """
     low = _bound(schema, "minimum", "exclusiveMinimum")
     high = _bound(schema, "maximum", "exclusiveMaximum")
     step: Any = schema.get("multipleOf")
-    free = not isinstance(step, (int, float)) or isinstance(step, bool) or step <= 0
+    free = not _is_finite_number(step) or step <= 0
     multiples = list(_multiples(1 if free else step, low, high))
     if integer:
-        yield from (int(value) for value in multiples if float(value).is_integer())
+        yield from (int(value) for value in multiples if value.denominator == 1)
         return
-    yield from (float(value) for value in multiples)
+    floats = [float(value) for value in multiples]
+    if not free:
+        floats.sort(key=lambda value: not _whole_quotient(value, step))
+    yield from floats
     if free:
-        yield from (value + 0.5 for value in multiples[:_VARIANTS])
+        yield from (value + 0.5 for value in floats[:_VARIANTS])
         if low is not None and high is not None:
             yield from _between(low[0], high[0])
+
+
+def _is_finite_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _whole_quotient(value: float, step: float) -> bool:
+    """Whether `value / step` is whole in floating point, as jsonschema wants it."""
+    quotient = value / step
+    return math.isfinite(quotient) and quotient.is_integer()
+
+
+def _exact(number: float) -> Fraction:
+    """The number as written in JSON: `0.1` is 1/10, not the float nearest it."""
+    return Fraction(number) if isinstance(number, int) else Fraction(repr(number))
 
 
 def _bound(schema: Schema, inclusive: str, exclusive: str) -> tuple[float, bool] | None:
@@ -389,7 +410,7 @@ def _bound(schema: Schema, inclusive: str, exclusive: str) -> tuple[float, bool]
     found: list[tuple[float, bool]] = []
     for key, is_open in ((inclusive, False), (exclusive, True)):
         value: Any = schema.get(key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if _is_finite_number(value):
             found.append((value, is_open))
     if not found:
         return None
@@ -399,14 +420,11 @@ def _bound(schema: Schema, inclusive: str, exclusive: str) -> tuple[float, bool]
 
 def _multiples(
     step: float, low: tuple[float, bool] | None, high: tuple[float, bool] | None
-) -> Iterator[float]:
+) -> Iterator[Fraction]:
     """Multiples of `step` inside the bounds, from the one nearest zero outwards."""
-    least = None if low is None else math.ceil(low[0] / step)
-    most = None if high is None else math.floor(high[0] / step)
-    if low is not None and least is not None and low[1] and least * step <= low[0]:
-        least += 1
-    if high is not None and most is not None and high[1] and most * step >= high[0]:
-        most -= 1
+    unit = _exact(step)
+    least = None if low is None else _count(_exact(low[0]) / unit, up=True, past=low[1])
+    most = None if high is None else _count(_exact(high[0]) / unit, up=False, past=high[1])
     if least is not None and most is not None and least > most:
         return
     start = 0 if least is None else max(0, least)
@@ -414,7 +432,15 @@ def _multiples(
     for offset in itertools.islice(_outwards(), _NUMBERS_TRIED):
         k = start + offset
         if (least is None or k >= least) and (most is None or k <= most):
-            yield k * step
+            yield k * unit
+
+
+def _count(quotient: Fraction, *, up: bool, past: bool) -> int:
+    """The whole number of steps nearest `quotient` on the inside of a bound; beyond it if open."""
+    whole = math.ceil(quotient) if up else math.floor(quotient)
+    if past and whole == quotient:
+        whole += 1 if up else -1
+    return whole
 
 
 def _outwards() -> Iterator[int]:

@@ -5,6 +5,8 @@ and `multipleOf`, lengths, `pattern`, `contentMediaType` JSON text, arrays,
 objects, `anyOf`/`oneOf`/`allOf`/`not`, `if`/`then`/`else`, `$ref`) and reads the
 constraints a strict schema keeps in words (`_schema_hints`). It does not check
 `format` (values for a format come from a table) nor `unevaluated*` keywords.
+Numbers are judged as the tool's pydantic model judges them: a float `multipleOf`
+allows pydantic's tolerance, where jsonschema wants an exact quotient.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from urllib.parse import unquote
 
 from ._schema_hints import UNIQUE_KEYS, with_hints
 
-__all__ = ["admits", "json_equal", "resolve", "type_of"]
+__all__ = ["admits", "is_multiple", "json_equal", "resolve", "type_of"]
 
 Schema = dict[str, Any]
 
@@ -174,7 +176,11 @@ def _check_number(schema: Schema, value: Any, ctx: _Context) -> bool:
 
 
 def is_multiple(value: float, step: float) -> bool:
-    """Whether `value` is a whole multiple of `step`, as jsonschema decides it.
+    """Whether `value` is a whole multiple of `step`, as pydantic decides it.
+
+    Two integers must divide exactly. Where either is a float, pydantic allows the
+    float error: `value` may be within `_TOLERANCE` of the nearest multiple, so 0.3 is a
+    multiple of 0.1 (jsonschema, which wants `value / step` to be whole, disagrees).
 
     Args:
         value: The number.
@@ -185,11 +191,20 @@ def is_multiple(value: float, step: float) -> bool:
     """
     if step <= 0:
         return True
-    if isinstance(step, float) or isinstance(value, float):
+    if isinstance(step, int) and isinstance(value, int):
+        return value % step == 0
+    try:
         quotient = value / step
-        return math.isfinite(quotient) and int(quotient) == quotient
-    return value % step == 0
+    except OverflowError:  # an integer too large for a float: pydantic's floats cannot hold it
+        return False
+    if not math.isfinite(quotient):
+        return False
+    nearest = math.copysign(math.floor(abs(quotient) + 0.5), quotient)  # half away from zero
+    return abs(value - nearest * step) <= _TOLERANCE
 
+
+_TOLERANCE = 1e-9
+"""How far a float may be from a multiple of `multipleOf`: pydantic-core's float validator."""
 
 _NUMBER_CHECKS: dict[str, Callable[[float, float], bool]] = {
     "minimum": operator.ge,

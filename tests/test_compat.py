@@ -713,3 +713,30 @@ def test_agent_fields_after_the_name_go_by_keyword() -> None:
     assert (
         Agent(name="billing", instructions="Handles invoices.").instructions == "Handles invoices."
     )
+
+
+def test_a_callable_object_is_documented_by_its_call_method() -> None:
+    class Doubler:
+        def __call__(self, value: int) -> int:
+            """Double a value.
+
+            Args:
+                value: The value to double.
+            """
+            return value * 2
+
+    tool = function_tool(Doubler())
+    assert tool.description == "Double a value."
+    assert tool.params_json_schema["properties"]["value"]["description"] == "The value to double."
+
+
+def test_a_google_docstring_may_start_with_its_section() -> None:
+    def weather(city: str) -> str:
+        """
+        Args:
+            city: The city.
+        """
+        return city
+
+    doc = generate_func_documentation(weather)
+    assert (doc.description, doc.param_descriptions) == (None, {"city": "The city."})

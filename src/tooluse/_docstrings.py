@@ -96,7 +96,8 @@ def generate_func_documentation(
     if style == "google":
         doc = _separate_google_sections(doc)
     with _griffe_silenced():
-        sections: list[Any] = Docstring(doc, parser=style).parse()
+        # griffe cleans the text again; a first line to itself keeps a leading section whole.
+        sections: list[Any] = Docstring("\n" + doc, parser=style).parse()
     description = None
     if sections and sections[0].kind is DocstringSectionKind.text:
         description = str(sections[0].value).strip() or None

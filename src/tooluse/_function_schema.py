@@ -44,7 +44,7 @@ from ._callables import (
     without_bound_keywords,
 )
 from ._context import RunContextWrapper
-from ._docstrings import DocstringStyle, generate_func_documentation
+from ._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
 from ._lints import Finding, parameter_findings
 from ._strict import describe_problems, describe_violations, to_strict_schema
 from ._strict_rules import check_strict_schema, check_tool_name
@@ -235,7 +235,7 @@ def function_schema(
     builder = _SchemaBuilder(func, name_override, strict=strict_json_schema)
     doc = None
     if use_docstring_info:
-        doc = generate_func_documentation(unwrapped(func), docstring_style)
+        doc = _documentation(func, docstring_style)
     model, slots, context_slot = builder.build_model(
         doc.param_descriptions if doc else {},
         _STRICT_CONFIG if strict_json_schema else _LOOSE_CONFIG,
@@ -256,6 +256,20 @@ def function_schema(
         _context_slot=context_slot,
         _adapters=adapters,
         _findings=tuple(findings),
+    )
+
+
+def _documentation(func: Callable[..., Any], style: DocstringStyle | None) -> FuncDocumentation:
+    """What the docstrings say; for a callable object, `__call__`'s fills in for its class's."""
+    target = unwrapped(func)
+    doc = generate_func_documentation(target, style)
+    if inspect.isroutine(target) or inspect.isclass(target):
+        return doc
+    call = generate_func_documentation(type(target).__call__, style)
+    return FuncDocumentation(
+        doc.name,
+        doc.description or call.description,
+        doc.param_descriptions or call.param_descriptions,
     )
 
 

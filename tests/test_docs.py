@@ -1,11 +1,23 @@
 """The docs run as written: every Python block of README.md and of every page under docs/.
 
-A page's Python blocks run in order, in one namespace, as one script would: `__name__` is
-`"__main__"`, top-level `await` is allowed, all blocks share one event loop, and a later
-block goes on from the earlier ones. A comment after a `print(...)`, or comment lines
-right below one, are text the block promises to print. Snippets (pymdownx.snippets, as the
-example pages use to show a script) are included, as the site does. No block may reach
-OpenAI: the key is unset, so a block that needs a model uses a scripted one.
+Each Python block is a script: it is compiled as a file would be (top-level `await` is a
+`SyntaxError`, as it is in a script: use `Runner.run_sync` or `asyncio.run(main())`) and
+runs in a fresh namespace as `__main__`, so it imports and defines what it uses.
+
+A block whose first line is the comment
+
+    # (continues the example above)
+
+goes on from the page's previous Python block instead: it runs in that block's namespace
+(and so in the namespace of every block that one continues), as if pasted below it. The
+comment is what the reader sees too, so no block silently depends on an earlier one.
+
+A comment after a `print(...)` on its line, or comment lines right below a line with a
+`print(...)` (for what a loop prints), are lines the block promises to print: each must
+equal a whole line of what the block printed, in order; a promise ending in `...` means a
+line starting with what comes before it. Snippets (pymdownx.snippets, as the example pages
+use to show a script) are included, as the site does. No block may reach OpenAI: the key
+is unset, so a block that needs a model uses a scripted one.
 
 Blocks that are not Python name their language (`text`, `bash`, `pycon`), so that no
 Python block escapes this test by being untagged or spelled `py`.
@@ -13,10 +25,7 @@ Python block escapes this test by being untagged or spelled `py`.
 
 from __future__ import annotations
 
-import ast
-import asyncio
 import contextlib
-import inspect
 import io
 import pkgutil
 import re
@@ -35,6 +44,7 @@ PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 FENCE = re.compile(r"^(?P<indent> *)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*)$")
 SNIPPET = re.compile(r'^--8<-- "(?P<path>[^"]+)"$')
 DIRECTIVE = re.compile(r"^::: (?P<name>[\w.]+)$", re.MULTILINE)
+CONTINUES = "# (continues the example above)"
 NOT_PYTHON = {"text", "bash", "console", "pycon", "json", "toml", "yaml"}
 
 
@@ -94,9 +104,43 @@ def with_snippets(source: str) -> str:
 
 
 def compiled(block: Block, page: Path) -> types.CodeType:
+    """The block as a script: no top-level `await`, as in a file run by `python`."""
     # Blank lines first, so that a traceback's line number is the page's.
     source = "\n" * (block.line - 1) + with_snippets(block.source)
-    return compile(source, str(page), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    return compile(source, str(page), "exec", dont_inherit=True)
+
+
+def test_a_block_is_compiled_as_a_script() -> None:
+    page = ROOT / "README.md"
+    assert isinstance(compiled(Block("python", "x = 1\n", 3), page), types.CodeType)
+    with pytest.raises(SyntaxError, match="outside"):
+        compiled(Block("python", "import asyncio\nawait asyncio.sleep(0)\n", 3), page)
+
+
+def continues(block: Block) -> bool:
+    """Whether the block is marked as a continuation of the page's previous Python block."""
+    return block.source.startswith(f"{CONTINUES}\n")
+
+
+def scripts(blocks: list[Block]) -> list[list[Block]]:
+    """The blocks grouped into scripts: a block, then the blocks that continue it."""
+    found: list[list[Block]] = []
+    for block in blocks:
+        if continues(block) and found:
+            found[-1].append(block)
+        else:
+            found.append([block])
+    return found
+
+
+def test_a_marked_block_continues_the_previous_one() -> None:
+    a, b, c, d = (
+        Block("python", "a = 1\n", 2),
+        Block("python", f"{CONTINUES}\nb = a\n", 6),
+        Block("python", f"{CONTINUES}\nc = b\n", 10),
+        Block("python", "# (continues nothing: not the first line)\nd = 1\n", 14),
+    )
+    assert scripts([a, b, c, d]) == [[a, b, c], [d]]
 
 
 def promised(source: str) -> list[str]:
@@ -128,29 +172,61 @@ def test_what_a_block_promises_to_print() -> None:
     assert promised(source) == ["1", "a", "b"]
 
 
+def unkept(promises: list[str], printed: str) -> list[str]:
+    """The promises not kept: each must be a whole printed line (a promise ending in `...`,
+    the start of one), in the order printed."""
+    lines = [line.rstrip() for line in printed.splitlines()]
+    broken: list[str] = []
+    at = 0  # the first line a promise may match: the one after the previous promise's
+    for text in promises:
+        kept = (
+            i
+            for i in range(at, len(lines))
+            if (lines[i].startswith(text[:-3]) if text.endswith("...") else lines[i] == text)
+        )
+        found = next(kept, None)
+        if found is None:
+            broken.append(text)
+        else:
+            at = found + 1
+    return broken
+
+
+def test_a_promise_is_a_whole_printed_line() -> None:
+    printed = "Booked 2 night(s) in Lisbon.\nTool 'x' failed: RuntimeError\n"
+    assert unkept(["Booked 2 night(s) in Lisbon.", "Tool 'x' failed..."], printed) == []
+    assert unkept(["Booked"], printed) == ["Booked"]  # a part of a line is not enough
+    assert unkept(["Lisbon..."], printed) == ["Lisbon..."]  # `...` is a start, not a part
+    assert unkept(["Tool 'x' failed...", "Booked..."], printed) == ["Booked..."]  # in order
+    assert unkept(["nothing", "Booked..."], printed) == ["nothing"]  # one broken promise
+
+
 def page_id(page: Path) -> str:
     return str(page.relative_to(ROOT))
+
+
+def run(script: list[Block], page: Path) -> None:
+    """Run the blocks of one script in one fresh `__main__`, checking what each prints."""
+    main = types.ModuleType("__main__")  # as runpy runs a script
+    main.__file__ = str(page)
+    sys.modules["__main__"] = main
+    for block in script:
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(compiled(block, page), main.__dict__)
+        broken = unkept(promised(block.source), printed.getvalue())
+        assert not broken, f"{page_id(page)}:{block.line} does not print {broken}"
 
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
 def test_every_python_block_of_the_page_runs(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    script = types.ModuleType("__main__")  # as runpy runs a script
-    script.__file__ = str(page)
-    monkeypatch.setitem(sys.modules, "__main__", script)
-    loop = asyncio.new_event_loop()
-    try:
-        for block in python_blocks(page):
-            printed = io.StringIO()
-            with contextlib.redirect_stdout(printed):
-                result = eval(compiled(block, page), script.__dict__)
-                if inspect.iscoroutine(result):  # a block with top-level await
-                    loop.run_until_complete(result)
-            for text in promised(block.source):
-                assert text in printed.getvalue(), f"{page_id(page)}:{block.line} prints {text!r}"
-    finally:
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()
+    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])  # restored after
+    blocks = python_blocks(page)
+    if blocks and continues(blocks[0]):
+        pytest.fail(f"{page_id(page)}:{blocks[0].line} continues no block above it")
+    for script in scripts(blocks):
+        run(script, page)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)

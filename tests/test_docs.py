@@ -20,7 +20,9 @@ use to show a script) are included, as the site does. No block may reach OpenAI:
 is unset, so a block that needs a model uses a scripted one.
 
 Blocks that are not Python name their language (`text`, `bash`, `pycon`), so that no
-Python block escapes this test by being untagged or spelled `py`.
+Python block escapes this test by being untagged or spelled `py`. A shell command runs the
+virtual environment's own programs (`.venv/bin/tooluse`, `.venv/bin/python`), as the
+README's first commands set it up.
 """
 
 from __future__ import annotations
@@ -265,7 +267,20 @@ def test_every_example_has_a_page_that_includes_it_and_says_how_to_run_it(exampl
     code = [with_snippets(block.source) for block in fenced_blocks(page.read_text())]
     assert example.read_text() in code
     run_with = example.read_text().split("Run with:\n", 1)[1].splitlines()[0].strip()
-    assert f"{run_with}\n" in code
+    assert f".venv/bin/{run_with}\n" in code  # `python ...` or `tooluse ...`, in the venv
+
+
+# A command in a shell block runs what the README's first command installs.
+BARE_COMMAND = re.compile(r"^(?:\$ )?(?:python|tooluse|mkdocs|pytest)\b", re.MULTILINE)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_shell_commands_run_the_virtual_environments_programs(page: Path) -> None:
+    for block in fenced_blocks(page.read_text()):
+        if block.language == "bash":
+            bare = BARE_COMMAND.search(block.source)
+            where = f"{page_id(page)}:{block.line}"
+            assert bare is None, f"{where}: write `.venv/bin/{bare[0]}`, not `{bare[0]}`"
 
 
 def documented() -> set[str]:

@@ -740,3 +740,24 @@ def test_a_google_docstring_may_start_with_its_section() -> None:
 
     doc = generate_func_documentation(weather)
     assert (doc.description, doc.param_descriptions) == (None, {"city": "The city."})
+
+
+async def test_a_kwargs_key_naming_a_parameter_is_an_argument_error() -> None:
+    def collide(x: int, **kw: int) -> int:
+        """Collide.
+
+        Args:
+            x: A number.
+            kw: More numbers.
+        """
+        return x
+
+    tool = function_tool(collide, strict_mode=False)
+    output = await tool.on_invoke_tool(
+        ToolContext.for_testing(tool_name="collide"), '{"x": 1, "kw": {"x": 99}}'
+    )
+    assert output == (
+        "Tool 'collide' was called with invalid arguments:\n"
+        "- kw.x: 'x' is a parameter of its own; pass it there\n"
+        "Call 'collide' again with corrected arguments."
+    )

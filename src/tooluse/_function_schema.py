@@ -200,12 +200,22 @@ class FuncSchema:
             if slot.how == "*":
                 args.extend(value)
             elif slot.how == "**":
+                self._check_spread(slot.name, value)
                 kwargs.update(value)
             elif slot.how == "position":
                 args.append(value)
             else:
                 kwargs[slot.name] = value
         return args, kwargs
+
+    def _check_spread(self, name: str, values: dict[str, Any]) -> None:
+        """Refuse `**kwargs` keys that name the function's own parameters (no call has both)."""
+        clash = sorted(set(values) & {slot.name for slot in self._slots if slot.how != "**"})
+        if clash:
+            problems = [
+                f"{name}.{key}: '{key}' is a parameter of its own; pass it there" for key in clash
+            ]
+            raise ToolArgumentsError(self.name, problems)
 
 
 def function_schema(

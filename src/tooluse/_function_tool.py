@@ -131,7 +131,22 @@ class FunctionTool:
 
 
 @overload
-def function_tool(func: ToolFunction, /) -> FunctionTool: ...
+def function_tool(
+    func: ToolFunction,
+    /,
+    *,
+    name_override: str | None = None,
+    description_override: str | None = None,
+    docstring_style: DocstringStyle | None = None,
+    use_docstring_info: bool = True,
+    failure_error_function: ToolErrorFunction | None = default_tool_error_function,
+    strict_mode: bool = True,
+    is_enabled: bool | EnabledPredicate = True,
+    timeout: float | None = None,
+    timeout_behavior: TimeoutBehavior = "error_as_result",
+    timeout_error_function: ToolErrorFunction | None = None,
+    needs_approval: bool | ApprovalPredicate = False,
+) -> FunctionTool: ...
 
 
 @overload

@@ -35,6 +35,8 @@ from pydantic import BaseModel, Field
 from tooluse import Agent, FunctionTool, Runner, function_tool
 from tooluse._regex_sample import strings_matching
 from tooluse._schema_check import admits, is_multiple, resolve
+from tooluse._schema_hints import UNIQUE_KEYS, with_hints
+from tooluse._strict import to_strict_schema
 from tooluse.testing import TestModel, value_for_schema
 
 from .conftest import tool_context
@@ -1057,6 +1059,106 @@ def test_value_for_schema_reads_a_strict_schemas_words() -> None:
     assert value_for_schema(
         {"type": "string", "description": "Format: uri. At most 30 characters long."}
     ) == ("https://example.com/")
+
+
+@pytest.mark.parametrize(
+    ("description", "hints"),
+    [
+        ("Format: YYYY-MM-DD. Use the local date.", {}),  # the user's words, not at the end
+        ("Dates as YYYY-MM-DD. At least 10 characters long.", {"minLength": 10}),
+        ("At least 3 characters long, please.", {}),
+        ("Keep it short.At most 3 characters long.", {}),  # the transform puts a space between
+        ("Format: date. Format: uri.", {"format": "uri"}),  # the later sentence wins
+        ('Defaults to "x. y". Examples: [1, 2]. Deprecated. Null leaves it out.', {}),
+        (
+            "The tuple's 2 items in order, as item_0, item_1. At most 2 entries.",
+            {"maxProperties": 2},
+        ),
+        ('Must satisfy x-unit: "kg". Items must be unique.', {"x-unit": "kg", "uniqueItems": True}),
+        ("Must satisfy x-unit: kg. At most 4 characters long.", {"maxLength": 4}),
+        ("Must satisfy x-unit: 1 At most 4 characters long.", {"maxLength": 4}),
+        ("Text. Format: .", {}),
+    ],
+)
+def test_only_the_transforms_sentences_at_the_end_are_read(
+    description: str, hints: dict[str, Any]
+) -> None:
+    node = {"type": "string", "description": description}
+    assert with_hints(node) == {**hints, **node}
+
+
+def test_every_sentence_the_transform_writes_is_read_back() -> None:
+    loose = {
+        "type": "object",
+        "properties": {
+            "text": {
+                "type": "string",
+                "minLength": 2,
+                "maxLength": 5,
+                "format": "uri",
+                "description": "Format: YYYY-MM-DD.",  # the user's, then the transform's
+            },
+            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+            "table": {
+                "type": "object",
+                "properties": {"a": {"type": "integer"}},
+                "additionalProperties": {"type": "integer"},
+                "minProperties": 1,
+                "maxProperties": 3,
+            },
+            "pairs": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "anything": {"description": "Whatever you like."},
+            "weight": {
+                "type": "integer",
+                "x-unit": "kg",
+                "default": 3,
+                "examples": [1],
+                "deprecated": True,
+            },
+        },
+    }
+    strict = to_strict_schema(loose, adapters=True).schema
+    read = {name: with_hints(node) for name, node in strict["properties"].items()}
+    assert {key: read["text"][key] for key in ("minLength", "maxLength", "format")} == {
+        "minLength": 2,
+        "maxLength": 5,
+        "format": "uri",
+    }
+    assert read["tags"]["uniqueItems"] is True
+    assert (read["table"]["minProperties"], read["table"]["maxProperties"]) == (1, 3)
+    assert read["pairs"][UNIQUE_KEYS] == "key"
+    assert read["anything"]["contentMediaType"] == "application/json"
+    assert read["weight"]["x-unit"] == "kg"
+
+
+def unknown_formats(
+    site: Annotated[pydantic.HttpUrl, Field(description="Format: YYYY-MM-DD.")],
+    day: Annotated[datetime.date, Field(description="Format: YYYY-MM-DD.")],
+    text: Annotated[str, Field(description="Format: YYYY-MM-DD.")],
+    other: Annotated[str, Field(json_schema_extra={"format": "x-own"})],
+) -> str:
+    del site, day, text, other
+    return "ok"
+
+
+@pytest.mark.parametrize("strict", [True, False])
+async def test_a_format_in_the_users_words_or_unknown_does_not_break_sampling(
+    strict: bool,
+) -> None:
+    _, output = await arguments_and_output(function_tool(strict_mode=strict)(unknown_formats))
+    assert output == "ok"
+
+
+def loose_words(
+    code: Annotated[str, Field(max_length=2, description="Send it. At least 3 characters long.")],
+) -> str:
+    return code
+
+
+async def test_a_loose_tools_descriptions_are_only_words() -> None:
+    arguments, output = await arguments_and_output(function_tool(strict_mode=False)(loose_words))
+    assert arguments == {"code": "a"}
+    assert output == "a"
 
 
 def test_value_for_schema_takes_definitions_apart() -> None:

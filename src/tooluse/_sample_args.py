@@ -87,18 +87,20 @@ _FORMATS.update(
 _NoValue: Any = object()  # what `next()` gives back when a node has no (more) values
 
 
-def sample(schema: Any, root: Schema | None = None) -> Any:
+def sample(schema: Any, root: Schema | None = None, *, hints: bool = True) -> Any:
     """A value `schema` admits, made deterministically; a best effort when none is found.
 
     Args:
         schema: A JSON schema (or a part of `root`).
         root: The whole schema, for `$ref`; `schema` itself when None.
+        hints: Whether descriptions state constraints (`_schema_hints`): true of a schema
+            tooluse's strict transform wrote.
 
     Returns:
         The value; `{}` for an object schema nothing satisfies, else None.
     """
     whole: Schema = root if root is not None else cast(Schema, schema)
-    found = next(_Sampler(whole).values(schema, 0), _NoValue)
+    found = next(_Sampler(whole, hints=hints).values(schema, 0), _NoValue)
     if found is not _NoValue:
         return copy.deepcopy(found)  # repeated items and entries share their values
     return (
@@ -109,8 +111,9 @@ def sample(schema: Any, root: Schema | None = None) -> Any:
 class _Sampler:
     """Proposes and checks values for the nodes of one schema."""
 
-    def __init__(self, root: Schema) -> None:
+    def __init__(self, root: Schema, *, hints: bool = True) -> None:
         self.root = root
+        self.hints = hints
         self.budget = _BUDGET
 
     def values(self, node: Any, depth: int) -> Iterator[Any]:
@@ -123,7 +126,7 @@ class _Sampler:
         for value in itertools.islice(proposals, _TRIES_PER_NODE):
             self.budget -= 1  # checked when the next node starts
             key = json.dumps(value, sort_keys=True)
-            if key not in seen and admits(node, value, self.root):
+            if key not in seen and admits(node, value, self.root, hints=self.hints):
                 seen.add(key)
                 yield value
 
@@ -131,7 +134,8 @@ class _Sampler:
         """`node` with its description's hints, its `$ref` followed and its `allOf` merged."""
         if not isinstance(node, dict):
             return {} if node is not False else _NEVER
-        schema = with_hints(cast(Schema, node))
+        schema = cast(Schema, node)
+        schema = with_hints(schema) if self.hints else schema
         ref = schema.get("$ref")
         if isinstance(ref, str):
             target = resolve(self.root, ref)

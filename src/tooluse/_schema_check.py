@@ -99,19 +99,21 @@ def _canonical(value: Any) -> str:
     return json.dumps(walk(value), sort_keys=True)
 
 
-def admits(node: Any, value: Any, root: Schema) -> bool:
+def admits(node: Any, value: Any, root: Schema, *, hints: bool = True) -> bool:
     """Whether `node` (a part of `root`) admits `value`.
 
     Args:
         node: A schema node, or a boolean schema.
         value: A JSON value.
         root: The whole schema, for `$ref`.
+        hints: Whether descriptions state constraints (`_schema_hints`): true of a schema
+            tooluse's strict transform wrote.
 
     Returns:
         Whether the value fits. A `$ref` that leads back to itself for the same value
         (`{"anyOf": [{"$ref": "#"}]}`) admits nothing.
     """
-    return _Context(root).admits(node, value)
+    return _Context(root, hints).admits(node, value)
 
 
 @dataclass
@@ -119,6 +121,7 @@ class _Context:
     """The whole schema, and the references being followed (to stop at a cycle)."""
 
     root: Schema
+    hints: bool = True
     following: set[tuple[int, int]] = field(default_factory=set[tuple[int, int]])
 
     def admits(self, node: Any, value: Any) -> bool:
@@ -126,7 +129,8 @@ class _Context:
             return node
         if not isinstance(node, dict):
             return True
-        schema = with_hints(cast(Schema, node))
+        schema = cast(Schema, node)
+        schema = with_hints(schema) if self.hints else schema
         return all(check(schema, value, self) for check in _CHECKS)
 
 

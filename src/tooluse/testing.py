@@ -135,7 +135,10 @@ class TestModel(_ScriptedModel):
         if not outputs and tools:
             return ModelReply(
                 tool_calls=[
-                    ToolCall(tool.name, value_for_schema(tool.params_json_schema)) for tool in tools
+                    ToolCall(
+                        tool.name, sample(tool.params_json_schema, hints=tool.strict_json_schema)
+                    )
+                    for tool in tools
                 ]
             )
         if request.output_schema is not None:

@@ -8,6 +8,7 @@ exit status 1 for errors or an unusable target; 2 is for a wrong command line.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -535,3 +536,35 @@ tooluse check: 1 error, 1 warning in 1 tool from 1 file
     assert (done.returncode, done.stderr) == (1, "")
     document = json.loads(done.stdout)
     assert (document["errors"], document["warnings"], len(document["unusable"])) == (1, 1, 1)
+
+
+def docs_codes() -> set[str]:
+    """The finding codes docs/strict-mode.md's table of `tooluse check` findings names."""
+    table = (ROOT / "docs" / "strict-mode.md").read_text().split("## `tooluse check`")[1]
+    return set(re.findall(r"\(`([a-z-]+)`\) \| (?:error|warning) \|", table))
+
+
+def test_a_tool_that_fails_to_build_is_coded_once_as_the_docs_code_it(tmp_path: Path) -> None:
+    hand_built = """
+        from tooluse import FunctionTool
+
+        async def invoke(ctx, arguments):
+            return arguments
+
+        SCHEMA = {"type": "object", "properties": {"x": {"type": "strin"}}}
+        echo = FunctionTool("bad name", "Echo.", SCHEMA, invoke)
+    """
+    decorated = LOOSE_BAD_NAME.replace("strict_mode=False, ", "")
+    write(tmp_path, {"hand_built.py": hand_built, "decorated.py": decorated})
+    done = tooluse_command("check", "hand_built.py", "decorated.py", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (1, "")
+    assert done.stdout == snapshot("""\
+hand_built.py: bad name: error: the tool name 'bad name' does not match ^[a-zA-Z0-9_-]{1,64}$; fix: use 1 to 64 letters, digits, '_' or '-' (name_override='...') [tool-name]
+hand_built.py: bad name: error: parameter 'x' (at properties.x): type 'strin' is not a JSON schema type (strict-mode rule 'type'); fix: use one of array, boolean, integer, null, number, object, string [definition]
+decorated.py: lookup: error: the tool name 'look up' does not match ^[a-zA-Z0-9_-]{1,64}$; fix: use 1 to 64 letters, digits, '_' or '-' (name_override='...') [tool-name]
+tooluse check: 3 errors, 0 warnings in 0 tools from 2 files
+""")
+    for line in done.stdout.splitlines()[:-1]:
+        [code] = re.findall(r"\[([a-z-]+)\]", line)
+        assert line.endswith(f" [{code}]")
+        assert code in docs_codes()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
@@ -21,6 +22,7 @@ from ._loading import (
     select_tools,
     split_target,
 )
+from ._strict_rules import check_tool_name
 from .exceptions import ToolDefinitionWarning, UserError
 
 __all__ = ["CheckReport", "check_targets"]
@@ -28,6 +30,9 @@ __all__ = ["CheckReport", "check_targets"]
 _FAILED_TOOL = re.compile(
     r"^Cannot make (?:a tool from function '(?:.*\.)?([^.']+)'|FunctionTool '([^']+)')"
 )
+# A strict-mode rule broken, as `describe_violations` words it: "where: message [rule]; fix: fix".
+_VIOLATION = re.compile(r"(?P<where>.+?): (?P<message>.+) \[(?P<rule>[\w-]+)\]; fix: (?P<fix>.+)")
+_BAD_NAME = re.compile(r"the tool name (?P<name>'.*'|\".*\") does not match ")
 
 
 @dataclass
@@ -70,8 +75,8 @@ def check_targets(targets: Sequence[str]) -> list[CheckReport]:
         One report per file or module, each checked once. A tool imported into
         several of them is reported once, with the module that defines it. A
         tool that fails to define (a `UserError` while importing) is reported as
-        `definition` errors, one per problem; a target that cannot be imported
-        at all has its `problem` set.
+        errors, one per problem (`tool-name` for its name, else `definition`); a
+        target that cannot be imported at all has its `problem` set.
     """
     with warnings.catch_warnings():
         # Decoration warns about a tool's errors; here they are findings, printed once.
@@ -177,4 +182,24 @@ def _definition_errors(error: UserError) -> list[Finding]:
     match = _FAILED_TOOL.match(lines[0])
     tool = next((group for group in match.groups() if group), "?") if match else "?"
     problems = [line.strip().removeprefix("- ") for line in lines[1:]] or [lines[0]]
-    return [Finding("definition", "error", tool, problem) for problem in problems]
+    return [_definition_error(tool, problem) for problem in problems]
+
+
+def _definition_error(tool: str, problem: str) -> Finding:
+    """One problem of a tool that failed to build, coded as the docs' table codes it."""
+    violation = _VIOLATION.fullmatch(problem)
+    if violation and violation["rule"] != "tool-name":
+        where, message, rule, fix = violation.group("where", "message", "rule", "fix")
+        problem = f"{where}: {message} (strict-mode rule '{rule}'); fix: {fix}"
+    elif violation:  # "the tool: the tool name ... [tool-name]; fix: ..." of a hand-built tool
+        problem = f"{violation['message']}; fix: {violation['fix']}"
+    return Finding("tool-name" if _is_bad_name(problem) else "definition", "error", tool, problem)
+
+
+def _is_bad_name(problem: str) -> bool:
+    """Whether a problem is exactly what `check_tool_name` says of a tool's name."""
+    match = _BAD_NAME.match(problem)
+    if match is None:
+        return False
+    name = ast.literal_eval(match["name"])
+    return any(problem == f"{v.message}; fix: {v.fix}" for v in check_tool_name(name))

@@ -528,8 +528,8 @@ def test_check_prints_each_finding_once_and_nothing_on_stderr(tmp_path: Path) ->
     done = tooluse_command("check", "warned.py", cwd=tmp_path)
     assert (done.returncode, done.stderr) == (1, "")
     assert done.stdout == snapshot("""\
-warned.py: look up(key): warning: has no description; document it in the docstring's Args section [no-description]
-warned.py: look up: error: the tool name 'look up' does not match ^[a-zA-Z0-9_-]{1,64}$; fix: use 1 to 64 letters, digits, '_' or '-' (name_override='...') [tool-name]
+warned.py: look up(key) (function lookup at warned.py:4): warning: has no description; document it in the docstring's Args section [no-description]
+warned.py: look up (function lookup at warned.py:4): error: the tool name 'look up' does not match ^[a-zA-Z0-9_-]{1,64}$; fix: use 1 to 64 letters, digits, '_' or '-' (name_override='...') [tool-name]
 tooluse check: 1 error, 1 warning in 1 tool from 1 file
 """)
     done = tooluse_command("check", "--json", "warned.py", "missing.py", cwd=tmp_path)
@@ -568,3 +568,33 @@ tooluse check: 3 errors, 0 warnings in 0 tools from 2 files
         [code] = re.findall(r"\[([a-z-]+)\]", line)
         assert line.endswith(f" [{code}]")
         assert code in docs_codes()
+
+
+def test_a_renamed_tools_findings_name_its_function_and_line(tmp_path: Path) -> None:
+    renamed = '''
+        from tooluse import FunctionTool, function_tool
+
+        @function_tool(name_override="lookup")
+        def search(q: str) -> str:
+            """Search."""
+            return q
+
+        async def invoke(ctx, arguments):
+            return arguments
+
+        SCHEMA = {"type": "object", "properties": {}}
+        echo = FunctionTool("echo it", "Echo.", SCHEMA, invoke, strict_json_schema=False)
+    '''
+    write(tmp_path, {"renamed.py": renamed})
+    done = tooluse_command("check", "renamed.py", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (1, "")
+    assert done.stdout == snapshot("""\
+renamed.py: lookup(q) (function search at renamed.py:4): warning: has no description; document it in the docstring's Args section [no-description]
+renamed.py: echo it: error: the tool name 'echo it' does not match ^[a-zA-Z0-9_-]{1,64}$; fix: use 1 to 64 letters, digits, '_' or '-' (name_override='...') [tool-name]
+tooluse check: 1 error, 1 warning in 2 tools from 1 file
+""")
+    done = tooluse_command("check", "--json", "renamed.py", cwd=tmp_path)
+    places = [
+        (row["function"], row["file"], row["line"]) for row in json.loads(done.stdout)["findings"]
+    ]
+    assert places == [("search", "renamed.py", 4), (None, None, None)]

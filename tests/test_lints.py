@@ -236,6 +236,9 @@ tooluse check: 2 errors, 2 warnings in 2 tools from 1 file
             "tool": "search",
             "message": "the docstring describes 'limt', which is not a parameter: its description is dropped; fix the name in the docstring",
             "parameter": None,
+            "function": "search",
+            "file": target,
+            "line": 4,
         }
 
     def test_a_tool_that_cannot_be_defined(

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any, cast
 
+from ._callables import unwrapped
 from ._function_tool import FunctionTool
 from ._lints import Finding, duplicate_name_findings
 from ._loading import (
@@ -20,6 +22,7 @@ from ._loading import (
     module_tools,
     python_files,
     select_tools,
+    shown_path,
     split_target,
 )
 from ._strict_rules import check_tool_name
@@ -159,7 +162,9 @@ def _lint(item: _Loaded) -> CheckReport:
         return report
     report.tools = len(item.tools)
     for tool in item.tools:
-        report.findings.extend(tool._findings)  # pyright: ignore[reportPrivateUsage]
+        place = _defined_at(tool)
+        findings = tool._findings  # pyright: ignore[reportPrivateUsage]
+        report.findings.extend(replace(finding, **place) for finding in findings)
     report.findings.extend(duplicate_name_findings(tool.name for tool in module_tools(item.module)))
     for offered in _tool_lists(vars(item.module).values()):
         report.findings.extend(duplicate_name_findings(tool.name for tool in offered))
@@ -175,6 +180,22 @@ def _tool_lists(values: Iterable[object]) -> Iterator[list[FunctionTool]]:
             tools = [item for item in items if isinstance(item, FunctionTool)]
             if tools:
                 yield tools
+
+
+def _defined_at(tool: FunctionTool) -> dict[str, Any]:
+    """The qualified name, file and first line of the function a tool is made from, if any."""
+    try:
+        func = tool.__wrapped__
+    except AttributeError:  # built by hand: no function to place
+        return {}
+    target: Callable[..., Any] = inspect.unwrap(unwrapped(func))
+    if not hasattr(target, "__qualname__"):  # a callable object: its class's __call__
+        target = type(target).__call__
+    code = getattr(target, "__code__", None)
+    place: dict[str, Any] = {"function": target.__qualname__}
+    if code is not None:
+        place |= {"file": shown_path(code.co_filename), "line": code.co_firstlineno}
+    return place
 
 
 def _definition_errors(error: UserError) -> list[Finding]:

@@ -53,9 +53,18 @@ class Finding:
     """What is wrong and how to fix it."""
     parameter: str | None = None
     """The parameter concerned, if any."""
+    function: str | None = None
+    """The qualified name of the function the tool is made from, where `tooluse check` knows it."""
+    file: str | None = None
+    """The file that defines that function."""
+    line: int | None = None
+    """The function's first line (its first decorator's) in that file."""
 
     def __str__(self) -> str:
         where = f"{self.tool}({self.parameter})" if self.parameter else self.tool
+        if self.function and self.function.removesuffix(".__call__").split(".")[-1] != self.tool:
+            at = f" at {self.file}:{self.line}" if self.file else ""
+            where += f" (function {self.function}{at})"  # renamed: its name is not the tool's
         return f"{where}: {self.severity}: {self.message} [{self.code}]"
 
 

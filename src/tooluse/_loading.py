@@ -32,6 +32,7 @@ __all__ = [
     "module_tools",
     "python_files",
     "select_tools",
+    "shown_path",
     "split_target",
 ]
 
@@ -173,13 +174,13 @@ def _not_found(location: str, error: ModuleNotFoundError) -> CliError:
 def _raised_at(error: BaseException) -> str:
     """`file:line` of the innermost frame outside tooluse and importlib, or ""."""
     if isinstance(error, SyntaxError) and error.filename:
-        return f"{_shown(error.filename)}:{error.lineno}"
+        return f"{shown_path(error.filename)}:{error.lineno}"
     frames = [
         frame
         for frame in traceback.extract_tb(error.__traceback__)
         if not frame.filename.startswith("<") and not _is_ours(frame.filename)
     ]
-    return f"{_shown(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
+    return f"{shown_path(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
 
 
 def _is_ours(filename: str) -> bool:
@@ -187,8 +188,15 @@ def _is_ours(filename: str) -> bool:
     return path.is_relative_to(_TOOLUSE) or path.parent.name == "importlib"
 
 
-def _shown(filename: str) -> str:
-    """A path relative to the current directory when it is below it."""
+def shown_path(filename: str) -> str:
+    """A path as messages show it: relative to the current directory when it is below it.
+
+    Args:
+        filename: A file's path.
+
+    Returns:
+        The path to show.
+    """
     path = Path(filename).resolve()
     return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else filename
 

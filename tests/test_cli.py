@@ -8,6 +8,7 @@ exit status 1 for errors or an unusable target; 2 is for a wrong command line.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -86,7 +87,10 @@ def test_module_path(capsys: pytest.CaptureFixture[str]) -> None:
             "tests.types_for_tests",
             "tooluse: error: tests.types_for_tests: defines no FunctionTool; decorate a function with @function_tool, or name the module that holds the tools\n",
         ),
-        ("examples", "tooluse: error: examples: is a folder; name a .py file in it, or a module\n"),
+        (
+            "examples",
+            "tooluse: error: examples: is a folder without __init__.py, so no package; name a .py file in it, or a module\n",
+        ),
         (
             "README.md",
             "tooluse: error: README.md: not a .py file; name Python source, a folder or a module\n",
@@ -282,7 +286,7 @@ def test_a_folder_without_python_files(capsys: pytest.CaptureFixture[str], proje
             1,
             """\
 cannot check docs: no .py files in this folder (hidden folders, __pycache__ and virtual environments are skipped); name the files or folders to check
-tooluse check: 0 errors, 0 warnings in 0 tools from 0 files; cannot check 1 file
+tooluse check: 0 errors, 0 warnings in 0 tools from 0 files; cannot check 1 folder
 """,
             "",
         )
@@ -316,7 +320,7 @@ cannot check one.py: no tool named 'nothing'; use one of its tools: lookup
 cannot check exits.py: importing it raised SystemExit at exits.py:3: 3; fix the module so that it imports
 cannot check needs.py: importing it needs module 'no_such_dependency_xyz', which is not installed (at needs.py:1); install it where tooluse runs
 cannot check syntax.py: importing it raised SyntaxError at syntax.py:1: invalid syntax; fix the module so that it imports
-tooluse check: 1 error, 1 warning in 1 tool from 1 file; cannot check 7 files
+tooluse check: 1 error, 1 warning in 1 tool from 1 file; cannot check 6 files and 1 module
 """,
             "",
         )
@@ -396,7 +400,7 @@ def test_a_module_name_is_looked_up_from_the_current_directory(
     write(project, {"here_tools.py": DOCUMENTED})
     assert run(capsys, "check", "here_tools")[:2] == (
         0,
-        "tooluse check: 0 errors, 0 warnings in 1 tool from 1 file\n",
+        "tooluse check: 0 errors, 0 warnings in 1 tool from 1 module\n",
     )
     assert sys.path[0] == str(project)
 
@@ -493,10 +497,17 @@ def test_a_target_splits_at_its_last_colon_before_a_name(
 # In a fresh process, through the console script `pip install` writes.
 
 
-def tooluse_command(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def tooluse_command(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     assert SCRIPT.is_file(), f"{SCRIPT} is missing: pip install -e . writes it"
     return subprocess.run(
-        [str(SCRIPT), *args], capture_output=True, text=True, check=False, cwd=cwd
+        [str(SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
     )
 
 
@@ -517,7 +528,7 @@ def test_schema_and_check_of_a_module_in_the_current_directory(tmp_path: Path) -
     done = tooluse_command("check", "cwd_tools_xyz.tools", cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (
         0,
-        "tooluse check: 0 errors, 0 warnings in 1 tool from 1 file\n",
+        "tooluse check: 0 errors, 0 warnings in 1 tool from 1 module\n",
         "",
     )
 
@@ -536,6 +547,66 @@ tooluse check: 1 error, 1 warning in 1 tool from 1 file
     assert (done.returncode, done.stderr) == (1, "")
     document = json.loads(done.stdout)
     assert (document["errors"], document["warnings"], len(document["unusable"])) == (1, 1, 1)
+
+
+def test_a_package_named_as_a_module_is_checked_with_all_its_modules(tmp_path: Path) -> None:
+    never = "raise SystemExit('__main__ should not be imported')\n"
+    write(
+        tmp_path,
+        {
+            "src/pkg_walked/__init__.py": DOCUMENTED,
+            "src/pkg_walked/__main__.py": never,
+            "src/pkg_walked/sub/__init__.py": "",
+            "src/pkg_walked/sub/deep.py": ONE_OF_EACH,
+        },
+    )
+    on_path = {"PYTHONPATH": str(tmp_path / "src")}  # as an installed package is found
+    done = tooluse_command("check", "pkg_walked", cwd=tmp_path, env=on_path)
+    assert (done.returncode, done.stderr) == (1, "")
+    assert done.stdout == snapshot("""\
+pkg_walked.sub.deep: lookup: error: the docstring describes 'limt', which is not a parameter: its description is dropped; fix the name in the docstring [unknown-doc-param]
+pkg_walked.sub.deep: lookup(limit): warning: has no description; document it in the docstring's Args section [no-description]
+tooluse check: 1 error, 1 warning in 2 tools from 3 modules
+""")
+    # A subpackage from the current directory; and the package's folder: the same files.
+    done = tooluse_command("check", "pkg_walked.sub", cwd=tmp_path / "src")
+    assert done.stdout.splitlines()[-1] == (
+        "tooluse check: 1 error, 1 warning in 1 tool from 2 modules"
+    )
+    done = tooluse_command("check", "src/pkg_walked", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[-1] == (
+        "tooluse check: 1 error, 1 warning in 2 tools from 3 files"
+    )
+
+
+def test_a_package_folder_can_be_named_as_the_package(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "pkg_folder/__init__.py": "from .tools import add as good\n",
+            "pkg_folder/tools.py": DOCUMENTED,
+            "plain/tools.py": DOCUMENTED,
+        },
+    )
+    done = tooluse_command("schema", "pkg_folder", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert [param["name"] for param in json.loads(done.stdout)] == ["add"]
+    done = tooluse_command("schema", "pkg_folder:good", "--api", "chat", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert [param["function"]["name"] for param in json.loads(done.stdout)] == ["add"]
+    done = tooluse_command("check", "pkg_folder:good", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "tooluse check: 0 errors, 0 warnings in 1 tool from 1 package\n",
+        "",
+    )
+    done = tooluse_command("schema", "plain", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        "tooluse: error: plain: is a folder without __init__.py, so no package; "
+        "name a .py file in it, or a module\n"
+    )
 
 
 def docs_codes() -> set[str]:
@@ -568,6 +639,21 @@ tooluse check: 3 errors, 0 warnings in 0 tools from 2 files
         [code] = re.findall(r"\[([a-z-]+)\]", line)
         assert line.endswith(f" [{code}]")
         assert code in docs_codes()
+
+
+def test_the_count_names_files_and_modules_as_they_were_named(tmp_path: Path) -> None:
+    done = tooluse_command("check", "no_such_module_xyz", cwd=tmp_path)
+    assert done.stdout.splitlines()[-1] == (
+        "tooluse check: 0 errors, 0 warnings in 0 tools from 0 files; cannot check 1 module"
+    )
+    write(tmp_path, {"tools.py": DOCUMENTED})
+    done = tooluse_command(
+        "check", "tools.py", "textwrap", "no_such_module_xyz", "a.py", cwd=tmp_path
+    )
+    assert done.stdout.splitlines()[-1] == (
+        "tooluse check: 0 errors, 0 warnings in 1 tool from 1 file and 1 module; "
+        "cannot check 1 file and 1 module"
+    )
 
 
 def test_a_renamed_tools_findings_name_its_function_and_line(tmp_path: Path) -> None:

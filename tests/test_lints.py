@@ -267,7 +267,7 @@ tooluse check: 1 error, 0 warnings in 0 tools from 1 file
             capsys, "check", write(tmp_path, "clean2.py", CLEAN), "tests.test_tool_params"
         )
         assert code == 0
-        assert out.endswith("in 2 tools from 2 files\n")
+        assert out.endswith("in 2 tools from 1 file and 1 module\n")
 
     def test_a_missing_target_cannot_be_checked(self, capsys: pytest.CaptureFixture[str]) -> None:
         assert run(capsys, "check", "nowhere.py") == (

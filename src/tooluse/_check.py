@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from ._callables import unwrapped
 from ._function_tool import FunctionTool
@@ -24,11 +24,12 @@ from ._loading import (
     select_tools,
     shown_path,
     split_target,
+    submodule_names,
 )
 from ._strict_rules import check_tool_name
 from .exceptions import ToolDefinitionWarning, UserError
 
-__all__ = ["CheckReport", "check_targets"]
+__all__ = ["CheckReport", "Kind", "check_targets"]
 
 _FAILED_TOOL = re.compile(
     r"^Cannot make (?:a tool from function '(?:.*\.)?([^.']+)'|FunctionTool '([^']+)')"
@@ -36,6 +37,8 @@ _FAILED_TOOL = re.compile(
 # A strict-mode rule broken, as `describe_violations` words it: "where: message [rule]; fix: fix".
 _VIOLATION = re.compile(r"(?P<where>.+?): (?P<message>.+) \[(?P<rule>[\w-]+)\]; fix: (?P<fix>.+)")
 _BAD_NAME = re.compile(r"the tool name (?P<name>'.*'|\".*\") does not match ")
+
+Kind = Literal["file", "folder", "package", "module"]
 
 
 @dataclass
@@ -50,6 +53,16 @@ class CheckReport:
     """What was found, errors and warnings."""
     problem: str | None = None
     """Why the target could not be checked (it does not exist, fails to import, ...)."""
+
+    @property
+    def kind(self) -> Kind:
+        """What the target names: a file, a folder (a package's, with `__init__.py`) or a module."""
+        location = split_target(self.target)[0]
+        if not looks_like_path(location):
+            return "module"
+        if not Path(location).is_dir():
+            return "file"
+        return "package" if (Path(location) / "__init__.py").is_file() else "folder"
 
     @property
     def errors(self) -> int:
@@ -75,16 +88,18 @@ def check_targets(targets: Sequence[str]) -> list[CheckReport]:
         targets: `path/to/file.py`, `path/to/folder`, `package.module`, with `:NAME` for one tool.
 
     Returns:
-        One report per file or module, each checked once. A tool imported into
-        several of them is reported once, with the module that defines it. A
-        tool that fails to define (a `UserError` while importing) is reported as
-        errors, one per problem (`tool-name` for its name, else `definition`); a
-        target that cannot be imported at all has its `problem` set.
+        One report per file or module, each checked once; a package named as a
+        module is checked with all its submodules, as its folder would be. A
+        tool imported into several of them is reported once, with the module
+        that defines it. A tool that fails to define (a `UserError` while
+        importing) is reported as errors, one per problem (`tool-name` for its
+        name, else `definition`); a target that cannot be imported at all has
+        its `problem` set.
     """
     with warnings.catch_warnings():
         # Decoration warns about a tool's errors; here they are findings, printed once.
         warnings.simplefilter("ignore", ToolDefinitionWarning)
-        loaded = _each_module_once([_load(target) for target in _expand(targets)])
+        loaded = _each_module_once([item for each in _expand(targets) for item in _load(each)])
     _keep_each_tool_once(loaded)
     return [_lint(item) for item in loaded]
 
@@ -103,7 +118,8 @@ def _expand(targets: Sequence[str]) -> list[str]:
     return list(expanded.values())
 
 
-def _load(target: str) -> _Loaded:
+def _load(target: str) -> list[_Loaded]:
+    """The target's module, then, for a package named as a module, each of its submodules."""
     location, name = split_target(target)
     loaded = _Loaded(CheckReport(target))
     if not name and Path(location).is_dir():
@@ -111,7 +127,7 @@ def _load(target: str) -> _Loaded:
             f"{location}: no .py files in this folder (hidden folders, __pycache__ and "
             "virtual environments are skipped); name the files or folders to check"
         )
-        return loaded
+        return [loaded]
     try:
         loaded.module = import_location(location)
         # Files without tools are normal among those pre-commit passes: only a :NAME must exist.
@@ -121,16 +137,19 @@ def _load(target: str) -> _Loaded:
         loaded.report.findings.extend(_definition_errors(error))
     except CliError as error:
         loaded.report.problem = str(error)
-    return loaded
+    if loaded.module is None or name or looks_like_path(location):
+        return [loaded]  # a package's folder was expanded to its files already
+    return [loaded, *(item for sub in submodule_names(loaded.module) for item in _load(sub))]
 
 
 def _each_module_once(loaded: list[_Loaded]) -> list[_Loaded]:
     """Drop a target that names a module already loaded (a file and its module name)."""
-    seen: set[tuple[int, str]] = set()
+    seen: set[tuple[int | str, str]] = set()
     kept: list[_Loaded] = []
     for item in loaded:
-        key = (id(item.module), split_target(item.report.target)[1])
-        if item.module is None or key not in seen:
+        location, name = split_target(item.report.target)
+        key = (location if item.module is None else id(item.module), name)
+        if key not in seen:
             seen.add(key)
             kept.append(item)
     return kept

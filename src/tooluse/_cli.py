@@ -17,9 +17,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Sequence
+from typing import get_args
 
-from ._check import CheckReport, check_targets
+from ._check import CheckReport, Kind, check_targets
 from ._function_tool import FunctionTool
 from ._loading import CliError, import_failed, import_location, select_tools, split_target
 from ._tool_params import chat_completions_tool_param, responses_tool_param
@@ -84,7 +86,7 @@ def _check(targets: list[str], *, as_json: bool) -> int:
         "errors": errors,
         "warnings": sum(len(report.findings) for report in reports) - errors,
         "tools": sum(report.tools for report in reports),
-        "files": len(reports) - len(unusable),
+        "files": len(reports) - len(unusable),  # files and modules: the key predates modules
     }
     (_print_json if as_json else _print_text)(reports, unusable, counts)
     return EXIT_FINDINGS if errors or unusable else 0
@@ -109,13 +111,21 @@ def _print_text(
             print(f"{report.target}: {finding}")
     for report in unusable:
         print(f"cannot check {report.problem}")
-    errors, warnings, tools, files = (
-        _count(counts[key], key[:-1]) for key in ("errors", "warnings", "tools", "files")
+    errors, warnings, tools = (
+        _count(counts[key], key[:-1]) for key in ("errors", "warnings", "tools")
     )
-    summary = f"{errors}, {warnings} in {tools} from {files}"
+    checked = [report for report in reports if report.problem is None]
+    summary = f"{errors}, {warnings} in {tools} from {_targets(checked)}"
     if unusable:
-        summary += f"; cannot check {_count(len(unusable), 'file')}"
+        summary += f"; cannot check {_targets(unusable)}"
     print(f"tooluse check: {summary}")
+
+
+def _targets(reports: list[CheckReport]) -> str:
+    """`2 files and 1 module`: how many of each kind, or `0 files`."""
+    kinds = Counter(report.kind for report in reports)
+    counted = [_count(kinds[kind], kind) for kind in get_args(Kind) if kinds[kind]]
+    return " and ".join(counted) or "0 files"
 
 
 def _count(number: int, noun: str) -> str:

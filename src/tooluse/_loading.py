@@ -1,12 +1,13 @@
 """Importing what a command-line target names, and finding its tools.
 
-A target is a `.py` file, a folder (for `check`), or a dotted module name,
-optionally followed by `:NAME`. A file inside a package (folders with
-`__init__.py`) is imported as that package's module, with the folder above the
-package on `sys.path`, so its relative imports work; a file outside any package
-is imported on its own, its folder on `sys.path` as `python file.py` would put
-it. Module names are looked up from the current directory first, as with
-`python -m`. What imported code prints goes to stderr: stdout is the command's.
+A target is a `.py` file, a folder, or a dotted module name, optionally
+followed by `:NAME`. A file inside a package (folders with `__init__.py`) is
+imported as that package's module, with the folder above the package on
+`sys.path`, so its relative imports work; a package's folder is imported as the
+package. A file outside any package is imported on its own, its folder on
+`sys.path` as `python file.py` would put it. Module names are looked up from
+the current directory first, as with `python -m`. What imported code prints
+goes to stderr: stdout is the command's.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import hashlib
 import importlib
 import importlib.util
 import os
+import pkgutil
 import re
 import sys
 import traceback
@@ -29,11 +31,13 @@ __all__ = [
     "CliError",
     "import_failed",
     "import_location",
+    "looks_like_path",
     "module_tools",
     "python_files",
     "select_tools",
     "shown_path",
     "split_target",
+    "submodule_names",
 ]
 
 _TARGET = re.compile(r"(.+):([\w-]+)")
@@ -109,6 +113,23 @@ def _skipped(folder: Path) -> bool:
         or (folder / "pyvenv.cfg").is_file()
         or (folder / "conda-meta").is_dir()
     )
+
+
+def submodule_names(module: ModuleType) -> list[str]:
+    """The dotted names of a package's modules and subpackages, one level down.
+
+    `__main__` is left out: importing it runs the program. A module that is no
+    package has none.
+
+    Args:
+        module: An imported module.
+
+    Returns:
+        The names, in the order `pkgutil.iter_modules` finds them.
+    """
+    path: list[str] = list(getattr(module, "__path__", []))
+    found = pkgutil.iter_modules(path, prefix=f"{module.__name__}.")
+    return [info.name for info in found if not info.name.endswith(".__main__")]
 
 
 def import_location(location: str) -> ModuleType:
@@ -257,7 +278,12 @@ def _import_module(name: str) -> ModuleType:
 
 def _import_file(path: Path) -> ModuleType:
     if path.is_dir():
-        raise CliError(f"{path}: is a folder; name a .py file in it, or a module")
+        if not (path / "__init__.py").is_file():
+            raise CliError(
+                f"{path}: is a folder without __init__.py, so no package; name a .py file "
+                "in it, or a module"
+            )
+        path /= "__init__.py"
     if not path.is_file():
         raise CliError(f"{path}: no such file; check the path")
     if path.suffix != ".py":

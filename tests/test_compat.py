@@ -761,3 +761,17 @@ async def test_a_kwargs_key_naming_a_parameter_is_an_argument_error() -> None:
         "- kw.x: 'x' is a parameter of its own; pass it there\n"
         "Call 'collide' again with corrected arguments."
     )
+
+
+async def test_more_names_of_openai_agents() -> None:
+    def greeting(ctx: RunContextWrapper[Any], agent: Any) -> str:
+        return f"Greet {ctx.context}."
+
+    agent = Agent("a", instructions=greeting, model=ScriptModel([text("hi")]))
+    assert await agent.get_system_prompt(RunContextWrapper("Ada")) == "Greet Ada."
+    result = await Runner.run(agent, "hello", context="Ada")
+    assert result.final_output_as(str, raise_if_incorrect_type=True) == "hi"
+    with pytest.raises(TypeError, match="final_output is a str, not a int"):
+        result.final_output_as(int, raise_if_incorrect_type=True)
+    helper = Agent("helper").as_tool(is_enabled=False, needs_approval=True)
+    assert (helper.is_enabled, helper.needs_approval) == (False, True)

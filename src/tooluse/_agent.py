@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal
 from ._agent_base import AgentBase
 from ._agent_tool import agent_as_tool
 from ._context import RunContextWrapper, TContext
-from ._function_tool import FunctionTool
+from ._function_tool import ApprovalPredicate, EnabledPredicate, FunctionTool
 from ._handoffs import Handoff
 from ._hooks import AgentHooks
 from ._hosted_tools import HostedTool
@@ -83,6 +84,8 @@ class Agent(AgentBase, Generic[TContext]):
         custom_output_extractor: Callable[[RunResult], str | Awaitable[str]] | None = None,
         max_turns: int = 10,
         failure_error_function: ToolErrorFunction | None = default_tool_error_function,
+        is_enabled: bool | EnabledPredicate = True,
+        needs_approval: bool | ApprovalPredicate = False,
     ) -> FunctionTool:
         """This agent as a tool another agent calls: a nested run, and its answer as text.
 
@@ -92,11 +95,15 @@ class Agent(AgentBase, Generic[TContext]):
             custom_output_extractor: Turns the nested `RunResult` into the tool's output.
             max_turns: The nested run's turn limit.
             failure_error_function: What the calling model gets when the nested run fails.
+            is_enabled: Whether the tool is offered: a bool, or a function of the run
+                context and the calling agent.
+            needs_approval: Whether a call waits for a human's approval before the nested
+                run starts: a bool, or a function of the run context and the arguments.
 
         Returns:
             A tool with one parameter, `input`; the calling agent keeps control.
         """
-        return agent_as_tool(
+        tool = agent_as_tool(
             self,
             tool_name,
             tool_description,
@@ -104,6 +111,24 @@ class Agent(AgentBase, Generic[TContext]):
             max_turns,
             failure_error_function,
         )
+        if is_enabled is True and needs_approval is False:
+            return tool
+        return dataclasses.replace(tool, is_enabled=is_enabled, needs_approval=needs_approval)
+
+    async def get_system_prompt(self, run_context: RunContextWrapper[Any]) -> str | None:
+        """The instructions for a turn with this context, as openai-agents names them.
+
+        Args:
+            run_context: The run context (`RunContextWrapper(your_context)` outside a run).
+
+        Returns:
+            The system prompt, or None without instructions.
+        """
+        instructions = self.instructions
+        if not callable(instructions):
+            return instructions
+        made = instructions(run_context, self)
+        return await made if inspect.isawaitable(made) else made
 
     async def get_all_tools(self, run_context: RunContextWrapper[Any]) -> list[Tool]:
         """The tools this agent offers in a turn with this context, as openai-agents names it.

@@ -8,7 +8,6 @@ join the conversation with each function call answerable exactly once.
 
 from __future__ import annotations
 
-import inspect
 import sys
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager
@@ -78,12 +77,8 @@ async def _request(scope: RunScope, tools: TurnTools) -> ModelRequest:
     settings = agent.model_settings.resolve(scope.config.model_settings)
     if state.tool_choice_released and settings.tool_choice is not None:
         settings = replace(settings, tool_choice=None)
-    instructions = agent.instructions
-    if callable(instructions):
-        instructions = instructions(scope.context, agent)
-        instructions = await instructions if inspect.isawaitable(instructions) else instructions
     return ModelRequest(
-        instructions=instructions,
+        instructions=await agent.get_system_prompt(scope.context),
         input=state.history(),
         tools=tools.tools,
         settings=settings,

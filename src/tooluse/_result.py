@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ._context import Usage
 from ._items import Item
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from ._agent import Agent
 
 __all__ = ["RunResult", "RunResultStreaming"]
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -41,6 +43,25 @@ class RunResult:
     interruptions: list[ToolApproval] = field(default_factory=list[ToolApproval])
     """Calls waiting for approval; `approve` or `reject` them, then resume with `to_state()`."""
     _state: RunState | None = field(default=None, repr=False)
+
+    def final_output_as(self, cls: type[T], raise_if_incorrect_type: bool = False) -> T:
+        """The final output, typed as `cls` for the type checker.
+
+        Args:
+            cls: The type the output should have.
+            raise_if_incorrect_type: Check it, and raise if it is not a `cls`.
+
+        Returns:
+            The final output.
+
+        Raises:
+            TypeError: When asked to check and the output is not a `cls`.
+        """
+        if raise_if_incorrect_type and not isinstance(self.final_output, cls):
+            raise TypeError(
+                f"final_output is a {type(self.final_output).__name__}, not a {cls.__name__}"
+            )
+        return cast(T, self.final_output)
 
     def approve(self, call: ToolApproval | str, always_approve: bool = False) -> None:
         """Let a waiting call run when the run resumes.

@@ -641,6 +641,34 @@ tooluse check: 3 errors, 0 warnings in 0 tools from 2 files
         assert code in docs_codes()
 
 
+def test_a_closed_stdout_ends_the_command_quietly(tmp_path: Path) -> None:
+    many = """
+        from tooluse import FunctionTool
+
+        async def invoke(ctx, arguments):
+            return arguments
+
+        for i in range(200):  # about 2 MB of JSON: more than a pipe holds
+            globals()[f"tool_{i}"] = FunctionTool(
+                f"tool_{i}", "x" * 10_000, {"type": "object", "properties": {}}, invoke
+            )
+    """
+    write(tmp_path, {"many.py": many})
+    # As `tooluse schema many.py | head -1` does: read one line, then close the pipe.
+    with subprocess.Popen(
+        [str(SCRIPT), "schema", "many.py"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    ) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        first = process.stdout.readline()
+        process.stdout.close()
+        assert (first, process.stderr.read(), process.wait()) == ("[\n", "", 141)
+
+
 def test_the_count_names_files_and_modules_as_they_were_named(tmp_path: Path) -> None:
     done = tooluse_command("check", "no_such_module_xyz", cwd=tmp_path)
     assert done.stdout.splitlines()[-1] == (

@@ -9,13 +9,16 @@
 
 Exit status 2 means the command line itself is wrong (or, for `schema`, that
 there is nothing to print). Only the command's output is on stdout; what
-imported code prints goes to stderr.
+imported code prints goes to stderr. When whoever reads stdout stops reading
+(`tooluse schema tools.py | head`), the command stops quietly with status 141,
+as a program killed by SIGPIPE does.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -32,6 +35,7 @@ __all__ = ["main"]
 
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
+EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a program killed by SIGPIPE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -42,10 +46,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns:
         The exit status: 0 on success; for `check` 1 when it finds errors or a
-        target cannot be checked; 2 when `schema` has nothing to print. Bad
-        arguments exit with 2 through argparse (`SystemExit`), as does `--version` with 0.
+        target cannot be checked; 2 when `schema` has nothing to print; 141 when
+        stdout was closed before the output was written. Bad arguments exit
+        with 2 through argparse (`SystemExit`), as does `--version` with 0.
     """
     args = _parser().parse_args(argv)
+    try:
+        status = _run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit as an ignored exception
+    except BrokenPipeError:
+        # Python's documented idiom: stdout goes nowhere, so that exiting flushes nothing to it.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+    return status
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "check":
         return _check(args.targets, as_json=args.json)
     try:

@@ -1184,7 +1184,7 @@ def test_recursive_schemas_end() -> None:
 
 def test_a_schema_nothing_satisfies_gives_an_empty_object_quickly() -> None:
     endless = {"type": "object", "properties": {"a": {"$ref": "#"}}, "required": ["a"]}
-    assert value_for_schema(endless) == {}
+    assert value_for_schema(endless) == {"a": {"a": {"a": {}}}}  # the levels near the top
     doubling: dict[str, Any] = {"$defs": {}, "$ref": "#/$defs/L0"}
     for level in range(40):  # each level needs the next one twice, and the last is impossible
         nxt = {"$ref": f"#/$defs/L{level + 1}"}
@@ -1199,6 +1199,31 @@ def test_a_schema_nothing_satisfies_gives_an_empty_object_quickly() -> None:
     assert (
         value_for_schema({"type": "object", "$ref": "#/$defs/L0", "$defs": doubling["$defs"]}) == {}
     )
+
+
+class Halfway(BaseModel):
+    flag: bool
+    between: Annotated[int, Field(gt=1, lt=2)]
+
+
+def partly_possible(
+    count: int, impossible: Annotated[str, Field(min_length=3, max_length=2)], inner: Halfway
+) -> str:
+    del count, impossible, inner
+    return "ok"
+
+
+@pytest.mark.parametrize("strict", [True, False])
+async def test_the_properties_that_can_be_made_are_sent(strict: bool) -> None:
+    arguments, output = await arguments_and_output(
+        function_tool(strict_mode=strict)(partly_possible)
+    )
+    assert arguments == {"count": 0, "inner": {"flag": False}}
+    problems = [line for line in output.splitlines() if line.startswith("- ")]
+    assert problems == [
+        "- impossible: required field is missing",
+        "- inner.between: required field is missing",
+    ]
 
 
 def test_values_are_deterministic() -> None:

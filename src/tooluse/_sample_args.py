@@ -2,13 +2,15 @@
 
 `sample(schema)` proposes values for each node, best first (zero, `"a"`, the
 first choice, the least length), keeps those the node admits (`_schema_check`)
-and returns the first. Proposals honour bounds and `multipleOf`, lengths,
-`format` (a table of valid values), `pattern` (`_regex_sample`), `enum`/`const`,
-`examples`, arrays (`minItems`, `maxItems`, unique items), objects (required
-properties, `additionalProperties`, `minProperties`), `anyOf`/`oneOf` (the first
-branch that yields a value), `allOf` (merged), `$ref` and nullable types. Past a
-few levels of nesting, branches that end (null, scalars, empty arrays, only the
-required properties) come first, so recursive schemas terminate. No randomness.
+and returns the first; for an object nothing satisfies, the properties that have
+a value, so that the tool's error names only the rest. Proposals honour bounds
+and `multipleOf`, lengths, `format` (a table of valid values), `pattern`
+(`_regex_sample`), `enum`/`const`, `examples`, arrays (`minItems`, `maxItems`,
+unique items), objects (required properties, `additionalProperties`,
+`minProperties`), `anyOf`/`oneOf` (the first branch that yields a value), `allOf`
+(merged), `$ref` and nullable types. Past a few levels of nesting, branches that
+end (null, scalars, empty arrays, only the required properties) come first, so
+recursive schemas terminate. No randomness.
 """
 
 from __future__ import annotations
@@ -97,15 +99,12 @@ def sample(schema: Any, root: Schema | None = None, *, hints: bool = True) -> An
             tooluse's strict transform wrote.
 
     Returns:
-        The value; `{}` for an object schema nothing satisfies, else None.
+        The value. For an object schema nothing satisfies, an object of every property
+        that has a value (so that a validator names only the others); else None.
     """
     whole: Schema = root if root is not None else cast(Schema, schema)
-    found = next(_Sampler(whole, hints=hints).values(schema, 0), _NoValue)
-    if found is not _NoValue:
-        return copy.deepcopy(found)  # repeated items and entries share their values
-    return (
-        {} if isinstance(schema, dict) and _types(cast(Schema, schema))[:1] == ["object"] else None
-    )
+    found = _Sampler(whole, hints=hints).best_effort(schema, 0)
+    return None if found is _NoValue else copy.deepcopy(found)  # items may share their values
 
 
 class _Sampler:
@@ -129,6 +128,28 @@ class _Sampler:
             if key not in seen and admits(node, value, self.root, hints=self.hints):
                 seen.add(key)
                 yield value
+
+    def best_effort(self, node: Any, depth: int) -> Any:
+        """The first value `node` admits; else, for an object, every property that has one.
+
+        Returns:
+            The value; `_NoValue` when `node` admits none and is not an object near the top.
+        """
+        found = next(self.values(node, depth), _NoValue)
+        schema = self.expanded(node)
+        if found is not _NoValue or depth >= _SHALLOW or _types(schema)[:1] != ["object"]:
+            return found
+        if depth == 0:
+            self.budget = _BUDGET  # the search for the whole may have spent it: the parts' own
+        properties: Schema = schema.get("properties", {})
+        made: Schema = {}
+        for name in dict.fromkeys([*schema.get("required", []), *properties]):
+            value = self.best_effort(
+                properties.get(name, schema.get("additionalProperties", True)), depth + 1
+            )
+            if value is not _NoValue:
+                made[name] = value
+        return made
 
     def expanded(self, node: Any, hops: int = 0) -> Schema:
         """`node` with its description's hints, its `$ref` followed and its `allOf` merged."""

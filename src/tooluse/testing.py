@@ -169,7 +169,8 @@ def value_for_schema(schema: dict[str, Any], defs: dict[str, Any] | None = None)
         defs: The definitions its `$ref`s name; taken from `schema` when None.
 
     Returns:
-        The value; `{}` for an object schema nothing satisfies, else None.
+        The value. For an object schema nothing satisfies, an object of every property
+        that has a value, so that a validator names only the others; else None.
     """
     root = schema if defs is None else {**schema, "$defs": defs}
     return sample(root)

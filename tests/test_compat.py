@@ -179,8 +179,26 @@ class TestHandBuiltSchemas:
 
     def test_a_dangling_ref_is_refused_by_name(self) -> None:
         schema = {"type": "object", "properties": {"p": {"$ref": "#/definitions/Point"}}}
-        with pytest.raises(UserError, match="refers to '#/definitions/Point', which the schema"):
+        with pytest.raises(UserError) as error:
             FunctionTool("t", "T.", schema, echo)
+        assert "parameter 'p' (at properties.p) refers to '#/definitions/Point', which" in str(
+            error.value
+        )
+
+    def test_refs_are_json_pointers(self) -> None:
+        schema = {
+            "type": "object",
+            "properties": {
+                "a": {"$ref": "#/properties/b"},
+                "b": {"type": "string"},
+                "c": {"$ref": "#/$defs/A%20B", "description": "C."},
+                "d": {"$ref": "#/$defs/x~1y"},
+            },
+            "$defs": {"A B": {"type": "string"}, "x/y": {"type": "integer"}},
+        }
+        strict = FunctionTool("t", "T.", schema, echo).params_json_schema
+        assert strict["properties"]["a"] == {"$ref": "#/properties/b"}
+        assert strict["properties"]["c"] == {"type": "string", "description": "C."}
 
     def test_a_thousand_levels_are_refused_without_recursion_error(self) -> None:
         schema: dict[str, Any] = {"type": "object", "properties": {}}

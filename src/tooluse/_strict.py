@@ -27,16 +27,24 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
+from ._schema_guards import (
+    INLINED,
+    MAX_JSON_DEPTH,
+    StrictProblem,
+    dangling_refs,
+    def_name,
+    defs_renamed,
+    inlined_too_large,
+    nesting_beyond,
+    with_object_root,
+)
 from ._strict_rules import (
-    MAX_NESTING,
-    MAX_PROPERTIES,
     SUPPORTED_FORMATS,
     SUPPORTED_KEYWORDS,
     StrictViolation,
     all_subschemas,
     check_strict_schema,
     is_plain_leaf,
-    subschemas,
 )
 from .exceptions import UserError
 
@@ -89,15 +97,6 @@ _PLAIN_WORDS = {
     "maxProperties": "At most {} entries.",
     "format": "Format: {}.",
 }
-MAX_JSON_DEPTH = 100
-"""JSON levels past which a schema is refused before it is walked (strict mode allows
-`MAX_NESTING` levels of objects, a few JSON levels each)."""
-MAX_SUBSCHEMAS = 100_000
-"""Subschemas past which a schema grown by inlining is refused (the walks stay cheap)."""
-_INLINED = (
-    "once each $ref with sibling keywords (such as a field's description) is inlined, as "
-    "strict mode needs; drop the keywords beside those $refs, or turn strict mode off"
-)
 PAIRS_NOTE = (
     'Given as a list of {"key": ..., "value": ...} pairs; a repeated key keeps its last value.'
 )
@@ -116,16 +115,6 @@ class Adapter:
     """The tuple's length, for `tuple`."""
     keys: frozenset[str] = frozenset()
     """The nullable optional keys, for `omit`."""
-
-
-@dataclass(frozen=True)
-class StrictProblem:
-    """A part of a schema that strict mode cannot express."""
-
-    path: Path
-    """Where it is, as JSON keys from the root."""
-    message: str
-    """What is wrong and how to fix it."""
 
 
 @dataclass
@@ -152,18 +141,18 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
         The rewritten schema (the input is not modified), the problems left, and
         the adapters applied.
     """
-    too_deep = _nesting_beyond(schema, MAX_JSON_DEPTH)
+    too_deep = nesting_beyond(schema, MAX_JSON_DEPTH)
     if too_deep:
         return StrictSchema(schema, [too_deep])
-    schema = _with_object_root(_defs_renamed(schema))
+    schema = with_object_root(defs_renamed(schema))
     walker = _Strictifier(schema.get("$defs", {}), allow_adapters=adapters)
     strict = walker.node(schema, ())
-    too_large = _inlined_too_large(strict)
+    too_large = inlined_too_large(strict)
     if too_large:
         return StrictSchema(strict, [*walker.problems, too_large])
     dropped = _drop_unreferenced_defs(strict)
     problems = [p for p in walker.problems if not _inside_defs(p.path, dropped)]
-    problems.extend(_dangling_refs(strict))
+    problems.extend(dangling_refs(strict))
     if not walker.adapters:
         return StrictSchema(strict, problems)
     live = {id(node) for node in all_subschemas(strict)}
@@ -309,7 +298,7 @@ class _Strictifier:
         if done is not None:  # a definition's part, met again through an inlined $ref
             return done[1]
         if self.depth == MAX_JSON_DEPTH:  # only inlining nests this deep: the input was checked
-            self._problem(path[:2], f"nests more than {MAX_JSON_DEPTH} levels deep {_INLINED}")
+            self._problem(path[:2], f"nests more than {MAX_JSON_DEPTH} levels deep {INLINED}")
             return schema
         self.depth += 1
         out = self._rewrite(schema, path)
@@ -575,18 +564,6 @@ def _unwrap_single_all_of(out: JsonSchema) -> JsonSchema:
     return {**all_of[0], **rest}
 
 
-def def_name(ref: str) -> str:
-    """The definition a `$ref` names: `#/$defs/Point` -> `Point`.
-
-    Args:
-        ref: The reference.
-
-    Returns:
-        The definition's name.
-    """
-    return ref.rsplit("/", 1)[-1]
-
-
 def _refs_in(node: Any) -> Iterator[str]:
     """Every definition name referenced under `node` (not following the references)."""
     if isinstance(node, dict):
@@ -628,103 +605,3 @@ def _drop_unreferenced_defs(schema: JsonSchema) -> set[str]:
 
 def _inside_defs(path: Path, names: set[str]) -> bool:
     return len(path) >= 2 and path[0] == "$defs" and path[1] in names
-
-
-def _nesting_beyond(schema: JsonSchema, limit: int) -> StrictProblem | None:
-    """A problem if `schema` nests deeper than `limit` JSON levels, found without recursion."""
-    pending: list[tuple[Any, int]] = [(schema, 1)]
-    while pending:
-        value, depth = pending.pop()
-        if depth > limit:
-            return StrictProblem(
-                (),
-                f"nests more than {limit} levels deep; strict mode allows {MAX_NESTING} levels "
-                "of objects; flatten the arguments, or turn strict mode off",
-            )
-        if isinstance(value, dict):
-            pending.extend((child, depth + 1) for child in cast(JsonSchema, value).values())
-        elif isinstance(value, list):
-            pending.extend((child, depth + 1) for child in cast(list[Any], value))
-    return None
-
-
-def _defs_renamed(schema: JsonSchema) -> JsonSchema:
-    """A draft-07 schema's `definitions` as `$defs`, and its `$ref`s pointing there."""
-    if "definitions" not in schema:
-        return schema
-
-    def renamed(value: Any) -> Any:
-        if isinstance(value, list):
-            return [renamed(item) for item in cast(list[Any], value)]
-        if not isinstance(value, dict):
-            return value
-        node = cast(JsonSchema, value)
-        out = {key: renamed(child) for key, child in node.items()}
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/definitions/"):
-            out["$ref"] = "#/$defs/" + ref.removeprefix("#/definitions/")
-        return out
-
-    out = renamed(schema)
-    out["$defs"] = {**out.pop("definitions"), **out.get("$defs", {})}
-    return out
-
-
-def _with_object_root(schema: JsonSchema) -> JsonSchema:
-    """The root as an object when it says nothing of its type (`{}`: no arguments)."""
-    if set(schema) & {*_TYPED_KEYS, "properties"}:
-        return schema
-    return {"type": "object", **schema}
-
-
-def _inlined_too_large(schema: JsonSchema) -> StrictProblem | None:
-    """A problem if inlining `$ref`s with sibling keywords grew the schema past the limits.
-
-    Shared parts are counted once each, so the count itself stays cheap.
-    """
-    counted: dict[int, tuple[int, int]] = {}
-
-    def size(node: JsonSchema) -> tuple[int, int]:
-        """Properties and subschemas under `node`, itself included."""
-        if id(node) not in counted:
-            below = [size(child) for _, child in subschemas(node)]
-            counted[id(node)] = (
-                len(node.get("properties", {})) + sum(p for p, _ in below),
-                1 + sum(n for _, n in below),
-            )
-        return counted[id(node)]
-
-    properties, nodes = size(schema)
-    if properties <= MAX_PROPERTIES and nodes <= MAX_SUBSCHEMAS:
-        return None
-    return StrictProblem(
-        (),
-        f"has {properties:,} object properties in {nodes:,} subschemas (limits: "
-        f"{MAX_PROPERTIES:,} and {MAX_SUBSCHEMAS:,}) {_INLINED}",
-    )
-
-
-def _dangling_refs(schema: JsonSchema) -> list[StrictProblem]:
-    """A problem for each `$ref` that names no definition of the schema."""
-    defs: JsonSchema = schema.get("$defs", {})
-    return [
-        StrictProblem(
-            (),
-            f"refers to {ref!r}, which the schema does not define; refer to '#' or to "
-            "'#/$defs/<name>' with the definition under $defs",
-        )
-        for ref in sorted(set(_ref_strings(schema)))
-        if ref != "#" and not (ref.startswith("#/$defs/") and def_name(ref) in defs)
-    ]
-
-
-def _ref_strings(node: Any) -> Iterator[str]:
-    if isinstance(node, dict):
-        for key, value in cast(JsonSchema, node).items():
-            if key == "$ref" and isinstance(value, str):
-                yield value
-            else:
-                yield from _ref_strings(value)
-    elif isinstance(node, list):
-        for item in cast(list[Any], node):
-            yield from _ref_strings(item)

@@ -1,0 +1,228 @@
+"""Hand-written schemas, made safe to walk: references, depth and size, before and after.
+
+The strict transform (`_strict`) walks a schema recursively and inlines each
+`$ref` that has sibling keywords. A hand-written schema can make that walk
+fail or explode, so these guards run around it:
+
+- before: a schema nested past `MAX_JSON_DEPTH` levels is refused without
+  recursion; draft-07 `definitions` become `$defs`; a root that says nothing of
+  its type is an object;
+- after: inlining that grew the schema past strict mode's size limits is
+  refused, counting shared parts once; a `$ref` that resolves to nothing is
+  refused, with its place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, cast
+from urllib.parse import unquote
+
+from ._strict_rules import MAX_NESTING, MAX_PROPERTIES, subschemas
+
+__all__ = [
+    "INLINED",
+    "MAX_JSON_DEPTH",
+    "StrictProblem",
+    "dangling_refs",
+    "def_name",
+    "defs_renamed",
+    "inlined_too_large",
+    "nesting_beyond",
+    "with_object_root",
+]
+
+JsonSchema = dict[str, Any]
+Path = tuple[str | int, ...]
+
+MAX_JSON_DEPTH = 100
+"""JSON levels past which a schema is refused before it is walked (strict mode allows
+`MAX_NESTING` levels of objects, a few JSON levels each)."""
+MAX_SUBSCHEMAS = 100_000
+"""Subschemas past which a schema grown by inlining is refused (the walks stay cheap)."""
+INLINED = (
+    "once each $ref with sibling keywords (such as a field's description) is inlined, as "
+    "strict mode needs; drop the keywords beside those $refs, or turn strict mode off"
+)
+"""The end of a message about a schema grown by inlining."""
+_TYPED_KEYS = ("type", "anyOf", "$ref", "enum", "const", "properties")
+
+
+@dataclass(frozen=True)
+class StrictProblem:
+    """A part of a schema that strict mode cannot express."""
+
+    path: Path
+    """Where it is, as JSON keys from the root."""
+    message: str
+    """What is wrong and how to fix it."""
+
+
+def def_name(ref: str) -> str:
+    """The definition a `$ref` names: `#/$defs/Point` -> `Point` (JSON-pointer escapes read).
+
+    Args:
+        ref: The reference.
+
+    Returns:
+        The definition's name.
+    """
+    return _unescaped(ref.rsplit("/", 1)[-1])
+
+
+def nesting_beyond(schema: JsonSchema, limit: int) -> StrictProblem | None:
+    """A problem if `schema` nests deeper than `limit` JSON levels, found without recursion.
+
+    Args:
+        schema: The schema.
+        limit: The deepest level allowed.
+
+    Returns:
+        The problem, or None.
+    """
+    pending: list[tuple[Any, int]] = [(schema, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > limit:
+            return StrictProblem(
+                (),
+                f"nests more than {limit} levels deep; strict mode allows {MAX_NESTING} levels "
+                "of objects; flatten the arguments, or turn strict mode off",
+            )
+        if isinstance(value, dict):
+            pending.extend((child, depth + 1) for child in cast(JsonSchema, value).values())
+        elif isinstance(value, list):
+            pending.extend((child, depth + 1) for child in cast(list[Any], value))
+    return None
+
+
+def defs_renamed(schema: JsonSchema) -> JsonSchema:
+    """A draft-07 schema's `definitions` as `$defs`, and its `$ref`s pointing there.
+
+    Args:
+        schema: The schema; not modified.
+
+    Returns:
+        The schema, or a renamed copy.
+    """
+    if "definitions" not in schema:
+        return schema
+
+    def renamed(value: Any) -> Any:
+        if isinstance(value, list):
+            return [renamed(item) for item in cast(list[Any], value)]
+        if not isinstance(value, dict):
+            return value
+        node = cast(JsonSchema, value)
+        out = {key: renamed(child) for key, child in node.items()}
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/definitions/"):
+            out["$ref"] = "#/$defs/" + ref.removeprefix("#/definitions/")
+        return out
+
+    out = renamed(schema)
+    out["$defs"] = {**out.pop("definitions"), **out.get("$defs", {})}
+    return out
+
+
+def with_object_root(schema: JsonSchema) -> JsonSchema:
+    """The root as an object when it says nothing of its type (`{}`: no arguments).
+
+    Args:
+        schema: The schema's root.
+
+    Returns:
+        The schema, or a copy with `"type": "object"`.
+    """
+    if set(schema) & set(_TYPED_KEYS):
+        return schema
+    return {"type": "object", **schema}
+
+
+def inlined_too_large(schema: JsonSchema) -> StrictProblem | None:
+    """A problem if inlining `$ref`s with sibling keywords grew the schema past the limits.
+
+    Shared parts are counted once each, so the count itself stays cheap.
+
+    Args:
+        schema: The rewritten schema (parts may be shared).
+
+    Returns:
+        The problem, or None.
+    """
+    counted: dict[int, tuple[int, int]] = {}
+
+    def size(node: JsonSchema) -> tuple[int, int]:
+        """Properties and subschemas under `node`, itself included."""
+        if id(node) not in counted:
+            below = [size(child) for _, child in subschemas(node)]
+            counted[id(node)] = (
+                len(node.get("properties", {})) + sum(p for p, _ in below),
+                1 + sum(n for _, n in below),
+            )
+        return counted[id(node)]
+
+    properties, nodes = size(schema)
+    if properties <= MAX_PROPERTIES and nodes <= MAX_SUBSCHEMAS:
+        return None
+    return StrictProblem(
+        (),
+        f"has {properties:,} object properties in {nodes:,} subschemas (limits: "
+        f"{MAX_PROPERTIES:,} and {MAX_SUBSCHEMAS:,}) {INLINED}",
+    )
+
+
+def dangling_refs(schema: JsonSchema) -> list[StrictProblem]:
+    """A problem for each `$ref` that points at nothing in the schema, where it stands.
+
+    Args:
+        schema: The schema.
+
+    Returns:
+        The problems, in document order.
+    """
+    return [
+        StrictProblem(
+            path,
+            f"refers to {ref!r}, which points at nothing in the schema; refer to '#' or to "
+            "'#/$defs/<name>' with the definition under $defs",
+        )
+        for path, ref in _refs(schema, ())
+        if not _resolves(schema, ref)
+    ]
+
+
+def _refs(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
+    if isinstance(node, dict):
+        for key, value in cast(JsonSchema, node).items():
+            if key == "$ref" and isinstance(value, str):
+                yield path, value
+            else:
+                yield from _refs(value, (*path, key))
+    elif isinstance(node, list):
+        for index, item in enumerate(cast(list[Any], node)):
+            yield from _refs(item, (*path, index))
+
+
+def _resolves(schema: JsonSchema, ref: str) -> bool:
+    """Whether a local JSON pointer (`#/a/b`, with `~0`, `~1` and %-escapes) names a part."""
+    if ref == "#":
+        return True
+    if not ref.startswith("#/"):
+        return False
+    node: Any = schema
+    for token in ref[2:].split("/"):
+        key = _unescaped(token)
+        if isinstance(node, dict) and key in node:
+            node = cast(JsonSchema, node)[key]
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(cast(list[Any], node)):
+            node = cast(list[Any], node)[int(key)]
+        else:
+            return False
+    return True
+
+
+def _unescaped(token: str) -> str:
+    """A JSON pointer token as the key it names: %-escapes, then `~1` and `~0`."""
+    return unquote(token).replace("~1", "/").replace("~0", "~")

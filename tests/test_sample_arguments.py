@@ -1226,6 +1226,112 @@ async def test_the_properties_that_can_be_made_are_sent(strict: bool) -> None:
     ]
 
 
+def must_be_odd(number: int) -> int:
+    if number % 2 == 0:
+        raise ValueError("must be odd")
+    return number
+
+
+def not_a(text: str) -> str:
+    if text == "a":
+        raise ValueError("must not be 'a'")
+    return text
+
+
+class Switch(BaseModel):
+    on: bool
+    label: str
+
+    @pydantic.model_validator(mode="after")
+    def must_be_on(self) -> Switch:
+        if not self.on:
+            raise ValueError("must be on")
+        return self
+
+
+def picky(
+    odd: Annotated[int, pydantic.AfterValidator(must_be_odd)],
+    word: Annotated[str, pydantic.AfterValidator(not_a)],
+    switch: Switch,
+    plain: int,
+) -> str:
+    return f"{odd} {word} {switch.on} {plain}"
+
+
+@pytest.mark.parametrize("strict", [True, False])
+async def test_a_decorated_tools_validator_picks_among_the_samples(strict: bool) -> None:
+    tool = function_tool(strict_mode=strict)(picky)
+    arguments, output = await arguments_and_output(tool)
+    assert arguments == {"odd": 1, "word": "b", "switch": {"on": True, "label": "a"}, "plain": 0}
+    assert output == "1 b True 0"
+    assert validation_errors(tool.params_json_schema, arguments) == []
+    assert json.dumps((await arguments_and_output(tool))[0]) == json.dumps(arguments)
+
+
+class Refusals:
+    """A validator that refuses every value, counting its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, number: int) -> int:
+        self.calls += 1
+        raise ValueError("never")
+
+
+async def test_a_field_the_tool_always_refuses_costs_a_bounded_number_of_checks() -> None:
+    refuse = Refusals()
+
+    def stubborn(
+        a: Annotated[int, pydantic.AfterValidator(refuse)],
+        b: Annotated[int, pydantic.AfterValidator(refuse)],
+        c: Annotated[int, pydantic.AfterValidator(refuse)],
+        d: Annotated[int, pydantic.AfterValidator(refuse)],
+        fine: Annotated[int, pydantic.AfterValidator(must_be_odd)],
+    ) -> str:
+        del a, b, c, d, fine
+        return "ok"
+
+    arguments, output = await arguments_and_output(function_tool(stubborn))
+    assert arguments == {"a": 0, "b": 0, "c": 0, "d": 0, "fine": 1}  # fields take turns
+    problems = [line.split(":")[0] for line in output.splitlines() if line.startswith("- ")]
+    assert problems == ["- a", "- b", "- c", "- d"]
+    assert refuse.calls <= 4 * 24 + 4  # four fields in each of at most 24 checks, and the call
+
+
+def broken_check(number: int) -> int:
+    raise RuntimeError("a bug in the validator")
+
+
+async def test_a_validator_that_crashes_leaves_the_sample_to_the_call() -> None:
+    def fragile(n: Annotated[int, pydantic.AfterValidator(broken_check)]) -> str:
+        del n
+        return "ok"
+
+    arguments, output = await arguments_and_output(function_tool(fragile))
+    assert arguments == {"n": 0}
+    assert output.startswith("Tool 'fragile' failed with an internal error (RuntimeError)")
+
+
+async def test_a_hand_built_tool_gets_the_plain_sample() -> None:
+    seen: list[str] = []
+
+    async def invoke(ctx: Any, arguments: str) -> str:
+        del ctx
+        seen.append(arguments)
+        return "done"
+
+    schema = {
+        "type": "object",
+        "properties": {"n": {"type": "integer", "minimum": 2}},
+        "required": ["n"],
+        "additionalProperties": False,
+    }
+    tool = FunctionTool("by_hand", "A tool.", schema, invoke)
+    arguments, output = await arguments_and_output(tool)
+    assert (arguments, output, seen) == ({"n": 2}, "done", ['{"n": 2}'])
+
+
 def test_values_are_deterministic() -> None:
     schema = function_tool(collections).params_json_schema
     assert json.dumps(value_for_schema(schema)) == json.dumps(value_for_schema(schema))

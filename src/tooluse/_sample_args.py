@@ -28,7 +28,7 @@ from ._regex_sample import strings_matching
 from ._schema_check import admits, json_equal, resolve
 from ._schema_hints import UNIQUE_KEYS, with_hints
 
-__all__ = ["sample"]
+__all__ = ["accepted_sample", "sample"]
 
 Schema = dict[str, Any]
 
@@ -38,6 +38,8 @@ _TRIES_PER_NODE = 200  # proposals checked for one node before giving up on it
 _BUDGET = 20_000  # proposals checked for one whole schema
 _NUMBERS_TRIED = 40
 _VARIANTS = 3  # other values tried per property, for distinct array items
+_ALTERNATIVES = 8  # other values tried for a field the tool refuses
+_VALIDATIONS = 24  # calls of a tool's validator for one sample
 _MAX_REF_HOPS = 32
 _TYPE_ORDER = ("object", "array", "string", "integer", "number", "boolean", "null")
 _NEVER: Schema = {"not": {}}
@@ -105,6 +107,74 @@ def sample(schema: Any, root: Schema | None = None, *, hints: bool = True) -> An
     whole: Schema = root if root is not None else cast(Schema, schema)
     found = _Sampler(whole, hints=hints).best_effort(schema, 0)
     return None if found is _NoValue else copy.deepcopy(found)  # items may share their values
+
+
+def accepted_sample(
+    schema: Schema, refusals: Callable[[Any], list[str]], *, hints: bool = True
+) -> Any:
+    """Arguments for a tool: the sample, with each field the tool refuses swapped for another.
+
+    The tool's own validator (pydantic, with the user's validators) may refuse what the
+    schema admits (an `AfterValidator`, a `model_validator` of a nested model). For each
+    top-level field it names, the field's next values are tried, at most `_ALTERNATIVES`
+    each and `_VALIDATIONS` calls of `refusals` in all, and the first value it stops
+    naming the field for is kept. Deterministic, like `sample`.
+
+    Args:
+        schema: The tool's arguments schema, an object.
+        refusals: The tool's problems with some arguments, one line each starting with
+            the field's path (`inner.flag: ...`); empty when it accepts them.
+        hints: Whether descriptions state constraints (see `sample`).
+
+    Returns:
+        The sample, with the swaps the tool accepted.
+    """
+    sampler = _Sampler(schema, hints=hints)
+    arguments = sampler.best_effort(schema, 0)
+    if not isinstance(arguments, dict):
+        return None if arguments is _NoValue else copy.deepcopy(arguments)
+    found = cast(Schema, arguments)
+    properties: Schema = sampler.expanded(schema).get("properties", {})
+    sampler.budget = _BUDGET  # the alternatives' own
+    pending = {
+        name: sampler.values(properties[name], 1)
+        for name in _fields_named(refusals(found), properties)
+    }
+    checks = _VALIDATIONS - 1
+    for name in _in_turns(pending, _ALTERNATIVES):
+        sent = found.get(name, _NoValue)
+        others = (v for v in pending[name] if sent is _NoValue or not json_equal(v, sent))
+        other = next(others, _NoValue)
+        if other is _NoValue:
+            del pending[name]
+            continue
+        if checks == 0:
+            break
+        checks -= 1
+        trial = {**found, name: other}
+        if name not in _fields_named(refusals(trial), properties):
+            found = trial
+            del pending[name]
+    return copy.deepcopy(found)
+
+
+def _in_turns(pending: dict[str, Any], rounds: int) -> Iterator[str]:
+    """The names in `pending`, each in turn, for `rounds` rounds; a name taken out is skipped."""
+    for _ in range(rounds):
+        for name in list(pending):
+            if name in pending:
+                yield name
+
+
+def _fields_named(problems: list[str], names: Schema) -> list[str]:
+    """The top-level fields that `problems` (`user.tags[2]: why`) are about, in order."""
+    named = (
+        name
+        for problem in problems
+        for name in names
+        if problem.startswith(name) and problem[len(name) : len(name) + 1] in (":", ".", "[")
+    )
+    return list(dict.fromkeys(named))
 
 
 class _Sampler:

@@ -1,8 +1,10 @@
 """Scripted models for your tests: no network, no API key.
 
 - `TestModel` calls every offered function tool once, with arguments its schema
-  accepts (`value_for_schema`), then answers with a summary of their outputs (or,
-  for an agent with an `output_type`, with a value made from that schema).
+  accepts (`value_for_schema`) and, for a tool made by `@function_tool`, that its
+  validator accepts where a few other values of a refused field will do; then it
+  answers with a summary of their outputs (or, for an agent with an `output_type`,
+  with a value made from that schema).
 - `FunctionModel(fn)` answers with whatever `fn(messages, tools)` returns: a
   string, or a `ModelReply` with text and/or `ToolCall`s.
 
@@ -23,8 +25,10 @@ from typing import Any
 
 from ._context import Usage
 from ._function_tool import FunctionTool
+from ._invocation import Invoker
 from ._items import Item, assistant_message, function_call
-from ._sample_args import sample
+from ._sample_args import accepted_sample, sample
+from .exceptions import ToolArgumentsError
 from .models import Model, ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
 from .models._base import Tool
 
@@ -134,16 +138,30 @@ class TestModel(_ScriptedModel):
         }
         if not outputs and tools:
             return ModelReply(
-                tool_calls=[
-                    ToolCall(
-                        tool.name, sample(tool.params_json_schema, hints=tool.strict_json_schema)
-                    )
-                    for tool in tools
-                ]
+                tool_calls=[ToolCall(tool.name, _arguments_for(tool)) for tool in tools]
             )
         if request.output_schema is not None:
             return ModelReply(text=json.dumps(value_for_schema(request.output_schema)))
         return ModelReply(text=_summary(request.input, outputs))
+
+
+def _arguments_for(tool: FunctionTool) -> Any:
+    """A sample of the tool's schema; for a decorated function, one its validator accepts."""
+    schema, hints = tool.params_json_schema, tool.strict_json_schema
+    invoker = tool.on_invoke_tool
+    if not isinstance(invoker, Invoker):
+        return sample(schema, hints=hints)
+
+    def refusals(arguments: Any) -> list[str]:
+        try:
+            invoker.named_arguments(json.dumps(arguments))
+        except ToolArgumentsError as error:
+            return error.problems
+        except Exception:  # a validator's own bug: the call will report it as the tool's failure
+            return []
+        return []
+
+    return accepted_sample(schema, refusals, hints=hints)
 
 
 def _summary(items: list[Item], outputs: dict[str, str]) -> str:

@@ -565,17 +565,42 @@ async def test_get_all_tools_lists_what_the_agent_offers() -> None:
     assert [tool.name for tool in admin] == ["book", "weather", "weather"]
 
 
-def test_a_ref_beside_other_keywords_is_inlined_and_the_checker_names_the_rule() -> None:
-    schema = {
-        "type": "object",
-        "properties": {"v": {"$ref": "#/$defs/S", "type": "integer"}},
-        "$defs": {"S": {"type": "string"}},
+def test_a_ref_beside_other_keywords_is_merged_or_refused_and_the_checker_names_the_rule() -> None:
+    def with_v(v: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object", "properties": {"v": v}, "$defs": {"S": {"type": "string"}}}
+
+    agreeing = ensure_strict_json_schema(with_v({"$ref": "#/$defs/S", "maxLength": 3}))
+    assert agreeing["properties"]["v"] == {
+        "type": "string",
+        "description": "At most 3 characters long.",
     }
-    strict = FunctionTool("t", "T.", schema, echo).params_json_schema
-    assert strict["properties"]["v"] == {"type": "integer"}
-    loose = {**schema, "required": ["v"], "additionalProperties": False}
-    loose["properties"] = {"v": {"$ref": "#/$defs/S", "description": "V."}}
+    with pytest.raises(UserError, match="has 'type' beside its \\$ref that differ"):
+        ensure_strict_json_schema(with_v({"$ref": "#/$defs/S", "type": "integer"}))
+    loose = {**with_v({"$ref": "#/$defs/S", "description": "V."}), "required": ["v"]}
+    loose["additionalProperties"] = False
     assert [v.rule for v in check_strict_schema(loose)] == ["ref-siblings"]
+
+
+def test_hand_written_schemas_never_change_meaning_silently() -> None:
+    wrapped: dict[str, Any] = {
+        "type": "object",
+        "properties": {},
+        "allOf": [{"type": "object", "properties": {"value": {"type": "string"}}}],
+    }
+    assert ensure_strict_json_schema(wrapped)["required"] == ["value"]
+    both = {
+        "type": "object",
+        "properties": {"v": {"anyOf": [{"type": "string"}], "oneOf": [{"type": "integer"}]}},
+    }
+    with pytest.raises(UserError, match="uses both anyOf and oneOf"):
+        ensure_strict_json_schema(both)
+    open_object = {
+        "type": "object",
+        "properties": {"a": {"type": "number"}},
+        "additionalProperties": True,
+    }
+    with pytest.raises(UserError, match=r"allows keys beyond its properties.*\(\"strict\": false"):
+        ensure_strict_json_schema(open_object)
 
 
 class TestApprovalsAsOpenAIAgentsSpellsThem:

@@ -97,6 +97,8 @@ _PLAIN_WORDS = {
     "maxProperties": "At most {} entries.",
     "format": "Format: {}.",
 }
+_ANNOTATIONS = frozenset({"description", "title", "default", "examples", "deprecated", "$comment"})
+_NO_ONE_ANY_OF = "which strict mode cannot express as one anyOf; keep one, or turn strict mode off"
 PAIRS_NOTE = (
     'Given as a list of {"key": ..., "value": ...} pairs; a repeated key keeps its last value.'
 )
@@ -204,7 +206,7 @@ def ensure_strict_json_schema(schema: JsonSchema) -> JsonSchema:
     Raises:
         UserError: Some part cannot be made strict; the message names each node and why.
     """
-    return strict_or_error(schema, "the schema", "or send it with strict mode off")
+    return strict_or_error(schema, "the schema", '"strict": false in the tool')
 
 
 def parameters_at(schema: JsonSchema, path: Path) -> list[str]:
@@ -315,11 +317,39 @@ class _Strictifier:
         if target in self.inlining:  # a definition that inlines itself: refer to it instead
             return {"$ref": ref}
         siblings = {k: v for k, v in node.items() if k != "$ref"}
+        merged = self._merged(self.defs[target], siblings, path, "beside its $ref")
+        if merged is None:
+            return {"$ref": ref}
         self.inlining.add(target)
         try:
-            return self._rewritten({**self.defs[target], **siblings}, path)
+            return self._rewritten(merged, path)
         finally:
             self.inlining.discard(target)
+
+    def _merged(
+        self, base: JsonSchema, over: JsonSchema, path: Path, where: str
+    ) -> JsonSchema | None:
+        """`base` and `over` as one schema (both must hold), or None if they disagree."""
+        merged = dict(base)
+        clashes: list[str] = []
+        for key, value in over.items():
+            if key not in base or key in _ANNOTATIONS or base[key] == value:
+                merged[key] = value
+            elif key == "properties" and not set(base[key]) & set(value):
+                merged[key] = {**base[key], **value}
+            elif key == "required":
+                merged[key] = [*base[key], *(name for name in value if name not in base[key])]
+            else:
+                clashes.append(key)
+        if not clashes:
+            return merged
+        keys = ", ".join(repr(key) for key in clashes)
+        self._problem(
+            path,
+            f"has {keys} {where} that differ from what it refers to; strict mode needs one "
+            "schema: make them agree, or turn strict mode off",
+        )
+        return None
 
     def _rewritten(self, node: JsonSchema, path: Path) -> JsonSchema:
         out = self._copy_children(node, path)
@@ -327,7 +357,7 @@ class _Strictifier:
             out["description"] = _add_sentence(
                 out.get("description"), f"Defaults to {_json(node['default'])}."
             )
-        out = _unwrap_single_all_of(out)
+        out = self._unwrap_single_all_of(out, path)
         if "properties" in out and "type" not in out:  # named keys: an object, as APIs read it
             out["type"] = "object"
         out = self._adapt(out, path)
@@ -336,6 +366,11 @@ class _Strictifier:
             # whose optional fields all have defaults (a default_factory shows none).
             if "properties" in node and path:
                 self._nullable_optional_keys(node, out)
+            open_keys = out.get("additionalProperties", False) is not False
+            if not self.allow_adapters and open_keys and "properties" in node:
+                # Hand-written: it says more keys may come, which a closed object would refuse.
+                message = "allows keys beyond its properties (additionalProperties), which"
+                self._problem(path, f"{message} strict mode cannot express; name them all")
             _close_object(out, path)
         self._relocate_unsupported(out, path)
         return out
@@ -346,6 +381,9 @@ class _Strictifier:
             if key in _DROPPED:
                 continue
             new_key = "anyOf" if key == "oneOf" else key
+            if key == "oneOf" and "anyOf" in node:
+                self._problem(path, f"uses both anyOf and oneOf, {_NO_ONE_ANY_OF}")
+                continue
             child_path = (*path, new_key)
             if key in _SUBSCHEMA_MAPS:
                 out[key] = {k: self.node(v, (*child_path, k)) for k, v in value.items()}
@@ -356,6 +394,14 @@ class _Strictifier:
             else:
                 out[key] = value
         return out
+
+    def _unwrap_single_all_of(self, out: JsonSchema, path: Path) -> JsonSchema:
+        all_of: Any = out.get("allOf")
+        if not (isinstance(all_of, list) and len(cast(list[Any], all_of)) == 1):
+            return out
+        only = cast(JsonSchema, all_of[0])
+        rest = {k: v for k, v in out.items() if k != "allOf"}
+        return self._merged(only, rest, path, "beside its one allOf entry") or out
 
     def _adapt(self, out: JsonSchema, path: Path) -> JsonSchema:
         """Rewrite a type strict mode has no form for, if the caller can undo it."""
@@ -554,14 +600,6 @@ def _add_sentence(description: str | None, sentence: str) -> str:
     text = description.rstrip()
     separator = " " if text.endswith((".", "!", "?", ":")) else ". "
     return f"{text}{separator}{sentence}"
-
-
-def _unwrap_single_all_of(out: JsonSchema) -> JsonSchema:
-    all_of: Any = out.get("allOf")
-    if not (isinstance(all_of, list) and len(cast(list[Any], all_of)) == 1):
-        return out
-    rest = {k: v for k, v in out.items() if k != "allOf"}
-    return {**all_of[0], **rest}
 
 
 def _refs_in(node: Any) -> Iterator[str]:

@@ -408,6 +408,8 @@ class TestTimeouts:
         with pytest.raises(ToolTimeoutError) as error:
             await Runner.run(Agent("a", tools=[tool], model=model), "go")
         assert (error.value.tool_name, error.value.timeout_seconds) == ("nap", 0.05)
+        assert [item.get("type") for item in error.value.new_items] == ["function_call"]
+        assert error.value.state is not None  # resuming runs the call again
 
     async def test_a_timeout_error_function_words_the_message(self) -> None:
         def words(ctx: RunContextWrapper[Any], error: Exception) -> str:

@@ -203,6 +203,8 @@ class _Run:
         except BaseException as error:
             if isinstance(error, RunStopped):
                 error.state = self.scope.state  # to resume from, after raising a limit say
+                if not error.items:  # raised where the conversation is not known (a tool)
+                    error.items, error.new_items = self.scope.error_items()
             await self._leave_toolsets(error)
             raise
         await self._leave_toolsets(None)

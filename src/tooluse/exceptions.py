@@ -12,8 +12,8 @@ Exception
 │       │   ├── ToolErrorBudgetExceeded every tool call failed, turn after turn
 │       │   ├── ModelAPIError           the model's API failed, or sent something unreadable
 │       │   ├── ResponseIncomplete      the model stopped before its answer was complete
+│       │   ├── ToolTimeoutError        a tool that raises at its timeout ran past it
 │       │   └── MissingAPIKey (UserError) no OpenAI key for the first model call
-│       ├── ToolTimeoutError      a tool that raises at its timeout ran past it
 │       └── ModelBehaviorError    the model sent something unusable
 │           └── ToolArgumentsError  a tool call's arguments did not validate
 ├── ModelRetry                    raised by a tool: its message goes to the model
@@ -207,8 +207,14 @@ class MissingAPIKey(RunStopped, UserError):
         )
 
 
-class ToolTimeoutError(RunError):
-    """A tool with `timeout_behavior="raise_exception"` ran past its timeout; the run stops."""
+
+
+class ToolTimeoutError(RunStopped):
+    """A tool with `timeout_behavior="raise_exception"` ran past its timeout; the run stops.
+
+    It keeps the conversation (filled in by the runner): resuming from `state` runs the
+    call again, with the timeout raised.
+    """
 
     def __init__(self, tool_name: str, timeout_seconds: float) -> None:
         self.tool_name = tool_name
@@ -217,7 +223,9 @@ class ToolTimeoutError(RunError):
         """Its limit, in seconds."""
         super().__init__(
             f"Tool '{tool_name}' timed out after {timeout_seconds:g} s; raise its timeout, or "
-            'use timeout_behavior="error_as_result" to tell the model and go on'
+            'use timeout_behavior="error_as_result" to tell the model and go on',
+            [],
+            [],
         )
 
 

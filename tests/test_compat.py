@@ -820,3 +820,20 @@ async def test_more_names_of_openai_agents() -> None:
         result.final_output_as(int, raise_if_incorrect_type=True)
     helper = Agent("helper").as_tool(is_enabled=False, needs_approval=True)
     assert (helper.is_enabled, helper.needs_approval) == (False, True)
+
+
+def test_tool_namespace_refuses_wrong_types_clearly_and_takes_one_tool() -> None:
+    with pytest.raises(UserError, match="name must be a non-empty namespace name"):
+        tool_namespace(name=None, description="D.", tools=[book])  # type: ignore[arg-type]
+    [alone] = tool_namespace(name="trips", description="Travel.", tools=book)  # type: ignore[arg-type]
+    assert alone.namespace == "trips"
+
+
+async def test_an_empty_assistant_message_is_refused_before_a_chat_request(
+    openai_server: ScriptedServer,
+) -> None:
+    agent = Agent("a", model=openai_server.model("chat_completions"))
+    history = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None}]
+    with pytest.raises(UserError, match=r"input\[1\].*has no content, refusal or tool calls"):
+        await Runner.run(agent, history)
+    assert openai_server.requests == []

@@ -338,7 +338,7 @@ def test_run_config_values_are_checked_when_made() -> None:
         "RunConfig: tool_timeout=0 must be a positive number or None; max_tool_errors=0 must be "
         "a whole number >= 1; max_retries=-1 must be a whole number >= 0 or None"
     )
-    with pytest.raises(UserError, match="timeout='5' must be a positive number"):
+    with pytest.raises(UserError, match=r"timeout_seconds='5' \(the decorator's timeout\) must be"):
         function_tool(name_override="x", timeout="5")(lambda: "x")  # pyright: ignore[reportArgumentType, reportUnknownLambdaType]
 
 

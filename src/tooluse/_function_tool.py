@@ -86,7 +86,8 @@ class FunctionTool:
         )
         if self.timeout_seconds is not None and not is_positive_number(self.timeout_seconds):
             raise UserError(
-                f"FunctionTool '{self.name}': timeout={self.timeout_seconds!r} must be a positive "
+                f"FunctionTool '{self.name}': timeout_seconds={self.timeout_seconds!r} (the "
+                "decorator's timeout) must be a positive "
                 "number of seconds, or None for no limit"
             )
         if self.timeout_behavior not in ("error_as_result", "raise_exception"):

@@ -110,11 +110,13 @@ def tool_namespace(
         UserError: The name or description is empty, a tool is not a `FunctionTool`, or the
             name is not one the API accepts.
     """
-    name = name.strip()
+    name = name.strip() if isinstance(name, str) else ""  # pyright: ignore[reportUnnecessaryIsInstance]
+    if isinstance(tools, FunctionTool):
+        tools = [tools]  # one tool given alone: as if in a list
     problems = [f"name: {v.message}" for v in check_tool_name(name)] if name else []
     if not name:
         problems.append("name must be a non-empty namespace name, e.g. 'crm'")
-    if not description or not description.strip():
+    if not isinstance(description, str) or not description.strip():  # pyright: ignore[reportUnnecessaryIsInstance]
         problems.append("description must say what the namespace's tools are for")
     problems.extend(
         f"tools[{index}] is {type(tool).__name__}, not a FunctionTool"

@@ -125,6 +125,10 @@ def _kept(key: str, value: Any) -> bool:
     return key not in _DROPPED and (value is not None or key == "content")
 
 
+_ASSISTANT_SAYS = ("content", "refusal", "audio", "function_call")
+"""What an assistant message without tool calls must have one of, for Chat Completions."""
+
+
 def _assistant(message: Message, error: InputError) -> Message:
     content = message.get("content")
     if isinstance(content, list):
@@ -140,6 +144,11 @@ def _assistant(message: Message, error: InputError) -> Message:
         message["tool_calls"] = list(calls)  # a copy: function calls after it may join it
     else:
         message.pop("tool_calls", None)  # the API refuses an empty list; none means the same
+        if not any(message.get(key) is not None for key in _ASSISTANT_SAYS):
+            raise error(
+                "has no content, refusal or tool calls",
+                "give it a 'content' text, or leave the message out",
+            )
     return message
 
 

@@ -207,8 +207,6 @@ class MissingAPIKey(RunStopped, UserError):
         )
 
 
-
-
 class ToolTimeoutError(RunStopped):
     """A tool with `timeout_behavior="raise_exception"` ran past its timeout; the run stops.
 

@@ -360,7 +360,8 @@ class TestDecoratorMisuse:
             return ""
 
         with pytest.raises(
-            UserError, match=r"FunctionTool 'f': timeout_seconds=.* must be a positive number of seconds"
+            UserError,
+            match=r"FunctionTool 'f': timeout_seconds=.* must be a positive number of seconds",
         ):
             function_tool(timeout=timeout)(f)
 

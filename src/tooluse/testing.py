@@ -9,8 +9,19 @@
   string, or a `ModelReply` with text and/or `ToolCall`s.
 
 ```python
+from tooluse import Agent, Runner, function_tool
+from tooluse.testing import TestModel
+
+
+@function_tool
+def add(a: int, b: int) -> int:
+    \"\"\"Add two numbers.\"\"\"
+    return a + b
+
+
 agent = Agent("helper", tools=[add], model=TestModel())
-result = await Runner.run(agent, "add something")
+result = Runner.run_sync(agent, "add something")
+print(result.final_output)  # {"add": "0"}
 ```
 """
 

@@ -319,7 +319,7 @@ async def test_a_hand_built_tool_may_return_any_json_value() -> None:
     [
         ({"max_turns": 0}, "max_turns=0 must be a whole number >= 1"),
         ({"max_turns": "3"}, "max_turns='3' must be a whole number >= 1"),
-        ({"run_config": 3}, "run_config must be a RunConfig or a dict of its fields, not 3"),
+        ({"run_config": 3}, "run_config=3 must be a RunConfig, or a dict of its fields"),
         ({"run_config": {"tool_timout": 1}}, r"unknown field\(s\) 'tool_timout'"),
         ({"hooks": object()}, "hooks must be a RunHooks, not object"),
     ],

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ._settings import ModelSettings, as_model_settings
-from ._values import is_positive_number, is_whole_number
+from ._values import from_fields, is_positive_number, is_whole_number
 from .exceptions import UserError
 
 if TYPE_CHECKING:
@@ -64,18 +64,4 @@ def as_run_config(value: object) -> RunConfig:
     Raises:
         UserError: The value is none of these, or the dict names fields that do not exist.
     """
-    if value is None:
-        return RunConfig()
-    if isinstance(value, RunConfig):
-        return value
-    known = [f.name for f in fields(RunConfig)]
-    if not isinstance(value, dict):
-        raise UserError(f"run_config must be a RunConfig or a dict of its fields, not {value!r}")
-    given = cast("dict[str, Any]", value)
-    unknown = [repr(name) for name in given if name not in known]
-    if unknown:
-        raise UserError(
-            f"run_config has unknown field(s) {', '.join(unknown)}; RunConfig has "
-            f"{', '.join(known)}"
-        )
-    return RunConfig(**given)
+    return RunConfig() if value is None else from_fields("run_config", RunConfig, value)

@@ -18,37 +18,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
-from urllib.parse import unquote
 
+from ._schema_guards import resolve
 from ._schema_hints import UNIQUE_KEYS, with_hints
 
 __all__ = ["admits", "is_multiple", "json_equal", "resolve", "type_of"]
 
 Schema = dict[str, Any]
-
-
-def resolve(root: Schema, ref: str) -> Any:
-    """The node a local `$ref` points to (`#`, `#/$defs/X`, any JSON pointer).
-
-    Args:
-        root: The whole schema.
-        ref: The reference.
-
-    Returns:
-        The node, or None when the reference leads nowhere.
-    """
-    if not ref.startswith("#"):
-        return None
-    node: Any = root
-    for raw in [part for part in ref[1:].split("/") if part]:
-        key = unquote(raw).replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and key in node:
-            node = cast(Schema, node)[key]
-        elif isinstance(node, list) and key.isdigit() and int(key) < len(cast(list[Any], node)):
-            node = cast(list[Any], node)[int(key)]
-        else:
-            return None
-    return node
 
 
 def type_of(value: Any) -> str:

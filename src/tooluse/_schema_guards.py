@@ -30,6 +30,7 @@ __all__ = [
     "defs_renamed",
     "inlined_too_large",
     "nesting_beyond",
+    "resolve",
     "with_object_root",
 ]
 
@@ -189,7 +190,7 @@ def dangling_refs(schema: JsonSchema) -> list[StrictProblem]:
             "'#/$defs/<name>' with the definition under $defs",
         )
         for path, ref in _refs(schema, ())
-        if not _resolves(schema, ref)
+        if resolve(schema, ref) is None
     ]
 
 
@@ -205,22 +206,28 @@ def _refs(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
             yield from _refs(item, (*path, index))
 
 
-def _resolves(schema: JsonSchema, ref: str) -> bool:
-    """Whether a local JSON pointer (`#/a/b`, with `~0`, `~1` and %-escapes) names a part."""
-    if ref == "#":
-        return True
-    if not ref.startswith("#/"):
-        return False
-    node: Any = schema
-    for token in ref[2:].split("/"):
+def resolve(root: JsonSchema, ref: str) -> Any:
+    """The node a local `$ref` points to (`#`, `#/$defs/X`, any JSON pointer).
+
+    Args:
+        root: The whole schema.
+        ref: The reference (`~0`, `~1` and %-escapes are read).
+
+    Returns:
+        The node, or None when the reference leads nowhere.
+    """
+    if not ref.startswith("#"):
+        return None
+    node: Any = root
+    for token in [part for part in ref[1:].split("/") if part]:
         key = _unescaped(token)
         if isinstance(node, dict) and key in node:
             node = cast(JsonSchema, node)[key]
         elif isinstance(node, list) and key.isdigit() and int(key) < len(cast(list[Any], node)):
             node = cast(list[Any], node)[int(key)]
         else:
-            return False
-    return True
+            return None
+    return node
 
 
 def _unescaped(token: str) -> str:

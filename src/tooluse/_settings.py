@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
-from .exceptions import UserError
+from ._values import from_fields
 
 __all__ = ["ModelSettings", "ToolChoice", "as_model_settings"]
 
@@ -86,19 +86,5 @@ def as_model_settings(owner: str, value: object) -> ModelSettings:
     Raises:
         UserError: The value is neither, or the dict names fields that do not exist.
     """
-    if isinstance(value, ModelSettings):
-        return value
-    known = [f.name for f in fields(ModelSettings)]
-    if not isinstance(value, dict):
-        raise UserError(
-            f"{owner}: model_settings={value!r} must be a ModelSettings, or a dict of its "
-            f"fields ({', '.join(known)})"
-        )
-    given = cast("dict[object, object]", value)
-    unknown = [repr(name) for name in given if name not in known]
-    if unknown:
-        raise UserError(
-            f"{owner}: model_settings has unknown field(s) {', '.join(unknown)}; ModelSettings "
-            f"has {', '.join(known)}. Other request parameters go in extra_args"
-        )
-    return ModelSettings(**cast("dict[str, Any]", given))
+    more = " Other request parameters go in extra_args"
+    return from_fields(f"{owner}: model_settings", ModelSettings, value, more)

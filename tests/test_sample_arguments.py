@@ -30,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter
 
 from tooluse import Agent, FunctionTool, Runner, function_tool
 from tooluse._regex_sample import strings_matching
@@ -1343,3 +1343,12 @@ async def test_test_model_fills_a_constrained_output_type() -> None:
     while level.below is not None:
         level, levels = level.below, levels + 1
     assert (level.name, level.score, levels) == ("Aa", 1.0, 3)
+
+
+def test_a_closed_bound_a_hair_off_a_multiple_is_sampled() -> None:
+    """Found by the property above: no exact multiple lies in [66.10000000000001] itself."""
+    bound = 66.10000000000001
+    schema = {"type": "number", "multipleOf": 0.1, "minimum": bound, "maximum": bound}
+    value = value_for_schema(schema)
+    assert value == bound
+    TypeAdapter(Annotated[float, Field(multiple_of=0.1, ge=bound, le=bound)]).validate_python(value)

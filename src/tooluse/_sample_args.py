@@ -479,6 +479,8 @@ def _numbers(schema: Schema, *, integer: bool) -> Iterator[int | float]:
     if not free:
         floats.sort(key=lambda value: not _whole_quotient(value, step))
     yield from floats
+    if not free:  # a closed bound a hair off a multiple: within the validators' tolerance
+        yield from (bound[0] for bound in (low, high) if bound is not None and not bound[1])
     if free:
         yield from (value + 0.5 for value in floats[:_VARIANTS])
         if low is not None and high is not None:

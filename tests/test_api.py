@@ -11,6 +11,8 @@ import tooluse
 import tooluse.exceptions
 
 EXPECTED_PUBLIC = {
+    "AgentBase",
+    "TResponseInputItem",
     "FuncDocumentation",
     "ToolTimeoutError",
     "ensure_strict_json_schema",

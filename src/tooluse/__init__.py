@@ -11,6 +11,7 @@ def add(a: int, b: int) -> int:
 """
 
 from ._agent import Agent, FunctionToolResult, StopAtTools, ToolsToFinalOutputResult
+from ._agent_base import AgentBase
 from ._context import RunContextWrapper, ToolContext, Usage
 from ._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
 from ._function_schema import FuncSchema, function_schema
@@ -28,6 +29,7 @@ from ._hosted_tools import (
     LocalShellTool,
     WebSearchTool,
 )
+from ._items import TResponseInputItem
 from ._result import RunResult, RunResultStreaming
 from ._returns import Result
 from ._runner import RunConfig, Runner, RunOptions
@@ -63,6 +65,7 @@ from .models import (
 
 __all__ = [
     "Agent",
+    "AgentBase",
     "AgentHooks",
     "AgentUpdatedStreamEvent",
     "CodeInterpreterTool",
@@ -103,6 +106,7 @@ __all__ = [
     "Runner",
     "StopAtTools",
     "StrictViolation",
+    "TResponseInputItem",
     "ToolApproval",
     "ToolArgumentsError",
     "ToolContext",

@@ -15,6 +15,7 @@ from typing import Any, cast
 
 __all__ = [
     "Item",
+    "TResponseInputItem",
     "assistant_message",
     "function_call",
     "function_call_output",
@@ -26,6 +27,8 @@ __all__ = [
 
 Item = dict[str, Any]
 """One conversation item, shaped as the Responses API's input and output items."""
+TResponseInputItem = Item
+"""openai-agents' name for an input item: here, the same dict."""
 
 _TEXT_PARTS = ("output_text", "text")
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -837,3 +837,42 @@ async def test_an_empty_assistant_message_is_refused_before_a_chat_request(
     with pytest.raises(UserError, match=r"input\[1\].*has no content, refusal or tool calls"):
         await Runner.run(agent, history)
     assert openai_server.requests == []
+
+
+async def test_is_enabled_functions_are_asked_at_once_and_a_failure_cancels_the_rest() -> None:
+    started = asyncio.Event()
+    cancelled: list[str] = []
+
+    async def first(ctx: RunContextWrapper[Any], agent: Any) -> bool:
+        await asyncio.wait_for(started.wait(), 5)  # only a sibling running at once sets it
+        return True
+
+    async def second(ctx: RunContextWrapper[Any], agent: Any) -> bool:
+        started.set()
+        return False
+
+    a = dataclasses.replace(book, is_enabled=first)
+    b = dataclasses.replace(weather, is_enabled=second)
+    assert [
+        t.name for t in await Agent("x", tools=[a, b]).get_all_tools(RunContextWrapper(None))
+    ] == ["book"]
+
+    async def waits(ctx: RunContextWrapper[Any], agent: Any) -> bool:
+        try:
+            await asyncio.sleep(5)
+        except asyncio.CancelledError:
+            cancelled.append("waits")
+            raise
+        return True
+
+    async def fails(ctx: RunContextWrapper[Any], agent: Any) -> bool:
+        await asyncio.sleep(0)
+        raise RuntimeError("broken check")
+
+    tools = [
+        dataclasses.replace(book, is_enabled=waits),
+        dataclasses.replace(weather, is_enabled=fails),
+    ]
+    with pytest.raises(RuntimeError, match="broken check"):
+        await Agent("x", tools=tools).get_all_tools(RunContextWrapper(None))
+    assert cancelled == ["waits"]

@@ -19,6 +19,7 @@ tools = [
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import inspect
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -85,11 +86,27 @@ async def list_tools(
     Raises:
         UserError: If a toolset lists something that is not a tool.
     """
-    return [
-        tool
-        for tool in await _expanded(entries, context, agent)
-        if not isinstance(tool, FunctionTool) or await _enabled(tool, context, agent)
-    ]
+    tools = await _expanded(entries, context, agent)
+    asked = [t for t in tools if isinstance(t, FunctionTool) and t.is_enabled is not True]
+    if not asked:
+        return tools
+    enabled = await _all_enabled(asked, context, agent)
+    refused = {id(tool) for tool, keep in zip(asked, enabled, strict=True) if not keep}
+    return [tool for tool in tools if id(tool) not in refused]
+
+
+async def _all_enabled(
+    tools: list[FunctionTool], context: RunContextWrapper[Any], agent: Any
+) -> list[bool]:
+    """Each tool's `is_enabled`, asked at once; if one raises, the others are cancelled."""
+    checks = [asyncio.ensure_future(_enabled(tool, context, agent)) for tool in tools]
+    try:
+        return list(await asyncio.gather(*checks))
+    except BaseException:
+        for check in checks:
+            check.cancel()
+        await asyncio.gather(*checks, return_exceptions=True)
+        raise
 
 
 async def _expanded(

@@ -17,6 +17,7 @@ from typing import Any, Literal, cast, get_args
 
 from griffe import Docstring, DocstringParameter, DocstringSectionKind
 
+from ._callables import default_name
 from .exceptions import UserError
 
 __all__ = [
@@ -91,7 +92,7 @@ def generate_func_documentation(
         )
     doc = inspect.getdoc(func)
     if not doc:
-        return FuncDocumentation(name=_name(func), description=None, param_descriptions={})
+        return FuncDocumentation(name=default_name(func), description=None, param_descriptions={})
     style = style or detect_docstring_style(doc)
     if style == "google":
         doc = _separate_google_sections(doc)
@@ -106,11 +107,9 @@ def generate_func_documentation(
         if section.kind in _PARAMETER_SECTIONS:
             for param in cast(list[DocstringParameter], section.value):
                 params[param.name.lstrip("*")] = param.description.strip()
-    return FuncDocumentation(name=_name(func), description=description, param_descriptions=params)
-
-
-def _name(func: Callable[..., Any]) -> str:
-    return getattr(func, "__name__", None) or type(func).__name__
+    return FuncDocumentation(
+        name=default_name(func), description=description, param_descriptions=params
+    )
 
 
 def _separate_google_sections(doc: str) -> str:

@@ -19,6 +19,7 @@ from typing import Any, cast
 from .._items import Item, assistant_message, function_call
 from ._input import (
     METADATA_KEYS,
+    TEXT_PART_TYPES,
     InputError,
     as_item,
     content_parts,
@@ -38,7 +39,6 @@ _API = "Chat Completions"
 _USE_RESPONSES = "or run this agent with OpenAIResponsesModel, which takes it as it is"
 _CALLS = ("function_call", "custom_tool_call")
 _OUTPUTS = ("function_call_output", "custom_tool_call_output")
-_TEXT_PARTS = ("text", "input_text", "output_text")
 # Keys of a message that say where it came from (`annotations`: a reply's citations).
 _DROPPED = METADATA_KEYS | {"annotations"}
 _CHAT_USER_PARTS = ("image_url", "input_audio", "file")
@@ -188,7 +188,7 @@ def _tool_message(item: Item, error: InputError) -> Message:
 def _tool_output_part(part: Any, index: int, error: InputError) -> dict[str, Any]:
     kind = cast(dict[str, Any], part).get("type") if isinstance(part, dict) else None
     where = InputError(f"{error.where}.output[{index}]", f"a {kind!r} part", _API)
-    if kind in _TEXT_PARTS:
+    if kind in TEXT_PART_TYPES:
         text_part = cast(dict[str, Any], part)
         text = required_text(text_part.get("text"), "text", where)
         return with_extras({"type": "text", "text": text}, text_part)
@@ -224,7 +224,7 @@ def _part(part: dict[str, Any], role: str, error: InputError) -> dict[str, Any]:
 
 def _assistant_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
     kind = part["type"]
-    if kind in _TEXT_PARTS:
+    if kind in TEXT_PART_TYPES:
         return _text_part(part, error)
     if kind == "refusal":
         return {"type": "refusal", "refusal": required_text(part.get("refusal"), "refusal", error)}

@@ -22,6 +22,7 @@ from ..exceptions import UserError
 __all__ = [
     "METADATA_KEYS",
     "ROLES",
+    "TEXT_PART_TYPES",
     "InputError",
     "as_item",
     "content_parts",
@@ -37,6 +38,8 @@ ROLES = ("user", "system", "developer", "assistant", "tool", "function")
 """Every role a message may have in either API."""
 
 METADATA_KEYS = frozenset({"type", "id", "status", "phase"})
+TEXT_PART_TYPES = ("text", "input_text", "output_text")
+"""Content parts that carry text, in either API's spelling."""
 """Keys of a Responses message that say where it came from, not what it says."""
 
 _PART_EXTRAS = ("prompt_cache_breakpoint",)

@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from .._items import Item
 from ._input import (
+    TEXT_PART_TYPES,
     InputError,
     as_item,
     content_parts,
@@ -43,7 +44,6 @@ _NO_RESPONSES_FORM = {
 # Every Chat-only key of a message: `message.model_dump()` of a Chat reply holds them all,
 # most as None, and `annotations` (citations) says where text came from, not what it says.
 _CHAT_KEYS = frozenset({*_NO_RESPONSES_FORM, "refusal", "tool_calls", "annotations"})
-_TEXT_PARTS = ("text", "input_text", "output_text")
 
 
 def responses_input(items: list[Item]) -> list[Item]:
@@ -179,7 +179,7 @@ def _tool_output(item: Item, error: InputError, custom_calls: set[str]) -> Item:
 
 
 def _tool_output_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
-    if part["type"] in _TEXT_PARTS:
+    if part["type"] in TEXT_PART_TYPES:
         return with_extras({"type": "input_text", "text": _text(part, error)}, part)
     raise error(
         "a Chat Completions tool message holds text parts only",

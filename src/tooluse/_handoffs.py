@@ -13,7 +13,7 @@ import inspect
 import json
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -67,8 +67,12 @@ class Handoff:
     """Whether the handoff is offered: a bool, or a function of the run context and the
     agent that would hand off, asked each turn."""
 
+    _parameters: dict[str, Any] = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         _check_callbacks(self)
+        # Built once: an input type strict mode cannot take fails now, not at a handoff.
+        self._parameters = _parameters_schema(self.agent.name, self.input_type)
 
     @property
     def agent_name(self) -> str:
@@ -82,15 +86,7 @@ class Handoff:
 
     def parameters(self) -> dict[str, Any]:
         """The strict JSON schema of the handoff tool's arguments."""
-        if self.input_type is None:
-            return {
-                "type": "object",
-                "properties": {},
-                "additionalProperties": False,
-                "required": [],
-            }
-        schema = TypeAdapter(self.input_type).json_schema()
-        return strict_or_error(schema, f"handoff to '{self.agent.name}'", "use another input_type")
+        return self._parameters
 
     def parse_input(self, arguments: str) -> Any:
         """The handoff's validated input, or None without an `input_type`.
@@ -169,8 +165,13 @@ def _check_callbacks(handoff: Handoff) -> None:
             "the run context (and the input, with an input_type)"
         )
     _check_on_handoff(name, handoff.on_handoff, handoff.input_type)
-    if handoff.input_type is not None:
-        handoff.parameters()  # an input type strict mode cannot take fails now, not later
+
+
+def _parameters_schema(agent: str, input_type: Any) -> dict[str, Any]:
+    if input_type is None:
+        return {"type": "object", "properties": {}, "additionalProperties": False, "required": []}
+    schema = TypeAdapter(input_type).json_schema()
+    return strict_or_error(schema, f"handoff to '{agent}'", "use another input_type")
 
 
 def _check_on_handoff(agent: str, on_handoff: OnHandoff, input_type: Any) -> None:

@@ -11,15 +11,65 @@ from typing_extensions import TypeVar
 if TYPE_CHECKING:
     from ._run_config import RunConfig
 
-__all__ = ["RunContextWrapper", "ToolContext", "Usage"]
+__all__ = [
+    "InputTokensDetails",
+    "OutputTokensDetails",
+    "RequestUsage",
+    "RunContextWrapper",
+    "ToolContext",
+    "Usage",
+]
 
 TContext = TypeVar("TContext", default=object)
 _MAKING_EVENTS = threading.Lock()
 
 
 @dataclass
+class InputTokensDetails:
+    """What the input tokens of a call (or a run) were made of."""
+
+    cached_tokens: int = 0
+    """Input tokens read from the provider's prompt cache (billed at a lower rate)."""
+
+
+@dataclass
+class OutputTokensDetails:
+    """What the output tokens of a call (or a run) were made of."""
+
+    reasoning_tokens: int = 0
+    """Output tokens a reasoning model spent thinking (billed, never shown)."""
+
+
+@dataclass
+class RequestUsage:
+    """What one model call used: one entry of `Usage.request_usage_entries`."""
+
+    input_tokens: int = 0
+    """Tokens sent."""
+    output_tokens: int = 0
+    """Tokens produced."""
+    total_tokens: int = 0
+    """Both together."""
+    input_tokens_details: InputTokensDetails = field(default_factory=InputTokensDetails)
+    """Cached input tokens."""
+    output_tokens_details: OutputTokensDetails = field(default_factory=OutputTokensDetails)
+    """Reasoning tokens."""
+    model: str | None = None
+    """The model called, as the agent (or the run's settings) named it."""
+    agent_name: str | None = None
+    """The agent that made the call."""
+    duration_seconds: float = 0.0
+    """From sending the request to having the whole response (streamed or not)."""
+
+
+@dataclass
 class Usage:
-    """Tokens and requests used by a run so far."""
+    """Tokens, requests and tool calls used by a run so far.
+
+    The totals cover every agent of the run and every nested run (an agent used
+    as a tool adds its run's usage to its caller's); `request_usage_entries`
+    keeps one entry per model call, in order, to bill or profile each.
+    """
 
     requests: int = 0
     """Number of model requests made."""
@@ -29,9 +79,27 @@ class Usage:
     """Tokens the model produced."""
     total_tokens: int = 0
     """Input and output tokens together."""
+    input_tokens_details: InputTokensDetails = field(default_factory=InputTokensDetails)
+    """Of the input tokens: those read from the prompt cache."""
+    output_tokens_details: OutputTokensDetails = field(default_factory=OutputTokensDetails)
+    """Of the output tokens: those spent reasoning."""
+    tool_calls: int = 0
+    """Function tool calls run (`UsageLimits.tool_calls_limit` counts these)."""
+    request_usage_entries: list[RequestUsage] = field(default_factory=list[RequestUsage])
+    """One entry per model call: its model, agent, tokens and duration."""
+
+    @property
+    def cached_input_tokens(self) -> int:
+        """Input tokens read from the prompt cache (`input_tokens_details.cached_tokens`)."""
+        return self.input_tokens_details.cached_tokens
+
+    @property
+    def reasoning_tokens(self) -> int:
+        """Output tokens spent reasoning (`output_tokens_details.reasoning_tokens`)."""
+        return self.output_tokens_details.reasoning_tokens
 
     def add(self, other: Usage) -> None:
-        """Add another usage record to this one, in place.
+        """Add another usage record to this one, in place (its entries are appended).
 
         Args:
             other: The usage to add.
@@ -40,6 +108,34 @@ class Usage:
         self.input_tokens += other.input_tokens
         self.output_tokens += other.output_tokens
         self.total_tokens += other.total_tokens
+        self.input_tokens_details.cached_tokens += other.input_tokens_details.cached_tokens
+        self.output_tokens_details.reasoning_tokens += other.output_tokens_details.reasoning_tokens
+        self.tool_calls += other.tool_calls
+        self.request_usage_entries.extend(other.request_usage_entries)
+
+    def request_entry(
+        self, *, model: str | None, agent_name: str | None, duration_seconds: float
+    ) -> RequestUsage:
+        """This usage, as one model call's entry.
+
+        Args:
+            model: The model called.
+            agent_name: The agent that called it.
+            duration_seconds: How long the call took.
+
+        Returns:
+            The entry (the details are copies: adding to this usage later leaves it alone).
+        """
+        return RequestUsage(
+            self.input_tokens,
+            self.output_tokens,
+            self.total_tokens,
+            InputTokensDetails(self.input_tokens_details.cached_tokens),
+            OutputTokensDetails(self.output_tokens_details.reasoning_tokens),
+            model,
+            agent_name,
+            duration_seconds,
+        )
 
 
 @dataclass(eq=False)

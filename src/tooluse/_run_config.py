@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from ._limits import UsageLimits
+from ._retries import RetryPolicy
 from ._settings import ModelSettings, as_model_settings
 from ._values import from_fields, is_positive_number, is_whole_number
 from .exceptions import UserError
 
 if TYPE_CHECKING:
+    from ._guardrails import InputGuardrail, OutputGuardrail
     from ._invocation import ToolErrorFunction
     from .models import Model
 
@@ -36,7 +39,32 @@ class RunConfig:
     log_tool_errors: bool = False
     """Log tool exceptions with their messages (off: tool data may hold secrets)."""
     max_retries: int | None = None
-    """The `openai` client's retries for each model call; None keeps the client's."""
+    """Retries of a failed model call; None keeps `retry_policy`'s (2). Overrides
+    `retry_policy.max_retries` when set."""
+    retry_policy: RetryPolicy = field(default_factory=RetryPolicy)
+    """When and how a failed model call is retried (docs/limits.md)."""
+    usage_limits: UsageLimits | None = None
+    """Limits on requests, tokens and tool calls; going over raises `UsageLimitExceeded`."""
+    run_timeout: float | None = None
+    """Seconds the whole run may take; then it stops with `RunTimeoutError`."""
+    max_concurrent_tool_calls: int | None = None
+    """The most function tool calls of this run running at once; None runs a turn's calls
+    all at once."""
+    input_guardrails: list[InputGuardrail[Any]] = field(default_factory=list["InputGuardrail[Any]"])
+    """Input guardrails for the run, beside the starting agent's."""
+    output_guardrails: list[OutputGuardrail[Any]] = field(
+        default_factory=list["OutputGuardrail[Any]"]
+    )
+    """Output guardrails for the run, beside the answering agent's."""
+    tracing_disabled: bool = False
+    """Record no OpenTelemetry spans for this run, even with a tracer provider set."""
+    trace_include_sensitive_data: bool | None = None
+    """Record content (instructions, messages, tool arguments and outputs) in spans. None
+    reads `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` (off unless `true`)."""
+    tracer_provider: Any = None
+    """The OpenTelemetry `TracerProvider` to record spans with; None uses the global one."""
+    workflow_name: str = "Agent workflow"
+    """The name of the run's span."""
 
     def __post_init__(self) -> None:
         if self.model_settings is not None:
@@ -48,6 +76,23 @@ class RunConfig:
             problems.append(f"max_tool_errors={self.max_tool_errors!r} must be a whole number >= 1")
         if self.max_retries is not None and not is_whole_number(self.max_retries, 0):
             problems.append(f"max_retries={self.max_retries!r} must be a whole number >= 0 or None")
+        if self.run_timeout is not None and not is_positive_number(self.run_timeout):
+            problems.append(f"run_timeout={self.run_timeout!r} must be a positive number or None")
+        if self.max_concurrent_tool_calls is not None and not is_whole_number(
+            self.max_concurrent_tool_calls, 1
+        ):
+            problems.append(
+                f"max_concurrent_tool_calls={self.max_concurrent_tool_calls!r} must be a whole "
+                "number >= 1 or None"
+            )
+        if not isinstance(self.usage_limits, UsageLimits | None):  # pyright: ignore[reportUnnecessaryIsInstance]
+            problems.append(
+                f"usage_limits must be a UsageLimits, not {type(self.usage_limits).__name__}"
+            )
+        if not isinstance(self.retry_policy, RetryPolicy):  # pyright: ignore[reportUnnecessaryIsInstance]
+            problems.append(
+                f"retry_policy must be a RetryPolicy, not {type(self.retry_policy).__name__}"
+            )
         if problems:
             raise UserError(f"RunConfig: {'; '.join(problems)}")
 

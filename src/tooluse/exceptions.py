@@ -13,6 +13,9 @@ Exception
 │       │   ├── ModelAPIError           the model's API failed, or sent something unreadable
 │       │   ├── ResponseIncomplete      the model stopped before its answer was complete
 │       │   ├── ToolTimeoutError        a tool that raises at its timeout ran past it
+│       │   ├── UsageLimitExceeded      it reached a UsageLimits limit
+│       │   ├── RunTimeoutError         the whole run took longer than run_timeout
+│       │   ├── GuardrailTripwireTriggered  a guardrail tripped (input, output, tool input/output)
 │       │   └── MissingAPIKey (UserError) no OpenAI key for the first model call
 │       └── ModelBehaviorError    the model sent something unusable
 │           └── ToolArgumentsError  a tool call's arguments did not validate
@@ -37,19 +40,26 @@ if TYPE_CHECKING:
     from ._state import RunState
 
 __all__ = [
+    "GuardrailTripwireTriggered",
+    "InputGuardrailTripwireTriggered",
     "MaxTurnsExceeded",
     "MissingAPIKey",
     "ModelAPIError",
     "ModelBehaviorError",
     "ModelRetry",
+    "OutputGuardrailTripwireTriggered",
     "ResponseIncomplete",
     "RunError",
     "RunStopped",
+    "RunTimeoutError",
     "ToolArgumentsError",
     "ToolDefinitionWarning",
     "ToolErrorBudgetExceeded",
+    "ToolInputGuardrailTripwireTriggered",
+    "ToolOutputGuardrailTripwireTriggered",
     "ToolTimeoutError",
     "TooluseError",
+    "UsageLimitExceeded",
     "UserError",
 ]
 
@@ -225,6 +235,108 @@ class ToolTimeoutError(RunStopped):
             [],
             [],
         )
+
+
+class UsageLimitExceeded(RunStopped):
+    """The run reached one of its `UsageLimits`: requests, tokens or tool calls.
+
+    Checked before each model call, after each response, and before a turn's tool
+    calls run. It keeps the conversation and the state: resume from `state` with a
+    higher limit to go on (a response that went over is kept, not asked for again).
+    """
+
+    def __init__(self, limit: str, value: int, used: int) -> None:
+        self.limit = limit
+        """The `UsageLimits` field that was reached, e.g. `"total_tokens_limit"`."""
+        self.value = value
+        """Its value."""
+        self.used = used
+        """What the run used, or would have used had it gone on."""
+        super().__init__(
+            f"The run reached UsageLimits({limit}={value}): it used, or was about to use, "
+            f"{used}; raise the limit in RunConfig(usage_limits=UsageLimits(...)) and resume "
+            "from this error's state to go on",
+            [],
+            [],
+        )
+
+
+class RunTimeoutError(RunStopped):
+    """The whole run took longer than `RunConfig(run_timeout=...)`; the run stops.
+
+    Running tools were cancelled (sync tools see `ctx.cancelled` set), and the
+    conversation and state are kept: a model call cut short is not in them, and a
+    turn cut short while its tools ran resumes with those calls.
+    """
+
+    def __init__(self, timeout_seconds: float) -> None:
+        self.timeout_seconds = timeout_seconds
+        """The limit, in seconds."""
+        super().__init__(
+            f"The run took longer than run_timeout={timeout_seconds:g} s and was stopped; "
+            "raise RunConfig(run_timeout=...), or resume from this error's state",
+            [],
+            [],
+        )
+
+
+class GuardrailTripwireTriggered(RunStopped):
+    """A guardrail tripped: the run stops. Base of the four guardrail errors.
+
+    The conversation and state are kept (filled in by the runner).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, [], [])
+
+
+class InputGuardrailTripwireTriggered(GuardrailTripwireTriggered):
+    """An input guardrail tripped: the run stops, and no tool has run."""
+
+    def __init__(self, guardrail_result: Any) -> None:
+        self.guardrail_result = guardrail_result
+        """The `InputGuardrailResult`: the guardrail, and its `GuardrailFunctionOutput`."""
+        super().__init__(f"Input guardrail {_guardrail_name(guardrail_result)} tripped")
+
+
+class OutputGuardrailTripwireTriggered(GuardrailTripwireTriggered):
+    """An output guardrail tripped on the final output: the run stops."""
+
+    def __init__(self, guardrail_result: Any) -> None:
+        self.guardrail_result = guardrail_result
+        """The `OutputGuardrailResult`: the guardrail, the output, the agent and its verdict."""
+        super().__init__(f"Output guardrail {_guardrail_name(guardrail_result)} tripped")
+
+
+class ToolInputGuardrailTripwireTriggered(GuardrailTripwireTriggered):
+    """A tool input guardrail tripped before the tool ran: the run stops."""
+
+    def __init__(self, guardrail: Any, output: Any) -> None:
+        self.guardrail = guardrail
+        """The `ToolInputGuardrail`."""
+        self.output = output
+        """Its `ToolGuardrailFunctionOutput`."""
+        super().__init__(f"Tool input guardrail {_name_of(guardrail)} tripped")
+
+
+class ToolOutputGuardrailTripwireTriggered(GuardrailTripwireTriggered):
+    """A tool output guardrail tripped after the tool ran: the run stops."""
+
+    def __init__(self, guardrail: Any, output: Any) -> None:
+        self.guardrail = guardrail
+        """The `ToolOutputGuardrail`."""
+        self.output = output
+        """Its `ToolGuardrailFunctionOutput`."""
+        super().__init__(f"Tool output guardrail {_name_of(guardrail)} tripped")
+
+
+def _guardrail_name(result: Any) -> str:
+    return _name_of(getattr(result, "guardrail", None))
+
+
+def _name_of(guardrail: Any) -> str:
+    get_name = getattr(guardrail, "get_name", None)
+    return repr(get_name() if callable(get_name) else type(guardrail).__name__)
 
 
 class ModelBehaviorError(RunError):

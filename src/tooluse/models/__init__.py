@@ -8,6 +8,7 @@ from ._base import (
     ResponseDone,
     StreamDelta,
     StreamEvent,
+    ToolCallArgumentsDelta,
 )
 from ._chat import OpenAIChatCompletionsModel
 from ._chat_conversion import items_to_messages, message_to_items
@@ -31,6 +32,7 @@ __all__ = [
     "ResponseDone",
     "StreamDelta",
     "StreamEvent",
+    "ToolCallArgumentsDelta",
     "default_openai_client",
     "items_to_messages",
     "message_to_items",

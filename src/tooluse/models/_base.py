@@ -27,6 +27,7 @@ __all__ = [
     "ResponseDone",
     "StreamDelta",
     "StreamEvent",
+    "ToolCallArgumentsDelta",
 ]
 
 Tool = FunctionTool | HostedTool
@@ -65,6 +66,8 @@ class ModelResponse:
     reason: str | None = None
     """Why it did not complete: the API's reason when incomplete (`"max_output_tokens"`,
     `"length"`, `"content_filter"`), `"code: message"` when failed; None when completed."""
+    model: str | None = None
+    """The model that answered, as the API named it (e.g. a dated snapshot), if it said."""
 
 
 @dataclass
@@ -76,6 +79,23 @@ class StreamDelta:
 
 
 @dataclass
+class ToolCallArgumentsDelta:
+    """A piece of a function call's arguments, as the model streams them.
+
+    A model yields these beside its `StreamDelta`s so that a streamed run can show
+    a call taking shape, whatever the API; the pieces of one call, joined, are its
+    arguments.
+    """
+
+    call_id: str
+    """The id of the call the piece belongs to."""
+    tool_name: str
+    """The tool called."""
+    delta: str
+    """The piece of the arguments' JSON text."""
+
+
+@dataclass
 class ResponseDone:
     """The last event of a stream: the whole response."""
 
@@ -83,7 +103,7 @@ class ResponseDone:
     """The response, as `get_response` would have returned it."""
 
 
-StreamEvent = StreamDelta | ResponseDone
+StreamEvent = StreamDelta | ToolCallArgumentsDelta | ResponseDone
 
 
 class ModelTransportError(Exception):

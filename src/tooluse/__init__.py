@@ -12,7 +12,14 @@ def add(a: int, b: int) -> int:
 
 from ._agent import Agent, FunctionToolResult, StopAtTools, ToolsToFinalOutputResult
 from ._agent_base import AgentBase
-from ._context import RunContextWrapper, ToolContext, Usage
+from ._context import (
+    InputTokensDetails,
+    OutputTokensDetails,
+    RequestUsage,
+    RunContextWrapper,
+    ToolContext,
+    Usage,
+)
 from ._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
 from ._function_schema import FuncSchema, function_schema
 from ._function_tool import FunctionTool, ToolErrorFunction, function_tool, tool_output_text
@@ -30,7 +37,9 @@ from ._hosted_tools import (
     WebSearchTool,
 )
 from ._items import TResponseInputItem
+from ._limits import UsageLimits
 from ._result import RunResult, RunResultStreaming
+from ._retries import RetryPolicy
 from ._returns import Result
 from ._runner import RunConfig, Runner, RunOptions
 from ._settings import ModelSettings
@@ -51,8 +60,10 @@ from .exceptions import (
     MaxTurnsExceeded,
     ModelBehaviorError,
     ModelRetry,
+    RunTimeoutError,
     ToolArgumentsError,
     ToolTimeoutError,
+    UsageLimitExceeded,
     UserError,
 )
 from .models import (
@@ -82,6 +93,7 @@ __all__ = [
     "HostedMCPTool",
     "HostedTool",
     "ImageGenerationTool",
+    "InputTokensDetails",
     "LocalShellTool",
     "MaxTurnsExceeded",
     "Model",
@@ -90,10 +102,13 @@ __all__ = [
     "ModelSettings",
     "OpenAIChatCompletionsModel",
     "OpenAIResponsesModel",
+    "OutputTokensDetails",
     "PrefixedToolset",
     "RawResponsesStreamEvent",
     "RenamedToolset",
+    "RequestUsage",
     "Result",
+    "RetryPolicy",
     "RunConfig",
     "RunContextWrapper",
     "RunHooks",
@@ -103,6 +118,7 @@ __all__ = [
     "RunResultStreaming",
     "RunState",
     "RunStreamEvent",
+    "RunTimeoutError",
     "Runner",
     "StopAtTools",
     "StrictViolation",
@@ -115,6 +131,8 @@ __all__ = [
     "ToolsToFinalOutputResult",
     "Toolset",
     "Usage",
+    "UsageLimitExceeded",
+    "UsageLimits",
     "UserError",
     "WebSearchTool",
     "chat_completions_tool_param",

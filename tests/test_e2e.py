@@ -115,11 +115,14 @@ async def test_tool_calling_conversation(
         names = [getattr(e, "name", e.type) for e in events]
         assert names[0] == "agent_updated_stream_event"
         assert "raw_response_event" in names
-        assert [n for n in names if n != "raw_response_event"][1:] == [
+        streamed_pieces = ("raw_response_event", "tool_call_arguments_delta_event")
+        assert [n for n in names if n not in streamed_pieces][1:] == [
+            "usage_event",
             "tool_called",
             "tool_called",
             "tool_output",
             "tool_output",
+            "usage_event",
             "message_output_created",
         ]
         assert result.is_complete

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from tooluse import (
     Agent,
     Result,
+    RunConfig,
     RunContextWrapper,
     Runner,
     RunState,
@@ -228,7 +229,7 @@ async def test_agent_tool_failure_goes_through_the_tool_error_path(
         Turn(status=500),
         Turn(text="It failed; sorry."),
     )
-    result = await Runner.run(manager, "go")
+    result = await Runner.run(manager, "go", run_config=RunConfig(max_retries=0))
     assert result.final_output == "It failed; sorry."
     outputs = sent_tool_outputs(openai_server.requests[2]["body"])
     assert outputs == {

@@ -11,7 +11,7 @@ from ._function_tool import FunctionTool, function_tool
 from ._handoffs import tool_safe
 from ._invocation import ToolErrorFunction, tool_output_text
 from ._runner import Runner
-from .exceptions import UserError
+from .exceptions import RunStopped, UserError
 
 if TYPE_CHECKING:
     from ._agent import Agent
@@ -50,9 +50,14 @@ def agent_as_tool(
             ctx: The calling run's context, shared with the nested run.
             input: The request for the agent, with everything it needs to know.
         """
-        result = await Runner.run(
-            agent, input, context=ctx.context, max_turns=max_turns, run_config=ctx.run_config
-        )
+        try:
+            result = await Runner.run(
+                agent, input, context=ctx.context, max_turns=max_turns, run_config=ctx.run_config
+            )
+        except RunStopped as error:
+            if error.state is not None:  # what the nested run spent is the caller's to count
+                ctx.usage.add(error.state.usage)
+            raise
         ctx.usage.add(result.usage)
         if result.interruptions:
             raise UserError(

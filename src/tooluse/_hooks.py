@@ -6,7 +6,9 @@
 
 1. `on_agent_start` / `on_start` when a run (or a resumed run) begins, and
    after each handoff for the agent taking over;
-2. `on_llm_start` before each model call, `on_llm_end` after its response;
+2. `on_llm_start` before each model call, `on_llm_end` after its response
+   (a call that fails and is tried again gets `on_llm_retry`, then
+   `on_llm_start` again for the next attempt);
 3. `on_tool_start` / `on_tool_end` around each local tool call (function
    tools, computer actions, shell commands, MCP approvals); calls of one turn
    run concurrently, so their pairs may interleave;
@@ -32,16 +34,22 @@ from ._context import RunContextWrapper, TContext
 from ._items import Item
 from ._stream_events import (
     AgentUpdatedStreamEvent,
+    GuardrailKind,
+    GuardrailResultStreamEvent,
     ItemEventName,
     RawResponsesStreamEvent,
     RunItemStreamEvent,
     RunStreamEvent,
+    ToolCallArgumentsDeltaStreamEvent,
+    UsageStreamEvent,
 )
-from .models import ModelResponse
+from .models import ModelResponse, ToolCallArgumentsDelta
 
 if TYPE_CHECKING:
     from ._agent import Agent
+    from ._context import RequestUsage, Usage
     from ._toolsets import Tool
+    from ._tracing import RunTracer
 
 __all__ = ["AgentHooks", "Emit", "RunEvents", "RunHooks"]
 
@@ -124,6 +132,24 @@ class RunHooks(Generic[TContext]):
             agent: The agent calling it.
             system_prompt: The instructions sent.
             input_items: The conversation sent.
+        """
+
+    async def on_llm_retry(
+        self,
+        context: RunContextWrapper[TContext],
+        agent: Agent[Any],
+        error: Exception,
+        attempt: int,
+        delay: float,
+    ) -> None:
+        """A model call failed, and will be tried again (`RetryPolicy`).
+
+        Args:
+            context: The run context.
+            agent: The agent calling the model.
+            error: What the failed attempt raised (e.g. `openai.RateLimitError`).
+            attempt: The attempt that failed: 1 for the first.
+            delay: Seconds until the next attempt (`on_llm_start` comes again then).
         """
 
     async def on_llm_end(
@@ -213,6 +239,24 @@ class AgentHooks(Generic[TContext]):
             input_items: The conversation sent.
         """
 
+    async def on_llm_retry(
+        self,
+        context: RunContextWrapper[TContext],
+        agent: Agent[Any],
+        error: Exception,
+        attempt: int,
+        delay: float,
+    ) -> None:
+        """This agent's model call failed, and will be tried again (`RetryPolicy`).
+
+        Args:
+            context: The run context.
+            agent: This agent.
+            error: What the failed attempt raised (e.g. `openai.RateLimitError`).
+            attempt: The attempt that failed: 1 for the first.
+            delay: Seconds until the next attempt (`on_llm_start` comes again then).
+        """
+
     async def on_llm_end(
         self, context: RunContextWrapper[TContext], agent: Agent[Any], response: ModelResponse
     ) -> None:
@@ -228,20 +272,27 @@ class AgentHooks(Generic[TContext]):
 class RunEvents:
     """The run's one seam for watchers: its hooks, each agent's hooks, and the event stream."""
 
-    __slots__ = ("_emit", "_hooks")
+    __slots__ = ("_emit", "_hooks", "tracer")
 
-    def __init__(self, hooks: RunHooks[Any] | None, emit: Emit | None) -> None:
-        """Call `hooks` (if any) and `emit` stream events (if streamed).
+    def __init__(
+        self, hooks: RunHooks[Any] | None, emit: Emit | None, tracer: RunTracer | None = None
+    ) -> None:
+        """Call `hooks` (if any), `emit` stream events (if streamed), and trace (if traced).
 
         Args:
             hooks: The run's hooks.
             emit: Queues a stream event.
+            tracer: Records the run's spans; the steps that need more than these
+                methods carry (a model call's request, a tool call's span) use it directly.
         """
         self._hooks = hooks
         self._emit = emit
+        self.tracer = tracer
 
     async def agent_start(self, context: RunContextWrapper[Any], agent: Agent[Any]) -> None:
         """An agent starts answering."""
+        if self.tracer is not None:
+            self.tracer.agent_start(agent)
         if self._emit is not None:
             self._emit(AgentUpdatedStreamEvent(agent))
         if self._hooks is not None:
@@ -262,6 +313,8 @@ class RunEvents:
         self, context: RunContextWrapper[Any], from_agent: Agent[Any], to_agent: Agent[Any]
     ) -> None:
         """The conversation passes to `to_agent`."""
+        if self.tracer is not None:
+            self.tracer.handoff(from_agent, to_agent)
         if self._hooks is not None:
             await self._hooks.on_handoff(context, from_agent, to_agent)
         if to_agent.hooks is not None:
@@ -285,6 +338,16 @@ class RunEvents:
             await self._hooks.on_llm_end(context, agent, response)
         if agent.hooks is not None:
             await agent.hooks.on_llm_end(context, agent, response)
+
+    async def llm_retry(
+        self, context: RunContextWrapper[Any], agent: Agent[Any], error: Exception, attempt: int,
+        delay: float,
+    ) -> None:  # fmt: skip
+        """A model call failed and will be tried again."""
+        if self._hooks is not None:
+            await self._hooks.on_llm_retry(context, agent, error, attempt, delay)
+        if agent.hooks is not None:
+            await agent.hooks.on_llm_retry(context, agent, error, attempt, delay)
 
     async def tool_start(
         self, context: RunContextWrapper[Any], agent: Agent[Any], tool: Tool
@@ -317,3 +380,20 @@ class RunEvents:
         """The model streamed a delta."""
         if self._emit is not None:
             self._emit(RawResponsesStreamEvent(data))
+
+    def arguments_delta(self, delta: ToolCallArgumentsDelta) -> None:
+        """The model streamed a piece of a call's arguments."""
+        if self._emit is not None:
+            self._emit(
+                ToolCallArgumentsDeltaStreamEvent(delta.call_id, delta.tool_name, delta.delta)
+            )
+
+    def usage(self, request: RequestUsage, usage: Usage) -> None:
+        """A model response arrived, using `request`; the run has used `usage`."""
+        if self._emit is not None:
+            self._emit(UsageStreamEvent(request, usage))
+
+    def guardrail_result(self, kind: GuardrailKind, result: Any) -> None:
+        """A guardrail finished."""
+        if self._emit is not None:
+            self._emit(GuardrailResultStreamEvent(kind, result))

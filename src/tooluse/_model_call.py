@@ -8,7 +8,9 @@ join the conversation with each function call answerable exactly once.
 
 from __future__ import annotations
 
+import asyncio
 import sys
+import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -32,10 +34,11 @@ from .models import (
     ModelResponse,
     ModelTransportError,
     ResponseDone,
+    ToolCallArgumentsDelta,
     resolve_model,
 )
 
-__all__ = ["call_model", "final_output"]
+__all__ = ["call_model", "final_output", "model_name"]
 
 
 async def call_model(scope: RunScope, tools: TurnTools) -> None:
@@ -47,22 +50,24 @@ async def call_model(scope: RunScope, tools: TurnTools) -> None:
 
     Raises:
         MaxTurnsExceeded: If the run has made `max_turns` model calls already.
-        ModelAPIError: If the API failed, or sent something unreadable.
+        UsageLimitExceeded: If the call would go over a limit, or its response did.
+        ModelAPIError: If the API failed (after the retry policy's retries), or sent
+            something unreadable.
         ResponseIncomplete: If the response stopped short.
     """
     state, agent = scope.state, scope.setup.agent
     if state.turns >= scope.max_turns:
         raise MaxTurnsExceeded(scope.max_turns, *scope.error_items())
+    limits = scope.config.usage_limits
+    if limits is not None:
+        limits.check_before_request(state.usage)
     model = resolve_model(scope.config.model or agent.model)
     request = await _request(scope, tools)
-    watched = scope.events.watched(agent)
-    if watched:
-        await scope.events.llm_start(scope.context, agent, request.instructions, request.input)
     state.turns += 1
-    response = await _fetch(scope, model, request)
+    response, duration = await _fetch(scope, model, request)
     scope.raw_responses.append(response)
-    state.usage.add(response.usage)
-    if watched:
+    _count(scope, model, response, duration)
+    if scope.events.watched(agent):
         await scope.events.llm_end(scope.context, agent, response)
     if response.status == "incomplete":
         raise ResponseIncomplete(response.reason or "unknown", *scope.error_items())
@@ -70,6 +75,8 @@ async def call_model(scope: RunScope, tools: TurnTools) -> None:
         failure = f"the model's API reported that the response failed ({response.reason})"
         raise ModelAPIError(None, *scope.error_items(), description=failure)
     _record(scope, response)
+    if limits is not None:  # after recording: resuming from the error's state keeps the answer
+        limits.check_tokens(state.usage)
 
 
 async def _request(scope: RunScope, tools: TurnTools) -> ModelRequest:
@@ -83,37 +90,104 @@ async def _request(scope: RunScope, tools: TurnTools) -> ModelRequest:
         tools=tools.tools,
         settings=settings,
         output_schema=scope.setup.output.json_schema if scope.setup.output else None,
-        max_retries=scope.config.max_retries,
+        max_retries=0,  # the run retries (RetryPolicy), so that hooks and spans see each attempt
     )
 
 
-async def _fetch(scope: RunScope, model: Model, request: ModelRequest) -> ModelResponse:
-    try:
-        if scope.streamed:
-            return await _streamed_response(model, request, scope.events)
-        return await model.get_response(request)
-    except MissingAPIKey as error:
+def _count(scope: RunScope, model: Model, response: ModelResponse, duration: float) -> None:
+    """Add the response's usage to the run's, with an entry for the call."""
+    usage = scope.state.usage
+    usage.add(response.usage)
+    entry = response.usage.request_entry(
+        model=model_name(model), agent_name=scope.setup.agent.name, duration_seconds=duration
+    )
+    usage.request_usage_entries.append(entry)
+    scope.events.usage(entry, usage)
+
+
+def model_name(model: Model) -> str:
+    """The name a model is called by: its `model` attribute, or its class name.
+
+    Args:
+        model: The model.
+
+    Returns:
+        The name.
+    """
+    name = getattr(model, "model", None)
+    return name if isinstance(name, str) else type(model).__name__
+
+
+async def _fetch(
+    scope: RunScope, model: Model, request: ModelRequest
+) -> tuple[ModelResponse, float]:
+    """The response, trying again as the retry policy says; and how long its attempt took."""
+    agent, events = scope.setup.agent, scope.events
+    tracer, watched = events.tracer, events.watched(agent)
+    attempt = 1
+    while True:
+        if watched:
+            await events.llm_start(scope.context, agent, request.instructions, request.input)
+        if tracer is not None:
+            tracer.llm_start(agent, model, request)
+        stream = _Stream() if scope.streamed else None
+        started = time.perf_counter()
+        try:
+            if stream is not None:
+                response = await stream.read(model, request, events)
+            else:
+                response = await model.get_response(request)
+        except Exception as error:
+            # Never again once events went out: the consumer has seen part of an answer.
+            retried = stream is not None and stream.produced
+            delay = None if retried else scope.retry_policy.retry_delay(error, attempt - 1)
+            if tracer is not None:
+                tracer.llm_error(error, delay)
+            if delay is None:
+                failure = _failure(error, scope)
+                if failure is error:
+                    raise
+                raise failure from error
+            if watched:
+                await events.llm_retry(scope.context, agent, error, attempt, delay)
+            await asyncio.sleep(delay)
+            attempt += 1
+            continue
+        if tracer is not None:
+            tracer.llm_end(response)
+        return response, time.perf_counter() - started
+
+
+def _failure(error: Exception, scope: RunScope) -> Exception:
+    """The error a failed model call stops the run with."""
+    if isinstance(error, MissingAPIKey):
         error.items, error.new_items = scope.error_items()  # the model does not know them
-        raise
-    except Exception as error:
-        typed = _api_error(error, scope)
-        if typed is None:
-            raise
-        raise typed from error
+        return error
+    return _api_error(error, scope) or error
 
 
-async def _streamed_response(
-    model: Model, request: ModelRequest, events: RunEvents
-) -> ModelResponse:
-    async with _closing(model.stream_response(request)) as stream:
-        async for event in stream:
-            if isinstance(event, ResponseDone):
-                return event.response
-            events.raw(event.data)
-    raise UserError(
-        f"{type(model).__name__}.stream_response ended without a ResponseDone event: "
-        "yield ResponseDone(response) last, with the whole response"
-    )
+class _Stream:
+    """Reads a streamed response, passing its events on, and knows whether any went out."""
+
+    __slots__ = ("produced",)
+
+    def __init__(self) -> None:
+        self.produced = False
+
+    async def read(self, model: Model, request: ModelRequest, events: RunEvents) -> ModelResponse:
+        async with _closing(model.stream_response(request)) as stream:
+            async for event in stream:
+                if isinstance(event, ResponseDone):
+                    return event.response
+                self.produced = True
+                if isinstance(event, ToolCallArgumentsDelta):
+                    events.arguments_delta(event)
+                else:
+                    events.raw(event.data)
+        raise UserError(
+            f"{type(model).__name__}.stream_response ended without a ResponseDone event: "
+            "yield ResponseDone(response) last, with the whole response"
+        )
 
 
 @asynccontextmanager

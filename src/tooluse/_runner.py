@@ -12,6 +12,7 @@ import asyncio
 import difflib
 import functools
 from contextlib import AsyncExitStack
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from typing_extensions import Unpack
@@ -26,9 +27,10 @@ from ._run_scope import AgentSetup, RunScope
 from ._state import RunState
 from ._tool_execution import ToolExecutor
 from ._toolsets import toolsets_to_enter
+from ._tracing import run_tracer
 from ._turn import FinalOutput, Interrupted, NextAgent, NextStep, Pending, RunAgain, take_turn
 from ._values import is_whole_number
-from .exceptions import RunStopped, UserError
+from .exceptions import RunStopped, RunTimeoutError, UserError
 
 if TYPE_CHECKING:
     from ._agent import Agent
@@ -180,7 +182,10 @@ class _Run:
         else:
             state = RunState(agent.name, _input_items(input))
         context = RunContextWrapper(context=options.get("context"), usage=state.usage)
-        events = RunEvents(options.get("hooks"), emit)
+        events = RunEvents(options.get("hooks"), emit, run_tracer(config))
+        policy = config.retry_policy
+        if config.max_retries is not None:
+            policy = replace(policy, max_retries=config.max_retries)
         self.scope = RunScope(
             state=state,
             setup=AgentSetup.of(agent),
@@ -192,23 +197,59 @@ class _Run:
             execute_tools=options.get("execute_tools", True),
             streamed=emit is not None,
             raw_responses=[],
+            retry_policy=policy,
         )
         self._entered: set[int] = set()
         self._toolsets: AsyncExitStack | None = None  # made when a toolset is entered
 
     async def execute(self) -> RunResult:
         """Loop over turns until the run answers, pauses or stops; leave the toolsets."""
+        tracer = self.scope.events.tracer
+        if tracer is not None:
+            tracer.run_start(self.scope.setup.agent)
         try:
-            result = await self._loop()
+            result = await self._within_timeout()
         except BaseException as error:
             if isinstance(error, RunStopped):
                 error.state = self.scope.state  # to resume from, after raising a limit say
                 if not error.items:  # raised where the conversation is not known (a tool)
                     error.items, error.new_items = self.scope.error_items()
-            await self._leave_toolsets(error)
+            try:
+                await self._leave_toolsets(error)
+            finally:
+                if tracer is not None:
+                    tracer.run_end(error)
             raise
-        await self._leave_toolsets(None)
+        try:
+            await self._leave_toolsets(None)
+        finally:
+            if tracer is not None:
+                tracer.run_end(None)
         return result
+
+    async def _within_timeout(self) -> RunResult:
+        """The loop, stopped with `RunTimeoutError` once `run_timeout` has passed."""
+        timeout = self.scope.config.run_timeout
+        if timeout is None:
+            return await self._loop()
+        # A task of its own: the timer cancels it, and never the caller's task.
+        loop = asyncio.get_running_loop()
+        task = asyncio.ensure_future(self._loop())
+        expired: list[bool] = []
+
+        def expire() -> None:
+            expired.append(True)
+            task.cancel()
+
+        timer = loop.call_later(timeout, expire)
+        try:
+            return await task  # cancelling this task (result.cancel()) cancels the loop's too
+        except asyncio.CancelledError:
+            if not expired or not task.cancelled():
+                raise
+            raise RunTimeoutError(timeout) from None
+        finally:
+            timer.cancel()
 
     async def _leave_toolsets(self, error: BaseException | None) -> None:
         if self._toolsets is not None:

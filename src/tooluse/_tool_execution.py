@@ -92,6 +92,9 @@ class ToolExecutor:
         self.settings = InvokeSettings(
             config.tool_timeout, config.failure_error_function, config.log_tool_errors
         )
+        cap = config.max_concurrent_tool_calls
+        self._slots = asyncio.Semaphore(cap) if cap is not None else None
+        """Taken by each function tool call while it runs, when the run caps them."""
 
     async def run(self, agent: Agent[Any], groups: Sequence[CallGroup]) -> list[GroupOutcome]:
         """Run every call of every group at once; answer each group.
@@ -111,6 +114,7 @@ class ToolExecutor:
         tool = planned.tool
         if tool is None:
             return ToolOutcome(planned.error or "", failed=not planned.rejected)
+        self.context.usage.tool_calls += 1
         ctx = ToolContext(
             context=self.context.context,
             usage=self.context.usage,
@@ -120,10 +124,31 @@ class ToolExecutor:
             agent=agent,
             run_config=self.config,
         )
+        if self._slots is None:
+            return await self._traced(agent, tool, ctx, planned.arguments)
+        async with self._slots:
+            return await self._traced(agent, tool, ctx, planned.arguments)
+
+    async def _traced(
+        self, agent: Agent[Any], tool: FunctionTool, ctx: ToolContext[Any], arguments: str
+    ) -> ToolOutcome:
+        """The call, in its span when the run is traced (a nested run's spans nest in it)."""
+        tracer = self.events.tracer
+        if tracer is None:
+            return await self._watched(agent, tool, ctx, arguments)
+        with tracer.tool_call(ctx, agent, tool) as span:
+            outcome = await self._watched(agent, tool, ctx, arguments)
+            span.set_result(outcome.output, outcome.failed)
+            return outcome
+
+    async def _watched(
+        self, agent: Agent[Any], tool: FunctionTool, ctx: ToolContext[Any], arguments: str
+    ) -> ToolOutcome:
+        """The call, with the hooks around it."""
         if not self.events.watched(agent):
-            return await self._invoke(tool, ctx, planned.arguments)
+            return await self._invoke(tool, ctx, arguments)
         await self.events.tool_start(ctx, agent, tool)
-        outcome = await self._invoke(tool, ctx, planned.arguments)
+        outcome = await self._invoke(tool, ctx, arguments)
         await self.events.tool_end(ctx, agent, tool, outcome.output)
         return outcome
 
@@ -149,6 +174,15 @@ class ToolExecutor:
         Returns:
             The answering item.
         """
+        tracer = self.events.tracer
+        if tracer is None:
+            return await self._answer_local(agent, item, tool)
+        with tracer.tool_call(self.context, agent, tool) as span:
+            answer = await self._answer_local(agent, item, tool)
+            span.set_result(json.dumps(answer), failed=False)
+            return answer
+
+    async def _answer_local(self, agent: Agent[Any], item: Item, tool: LocalTool) -> Item:
         watched = self.events.watched(agent)
         if watched:
             await self.events.tool_start(self.context, agent, tool)

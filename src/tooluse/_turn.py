@@ -305,6 +305,10 @@ async def run(scope: RunScope, plan: TurnPlan) -> list[GroupOutcome]:
         if key not in answers:
             answers[key] = await scope.executor.answer_local(agent, local.item, local.tool)
     groups = [group for group in plan.groups if group.call_id not in answers]
+    limits = scope.config.usage_limits
+    if limits is not None:
+        coming = sum(call.tool is not None for group in groups for call in group.calls)
+        limits.check_tool_calls(scope.state.usage, coming)
     outcomes = await scope.executor.run(agent, groups)
     for outcome in outcomes:
         call_id = outcome.group.call_id

@@ -226,12 +226,20 @@ def _record(scope: RunScope, response: ModelResponse) -> None:
     state = scope.state
     output = normalise_calls([with_valid_text(item) for item in response.output], state.turns)
     state.new_items.extend(output)
+    if scope.streamed:
+        _announce(scope, output)
+    state.turn = TurnInProgress(output, response.response_id)
+
+
+def _announce(scope: RunScope, output: list[Item]) -> None:
+    """The stream's item events for a response's messages and calls."""
+    handoffs = {tool.name for tool in scope.setup.handoff_tools}
     for item in output:
         if message_text(item) is not None:
             scope.events.item("message_output_created", item)
         elif item.get("type") == "function_call":
-            scope.events.item("tool_called", item)
-    state.turn = TurnInProgress(output, response.response_id)
+            handoff = item.get("name") in handoffs
+            scope.events.item("handoff_requested" if handoff else "tool_called", item)
 
 
 def final_output(setup: AgentSetup, output: list[Item]) -> Any:

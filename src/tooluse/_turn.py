@@ -340,9 +340,10 @@ async def apply(scope: RunScope, plan: TurnPlan, outcomes: list[GroupOutcome]) -
     """
     state, agent = scope.state, scope.setup.agent
     answers = _turn(scope).answers
+    taken = plan.handoff.call_id if plan.handoff else None
     for key in plan.order:
         state.new_items.append(answers[key])
-        scope.events.item("tool_output", answers[key])
+        scope.events.item("handoff_occured" if key == taken else "tool_output", answers[key])
     state.turn = None
     # Decisions are for this turn's calls only: a model that reuses call ids in a later
     # turn must not find its new call approved in advance.

@@ -1,0 +1,334 @@
+"""Limits on a run: UsageLimits, the whole-run timeout, and the cap on tool calls at once."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from tooluse import (
+    Agent,
+    RunConfig,
+    Runner,
+    RunTimeoutError,
+    ToolContext,
+    Usage,
+    UsageLimitExceeded,
+    UsageLimits,
+    UserError,
+    function_tool,
+)
+from tooluse.models import Model, ModelRequest, ModelResponse, ResponseDone, StreamEvent
+
+from .scripted import ScriptModel, call, text
+
+
+class TokenModel(Model):
+    """Answers with the scripted outputs, each response using `tokens` in and out."""
+
+    def __init__(self, *turns: list[dict[str, Any]], tokens: tuple[int, int] = (100, 10)) -> None:
+        self.turns = list(turns)
+        self.tokens = tokens
+        self.calls = 0
+
+    async def get_response(self, request: ModelRequest) -> ModelResponse:
+        self.calls += 1
+        output = self.turns.pop(0) if self.turns else [text("done")]
+        used_in, used_out = self.tokens
+        usage = Usage(
+            requests=1,
+            input_tokens=used_in,
+            output_tokens=used_out,
+            total_tokens=used_in + used_out,
+        )
+        return ModelResponse(output, usage, f"resp_{self.calls}")
+
+    async def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        yield ResponseDone(await self.get_response(request))
+
+
+@function_tool
+def ping(n: int) -> str:
+    """Ping.
+
+    Args:
+        n: A number.
+    """
+    return f"pong {n}"
+
+
+def calls(*numbers: int) -> list[dict[str, Any]]:
+    return [call(f"c{n}", "ping", {"n": n}) for n in numbers]
+
+
+def limited(**limits: int) -> RunConfig:
+    return RunConfig(usage_limits=UsageLimits(**limits))
+
+
+# UsageLimits.
+
+
+async def test_the_request_limit_stops_before_the_call_that_would_pass_it() -> None:
+    model = TokenModel(calls(1), calls(2), calls(3))
+    agent = Agent("a", tools=[ping], model=model)
+    with pytest.raises(UsageLimitExceeded) as raised:
+        await Runner.run(agent, "go", run_config=limited(request_limit=2))
+    error = raised.value
+    assert model.calls == 2
+    assert (error.limit, error.value, error.used) == ("request_limit", 2, 3)
+    assert "request_limit=2" in str(error)
+    assert "resume" in str(error)
+    # The conversation is kept, whole: every call has its output.
+    assert error.items[0] == {"role": "user", "content": "go"}
+    kinds = [item.get("type") for item in error.new_items]
+    assert kinds == ["function_call", "function_call_output"] * 2
+    assert error.state is not None
+    assert error.state.usage.requests == 2
+
+
+async def test_a_token_limit_is_checked_after_the_response_and_the_answer_is_kept() -> None:
+    model = TokenModel(calls(1), tokens=(100, 10))
+    agent = Agent("a", tools=[ping], model=model)
+    with pytest.raises(UsageLimitExceeded) as raised:
+        await Runner.run(agent, "go", run_config=limited(total_tokens_limit=100))
+    error = raised.value
+    assert (error.limit, error.value, error.used) == ("total_tokens_limit", 100, 110)
+    assert model.calls == 1
+    # Resuming with a higher limit runs the kept calls without asking the model again.
+    assert error.state is not None
+    assert error.state.turn is not None
+    result = await Runner.run(agent, error.state, run_config=limited(total_tokens_limit=1_000))
+    assert result.final_output == "done"
+    assert model.calls == 2
+    assert [i.get("output") for i in result.new_items if "output" in i] == ["pong 1"]
+
+
+@pytest.mark.parametrize(
+    ("limit", "tokens"),
+    [("input_tokens_limit", (100, 1)), ("output_tokens_limit", (1, 100))],
+)
+async def test_input_and_output_token_limits(limit: str, tokens: tuple[int, int]) -> None:
+    agent = Agent("a", model=TokenModel(tokens=tokens))
+    with pytest.raises(UsageLimitExceeded) as raised:
+        await Runner.run(agent, "go", run_config=limited(**{limit: 99}))
+    assert raised.value.limit == limit
+
+
+async def test_tokens_spent_by_a_nested_run_stop_the_next_call() -> None:
+    inner = Agent("inner", model=TokenModel(tokens=(500, 0)))
+    outer_model = TokenModel(
+        [call("c1", "inner", {"input": "hi"})], [text("never")], tokens=(10, 0)
+    )
+    outer = Agent("outer", tools=[inner.as_tool()], model=outer_model)
+    with pytest.raises(UsageLimitExceeded) as raised:
+        await Runner.run(outer, "go", run_config=limited(input_tokens_limit=400))
+    assert raised.value.limit == "input_tokens_limit"
+    assert raised.value.used == 510
+    assert outer_model.calls == 1  # stopped before the second call
+
+
+async def test_the_tool_call_limit_runs_none_of_a_turn_that_would_pass_it() -> None:
+    ran: list[int] = []
+
+    @function_tool
+    def count(n: int) -> int:
+        """Count.
+
+        Args:
+            n: A number.
+        """
+        ran.append(n)
+        return n
+
+    model = TokenModel(
+        [call("c1", "count", {"n": 1})],
+        [call("c2", "count", {"n": 2}), call("c3", "count", {"n": 3})],
+    )
+    agent = Agent("a", tools=[count], model=model)
+    with pytest.raises(UsageLimitExceeded) as raised:
+        await Runner.run(agent, "go", run_config=limited(tool_calls_limit=2))
+    assert ran == [1]
+    assert (raised.value.limit, raised.value.used) == ("tool_calls_limit", 3)
+    assert raised.value.state is not None
+    assert raised.value.state.usage.tool_calls == 1
+
+
+async def test_limits_not_reached_let_the_run_finish_and_usage_counts_tool_calls() -> None:
+    model = TokenModel(calls(1, 2), tokens=(10, 1))
+    agent = Agent("a", tools=[ping], model=model)
+    limits = limited(request_limit=2, total_tokens_limit=22, tool_calls_limit=2)
+    result = await Runner.run(agent, "go", run_config=limits)
+    assert result.final_output == "done"
+    assert (result.usage.requests, result.usage.total_tokens, result.usage.tool_calls) == (2, 22, 2)
+
+
+def test_usage_limits_refuse_values_that_are_not_counts() -> None:
+    with pytest.raises(UserError, match=r"request_limit=-1, total_tokens_limit=1\.5"):
+        UsageLimits(request_limit=-1, total_tokens_limit=1.5)  # type: ignore[arg-type]
+    with pytest.raises(UserError, match="usage_limits must be a UsageLimits, not dict"):
+        RunConfig(usage_limits={"request_limit": 1})  # type: ignore[arg-type]
+
+
+# The whole-run timeout.
+
+
+async def test_the_run_timeout_cancels_running_tools_and_keeps_the_conversation() -> None:
+    cancelled: list[str] = []
+
+    @function_tool
+    async def slow() -> str:
+        """Take a long time."""
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            cancelled.append("slow")
+            raise
+        return "late"
+
+    agent = Agent("a", tools=[slow], model=ScriptModel([call("c1", "slow")]))
+    started = time.perf_counter()
+    with pytest.raises(RunTimeoutError) as raised:
+        await Runner.run(agent, "go", run_config=RunConfig(run_timeout=0.2))
+    assert time.perf_counter() - started < 5
+    assert cancelled == ["slow"]
+    error = raised.value
+    assert error.timeout_seconds == 0.2
+    assert "run_timeout=0.2" in str(error)
+    assert [i.get("type") for i in error.new_items] == ["function_call"]
+    assert error.state is not None
+    assert error.state.turn is not None  # resumable mid-turn
+
+
+async def test_the_run_timeout_signals_sync_tools() -> None:
+    seen = threading.Event()
+
+    @function_tool
+    def blocking(ctx: ToolContext[Any]) -> str:
+        """Wait until told to stop."""
+        ctx.cancelled.wait(10)
+        if ctx.cancelled.is_set():
+            seen.set()
+        return "stopped"
+
+    agent = Agent("a", tools=[blocking], model=ScriptModel([call("c1", "blocking")]))
+    with pytest.raises(RunTimeoutError):
+        await Runner.run(agent, "go", run_config=RunConfig(run_timeout=0.2))
+    assert await asyncio.to_thread(seen.wait, 5)
+
+
+async def test_the_run_timeout_also_stops_a_streamed_run() -> None:
+    @function_tool
+    async def slow() -> str:
+        """Take a long time."""
+        await asyncio.sleep(30)
+        return "late"
+
+    agent = Agent("a", tools=[slow], model=ScriptModel([call("c1", "slow")]))
+    result = Runner.run_streamed(agent, "go", run_config=RunConfig(run_timeout=0.2))
+    with pytest.raises(RunTimeoutError):
+        async for _ in result.stream_events():
+            pass
+    assert result.is_complete
+    assert not result.cancelled
+
+
+async def test_a_run_within_its_timeout_is_untouched_and_the_caller_can_still_cancel() -> None:
+    agent = Agent("a", tools=[ping], model=ScriptModel(calls(1)))
+    result = await Runner.run(agent, "go", run_config=RunConfig(run_timeout=10))
+    assert result.final_output == "(no more turns scripted)"
+
+    @function_tool
+    async def slow() -> str:
+        """Take a long time."""
+        await asyncio.sleep(30)
+        return "late"
+
+    waiting = Agent("a", tools=[slow], model=ScriptModel([call("c1", "slow")]))
+    task = asyncio.ensure_future(Runner.run(waiting, "go", run_config=RunConfig(run_timeout=10)))
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task  # the caller's cancellation stays a cancellation, not a timeout
+
+
+async def test_a_tool_raising_timeout_error_is_not_taken_for_the_run_timeout() -> None:
+    @function_tool(failure_error_function=None)
+    def flaky() -> str:
+        """Fail."""
+        raise TimeoutError("the tool's own")
+
+    agent = Agent("a", tools=[flaky], model=ScriptModel([call("c1", "flaky")]))
+    with pytest.raises(TimeoutError, match="the tool's own"):
+        await Runner.run(agent, "go", run_config=RunConfig(run_timeout=10))
+
+
+@pytest.mark.parametrize("value", [0, -1, "5", True])
+def test_run_timeout_must_be_a_positive_number(value: object) -> None:
+    with pytest.raises(UserError, match="run_timeout="):
+        RunConfig(run_timeout=value)  # type: ignore[arg-type]
+
+
+# The cap on tool calls running at once.
+
+
+async def test_at_most_the_cap_of_calls_run_at_once() -> None:
+    running = 0
+    most = 0
+
+    @function_tool
+    async def query(n: int) -> int:
+        """Query the database.
+
+        Args:
+            n: Which row.
+        """
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        await asyncio.sleep(0.01)
+        running -= 1
+        return n
+
+    many = [call(f"c{n}", "query", {"n": n}) for n in range(40)]
+    agent = Agent("a", tools=[query], model=ScriptModel(many))
+    result = await Runner.run(agent, "go", run_config=RunConfig(max_concurrent_tool_calls=3))
+    assert most == 3
+    outputs = [i["output"] for i in result.new_items if i.get("type") == "function_call_output"]
+    assert outputs == [str(n) for n in range(40)]  # in call order, each answered
+
+
+async def test_the_cap_also_holds_for_sync_tools() -> None:
+    running = 0
+    most = 0
+    lock = threading.Lock()
+
+    @function_tool
+    def query(n: int) -> int:
+        """Query the database.
+
+        Args:
+            n: Which row.
+        """
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.01)
+        with lock:
+            running -= 1
+        return n
+
+    many = [call(f"c{n}", "query", {"n": n}) for n in range(20)]
+    agent = Agent("a", tools=[query], model=ScriptModel(many))
+    await Runner.run(agent, "go", run_config=RunConfig(max_concurrent_tool_calls=2))
+    assert most <= 2
+
+
+@pytest.mark.parametrize("value", [0, 1.5, "2"])
+def test_the_cap_must_be_a_count(value: object) -> None:
+    with pytest.raises(UserError, match="max_concurrent_tool_calls="):
+        RunConfig(max_concurrent_tool_calls=value)  # type: ignore[arg-type]

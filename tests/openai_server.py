@@ -5,7 +5,8 @@ It serves `/v1/responses` and `/v1/chat/completions`, plain and streamed
 HTTP. Each request takes the next scripted `Turn` and is recorded, body and
 all, for the test to inspect. Besides ordinary answers, a turn can script each
 way a real answer ends badly: incomplete, failed, an error event mid-stream, a
-stream cut short, or bytes that are not JSON at all.
+stream cut short, bytes that are not JSON at all, an HTTP error with the headers
+a server sends with it (`Retry-After`), or no answer at all (a dropped connection).
 """
 
 from __future__ import annotations
@@ -73,6 +74,10 @@ class Turn:
     raw_events: list[str] | None = None
     """A streamed answer of exactly these texts, written as they are (end each with a
     blank line, as server-sent events do)."""
+    headers: dict[str, str] = field(default_factory=dict[str, str])
+    """Headers added to the answer, e.g. `{"Retry-After": "1"}` with `status=429`."""
+    drop: bool = False
+    """Close the connection without answering, as a server that goes away does."""
 
 
 class _Server(ThreadingHTTPServer):
@@ -124,11 +129,16 @@ class ScriptedServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            extra_headers: dict[str, str]  # the turn's, set for each request
+
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 headers = {name.lower(): value for name, value in self.headers.items()}
                 turn = server._next(self.path, body, headers)  # pyright: ignore[reportPrivateUsage]
-                if turn.status != 200:
+                self.extra_headers = turn.headers
+                if turn.drop:
+                    self.close_connection = True  # nothing written: the client sees EOF
+                elif turn.status != 200:
                     self._send_json({"error": {"message": "scripted failure"}}, turn.status)
                 elif turn.raw_body is not None:
                     self._send_bytes(turn.raw_body.encode())
@@ -152,17 +162,22 @@ class ScriptedServer:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
+                self._end_headers()
                 self.wfile.write(data)
 
             def _send(self, body: dict[str, Any], events: Iterator[str]) -> None:
                 del body
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
-                self.end_headers()
+                self._end_headers()
                 for event in events:
                     self.wfile.write(event.encode())
                     self.wfile.flush()
+
+            def _end_headers(self) -> None:
+                for name, value in self.extra_headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
 
             def log_message(self, format: str, *args: Any) -> None:
                 del format, args  # keep test output quiet

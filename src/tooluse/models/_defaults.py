@@ -102,17 +102,24 @@ class OpenAIModel(Model, ABC):
         self._client = openai_client
 
     def client_for(self, request: ModelRequest) -> AsyncOpenAI:
-        """The client to call for a request, with the request's retries if it sets them.
+        """The client to call for a request, making as many retries as the request asks.
+
+        A run asks for none (`max_retries=0`): the runner retries by its
+        `RetryPolicy`, so that hooks and spans see every attempt. So a client's own
+        setting (`AsyncOpenAI(max_retries=5)`) does not apply to the calls runs
+        make; set `RunConfig(max_retries=...)` or `retry_policy` instead. A request
+        that leaves `max_retries` None (a call made outside a run) keeps the
+        client's own retries.
 
         Args:
             request: The request about to be made.
 
         Returns:
-            The client.
+            The client, or a copy of it (sharing its connections) with the request's retries.
         """
         client = self._client or default_openai_client()
-        if request.max_retries is None:
-            return client
+        if request.max_retries is None or request.max_retries == client.max_retries:
+            return client  # copying a client costs ~20 µs: only when the setting differs
         return client.with_options(max_retries=request.max_retries)
 
     def shared_params(self, request: ModelRequest, *, max_tokens_key: str) -> dict[str, Any]:

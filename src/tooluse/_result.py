@@ -16,6 +16,8 @@ from .models import ModelResponse
 
 if TYPE_CHECKING:
     from ._agent import Agent
+    from ._guardrails import InputGuardrailResult, OutputGuardrailResult
+    from ._tool_guardrails import ToolInputGuardrailResult, ToolOutputGuardrailResult
 
 __all__ = ["RunResult", "RunResultStreaming"]
 
@@ -42,6 +44,22 @@ class RunResult:
     """With `execute_tools=False`: the calls the model asked for, not executed."""
     interruptions: list[ToolApproval] = field(default_factory=list[ToolApproval])
     """Calls waiting for approval; `approve` or `reject` them, then resume with `to_state()`."""
+    input_guardrail_results: list[InputGuardrailResult] = field(
+        default_factory=list["InputGuardrailResult"]
+    )
+    """What the input guardrails said (none tripped: a trip raises)."""
+    output_guardrail_results: list[OutputGuardrailResult] = field(
+        default_factory=list["OutputGuardrailResult"]
+    )
+    """What the output guardrails said of the final output."""
+    tool_input_guardrail_results: list[ToolInputGuardrailResult] = field(
+        default_factory=list["ToolInputGuardrailResult"]
+    )
+    """What the tools' input guardrails said, call by call."""
+    tool_output_guardrail_results: list[ToolOutputGuardrailResult] = field(
+        default_factory=list["ToolOutputGuardrailResult"]
+    )
+    """What the tools' output guardrails said, call by call."""
     _state: RunState | None = field(default=None, repr=False)
 
     def final_output_as(self, cls: type[T], raise_if_incorrect_type: bool = False) -> T:

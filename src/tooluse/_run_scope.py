@@ -6,11 +6,13 @@ settings and watchers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ._context import RunContextWrapper
 from ._function_tool import FunctionTool
+from ._guardrails import InputGuardrailResult, OutputGuardrailResult
 from ._handoffs import Handoff, as_handoffs, enabled_handoffs, handoff_tools
 from ._hooks import RunEvents
 from ._items import Item
@@ -26,7 +28,10 @@ from .models import ModelResponse
 if TYPE_CHECKING:
     from ._agent import Agent
 
-__all__ = ["AgentSetup", "RunScope", "TurnTools"]
+__all__ = ["AgentSetup", "InputChecks", "RunScope", "TurnTools"]
+
+InputChecks: TypeAlias = Callable[[Callable[[], Coroutine[Any, Any, None]]], Awaitable[None]]
+"""Runs the first model call (the function given) with the run's input guardrails."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,14 @@ class RunScope:
     raw_responses: list[ModelResponse]
     retry_policy: RetryPolicy
     """The run's policy, with `RunConfig.max_retries` applied."""
+    input_checks: InputChecks | None = None
+    """The input guardrails, to run with the first model call; None once they have."""
+    input_guardrail_results: list[InputGuardrailResult] = field(
+        default_factory=list[InputGuardrailResult]
+    )
+    output_guardrail_results: list[OutputGuardrailResult] = field(
+        default_factory=list[OutputGuardrailResult]
+    )
 
     async def turn_tools(self) -> TurnTools:
         """The current agent's tools for the coming turn."""

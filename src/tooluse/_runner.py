@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 import functools
+from collections.abc import Callable, Coroutine
 from contextlib import AsyncExitStack
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -18,22 +19,29 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from typing_extensions import Unpack
 
 from ._context import RunContextWrapper
+from ._guardrails import (
+    beside_input_guardrails,
+    run_input_guardrails,
+    run_output_guardrails,
+    split_input_guardrails,
+)
 from ._handoffs import Handoff, as_handoffs
 from ._hooks import Emit, RunEvents, RunHooks
 from ._items import Item, user_message
 from ._result import RunResult, RunResultStreaming
 from ._run_config import DEFAULT_MAX_TURNS, RunConfig, as_run_config
-from ._run_scope import AgentSetup, RunScope
+from ._run_scope import AgentSetup, InputChecks, RunScope
 from ._state import RunState
 from ._tool_execution import ToolExecutor
 from ._toolsets import toolsets_to_enter
 from ._tracing import run_tracer
 from ._turn import FinalOutput, Interrupted, NextAgent, NextStep, Pending, RunAgain, take_turn
 from ._values import is_whole_number
-from .exceptions import RunStopped, RunTimeoutError, UserError
+from .exceptions import InputGuardrailTripwireTriggered, RunStopped, RunTimeoutError, UserError
 
 if TYPE_CHECKING:
     from ._agent import Agent
+    from ._guardrails import InputGuardrail
 
 __all__ = ["DEFAULT_MAX_TURNS", "RunConfig", "RunOptions", "Runner"]
 
@@ -141,6 +149,10 @@ class Runner:
             state.usage,
         )
         streaming.raw_responses = run.scope.raw_responses
+        streaming.input_guardrail_results = run.scope.input_guardrail_results
+        streaming.output_guardrail_results = run.scope.output_guardrail_results
+        streaming.tool_input_guardrail_results = run.scope.executor.tool_input_guardrail_results
+        streaming.tool_output_guardrail_results = run.scope.executor.tool_output_guardrail_results
         streaming.last_agent = run.scope.setup.agent
         task = asyncio.ensure_future(_run_streaming(run, streaming))
         task.add_done_callback(functools.partial(_streaming_ended, run, streaming))
@@ -199,6 +211,8 @@ class _Run:
             raw_responses=[],
             retry_policy=policy,
         )
+        if not isinstance(input, RunState):  # a resumed run's input was checked when it began
+            self.scope.input_checks = self._input_checks(input)
         self._entered: set[int] = set()
         self._toolsets: AsyncExitStack | None = None  # made when a toolset is entered
 
@@ -267,6 +281,48 @@ class _Run:
                 continue
             return await self._finish(step)
 
+    def _input_checks(self, input: str | list[Item]) -> InputChecks | None:
+        """The starting agent's and the run's input guardrails, around the first model call.
+
+        Those with `run_in_parallel=False` run first; the others run beside the call, and
+        the turn goes on (to any tool) only once they have all passed.
+        """
+        scope = self.scope
+        agent, events = scope.setup.agent, scope.events
+        guardrails = [*agent.input_guardrails, *scope.config.input_guardrails]
+        if not guardrails:
+            return None
+        before, beside = split_input_guardrails(guardrails)
+        results = scope.input_guardrail_results
+
+        def check(guardrails: list[InputGuardrail[Any]]) -> Coroutine[Any, Any, Any]:
+            return run_input_guardrails(
+                guardrails,
+                scope.context,
+                agent,
+                input,
+                events.tracer,
+                lambda result: events.guardrail_result("input", result),
+            )
+
+        async def checks(call: Callable[[], Coroutine[Any, Any, None]]) -> None:
+            if before:
+                results.extend(await check(before))
+            if not beside:
+                await call()
+                return
+            try:
+                passed, _ = await beside_input_guardrails(check(beside), call())
+            except InputGuardrailTripwireTriggered:
+                # A response that came before the trip is not the conversation's: it was
+                # an answer to input the run refused (its usage stays counted).
+                del scope.state.new_items[:]
+                scope.state.turn = None
+                raise
+            results.extend(passed)
+
+        return checks
+
     async def _take_over(self) -> None:
         """The current agent starts: its toolsets are entered (once a run), its hooks told."""
         agent = self.scope.setup.agent
@@ -299,7 +355,12 @@ class _Run:
             last_agent=scope.setup.agent,
             usage=state.usage,
         )
+        result.input_guardrail_results = scope.input_guardrail_results
+        result.tool_input_guardrail_results = scope.executor.tool_input_guardrail_results
+        result.tool_output_guardrail_results = scope.executor.tool_output_guardrail_results
+        result.output_guardrail_results = scope.output_guardrail_results
         if isinstance(step, FinalOutput):
+            await self._check_output(step.output)
             result.final_output = step.output
             if scope.events.watched(scope.setup.agent):
                 await scope.events.agent_end(scope.context, scope.setup.agent, step.output)
@@ -310,6 +371,23 @@ class _Run:
         elif isinstance(step, Pending):
             result.pending_tool_calls = step.calls
         return result
+
+    async def _check_output(self, output: Any) -> None:
+        """Run the answering agent's and the run's output guardrails on the final output."""
+        scope = self.scope
+        agent, events = scope.setup.agent, scope.events
+        guardrails = [*agent.output_guardrails, *scope.config.output_guardrails]
+        if guardrails:
+            scope.output_guardrail_results.extend(
+                await run_output_guardrails(
+                    guardrails,
+                    scope.context,
+                    agent,
+                    output,
+                    events.tracer,
+                    lambda result: events.guardrail_result("output", result),
+                )
+            )
 
 
 def _input_items(input: Any) -> list[Item]:

@@ -33,6 +33,12 @@ from ._items import Item
 from ._local_tools import LocalTool, answer_local_item
 from ._threads import CallTimedOut
 from ._tool_calls import CallGroup, PlannedCall
+from ._tool_guardrails import (
+    ToolInputGuardrailResult,
+    ToolOutputGuardrailResult,
+    check_tool_input,
+    check_tool_output,
+)
 from .exceptions import ToolTimeoutError
 
 if TYPE_CHECKING:
@@ -95,6 +101,10 @@ class ToolExecutor:
         cap = config.max_concurrent_tool_calls
         self._slots = asyncio.Semaphore(cap) if cap is not None else None
         """Taken by each function tool call while it runs, when the run caps them."""
+        self.tool_input_guardrail_results: list[ToolInputGuardrailResult] = []
+        """What the tools' input guardrails said, in the order they finished."""
+        self.tool_output_guardrail_results: list[ToolOutputGuardrailResult] = []
+        """What the tools' output guardrails said, in the order they finished."""
 
     async def run(self, agent: Agent[Any], groups: Sequence[CallGroup]) -> list[GroupOutcome]:
         """Run every call of every group at once; answer each group.
@@ -144,12 +154,30 @@ class ToolExecutor:
     async def _watched(
         self, agent: Agent[Any], tool: FunctionTool, ctx: ToolContext[Any], arguments: str
     ) -> ToolOutcome:
-        """The call, with the hooks around it."""
-        if not self.events.watched(agent):
-            return await self._invoke(tool, ctx, arguments)
-        await self.events.tool_start(ctx, agent, tool)
+        """The call, with its guardrails and the hooks around it."""
+        events = self.events
+        if tool.tool_input_guardrails:
+            rejection = await check_tool_input(
+                tool, ctx, agent, self.tool_input_guardrail_results, events.tracer,
+                lambda result: events.guardrail_result("tool_input", result),
+            )  # fmt: skip
+            if rejection is not None:
+                return ToolOutcome(rejection)
+        watched = events.watched(agent)
+        if watched:
+            await events.tool_start(ctx, agent, tool)
         outcome = await self._invoke(tool, ctx, arguments)
-        await self.events.tool_end(ctx, agent, tool, outcome.output)
+        if tool.tool_output_guardrails:
+            replaced = await check_tool_output(
+                tool, ctx, agent, outcome.returned(), self.tool_output_guardrail_results,
+                events.tracer, lambda result: events.guardrail_result("tool_output", result),
+            )  # fmt: skip
+            if replaced is not None:
+                outcome = ToolOutcome(
+                    replaced, outcome.failed, outcome.handoff, outcome.context_variables
+                )
+        if watched:
+            await events.tool_end(ctx, agent, tool, outcome.output)
         return outcome
 
     async def _invoke(

@@ -105,7 +105,11 @@ async def take_turn(scope: RunScope) -> NextStep:
     """
     tools = await scope.turn_tools()
     if scope.state.turn is None:
-        await call_model(scope, tools)
+        checks, scope.input_checks = scope.input_checks, None
+        if checks is None:
+            await call_model(scope, tools)
+        else:
+            await checks(lambda: call_model(scope, tools))
     turn = scope.state.turn
     assert turn is not None  # call_model records the response as the turn in progress
     plan = plan_turn(turn.output, tools, scope.setup)

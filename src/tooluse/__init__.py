@@ -23,6 +23,15 @@ from ._context import (
 from ._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
 from ._function_schema import FuncSchema, function_schema
 from ._function_tool import FunctionTool, ToolErrorFunction, function_tool, tool_output_text
+from ._guardrails import (
+    GuardrailFunctionOutput,
+    InputGuardrail,
+    InputGuardrailResult,
+    OutputGuardrail,
+    OutputGuardrailResult,
+    input_guardrail,
+    output_guardrail,
+)
 from ._handoffs import Handoff, handoff
 from ._hooks import AgentHooks, RunHooks
 from ._hosted_tools import (
@@ -46,22 +55,40 @@ from ._settings import ModelSettings
 from ._state import RunState, ToolApproval
 from ._stream_events import (
     AgentUpdatedStreamEvent,
+    GuardrailResultStreamEvent,
     RawResponsesStreamEvent,
     RunItemStreamEvent,
     RunStreamEvent,
+    ToolCallArgumentsDeltaStreamEvent,
+    UsageStreamEvent,
 )
 from ._strict import ensure_strict_json_schema
 from ._strict_rules import StrictViolation, check_strict_schema
 from ._tool_errors import default_tool_error_function
+from ._tool_guardrails import (
+    ToolGuardrailFunctionOutput,
+    ToolInputGuardrail,
+    ToolInputGuardrailData,
+    ToolInputGuardrailResult,
+    ToolOutputGuardrail,
+    ToolOutputGuardrailData,
+    ToolOutputGuardrailResult,
+    tool_input_guardrail,
+    tool_output_guardrail,
+)
 from ._tool_params import chat_completions_tool_param, responses_tool_param, tool_namespace
 from ._toolsets import FilteredToolset, PrefixedToolset, RenamedToolset, Toolset
 from ._version import __version__ as __version__
 from .exceptions import (
+    InputGuardrailTripwireTriggered,
     MaxTurnsExceeded,
     ModelBehaviorError,
     ModelRetry,
+    OutputGuardrailTripwireTriggered,
     RunTimeoutError,
     ToolArgumentsError,
+    ToolInputGuardrailTripwireTriggered,
+    ToolOutputGuardrailTripwireTriggered,
     ToolTimeoutError,
     UsageLimitExceeded,
     UserError,
@@ -89,10 +116,15 @@ __all__ = [
     "FuncSchema",
     "FunctionTool",
     "FunctionToolResult",
+    "GuardrailFunctionOutput",
+    "GuardrailResultStreamEvent",
     "Handoff",
     "HostedMCPTool",
     "HostedTool",
     "ImageGenerationTool",
+    "InputGuardrail",
+    "InputGuardrailResult",
+    "InputGuardrailTripwireTriggered",
     "InputTokensDetails",
     "LocalShellTool",
     "MaxTurnsExceeded",
@@ -102,6 +134,9 @@ __all__ = [
     "ModelSettings",
     "OpenAIChatCompletionsModel",
     "OpenAIResponsesModel",
+    "OutputGuardrail",
+    "OutputGuardrailResult",
+    "OutputGuardrailTripwireTriggered",
     "OutputTokensDetails",
     "PrefixedToolset",
     "RawResponsesStreamEvent",
@@ -125,14 +160,25 @@ __all__ = [
     "TResponseInputItem",
     "ToolApproval",
     "ToolArgumentsError",
+    "ToolCallArgumentsDeltaStreamEvent",
     "ToolContext",
     "ToolErrorFunction",
+    "ToolGuardrailFunctionOutput",
+    "ToolInputGuardrail",
+    "ToolInputGuardrailData",
+    "ToolInputGuardrailResult",
+    "ToolInputGuardrailTripwireTriggered",
+    "ToolOutputGuardrail",
+    "ToolOutputGuardrailData",
+    "ToolOutputGuardrailResult",
+    "ToolOutputGuardrailTripwireTriggered",
     "ToolTimeoutError",
     "ToolsToFinalOutputResult",
     "Toolset",
     "Usage",
     "UsageLimitExceeded",
     "UsageLimits",
+    "UsageStreamEvent",
     "UserError",
     "WebSearchTool",
     "chat_completions_tool_param",
@@ -143,9 +189,13 @@ __all__ = [
     "function_tool",
     "generate_func_documentation",
     "handoff",
+    "input_guardrail",
+    "output_guardrail",
     "responses_tool_param",
     "set_default_openai_api",
     "set_default_openai_client",
+    "tool_input_guardrail",
     "tool_namespace",
+    "tool_output_guardrail",
     "tool_output_text",
 ]

@@ -12,6 +12,7 @@ from ._agent_base import AgentBase
 from ._agent_tool import agent_as_tool
 from ._context import RunContextWrapper, TContext
 from ._function_tool import ApprovalPredicate, EnabledPredicate, FunctionTool
+from ._guardrails import InputGuardrail, OutputGuardrail, check_guardrail_list
 from ._handoffs import Handoff
 from ._hooks import AgentHooks
 from ._hosted_tools import HostedTool
@@ -70,11 +71,22 @@ class Agent(AgentBase, Generic[TContext]):
     """None for a text answer, or a type the answer must be (its strict schema is sent)."""
     hooks: AgentHooks[Any] | None = None
     """Callbacks for this agent's steps (`AgentHooks`)."""
+    input_guardrails: list[InputGuardrail[TContext]] = field(
+        default_factory=list["InputGuardrail[TContext]"]
+    )
+    """Checks of the run's input (`@input_guardrail`), when this agent starts the run: on its
+    first turn, before or beside the first model call, and before any tool runs."""
+    output_guardrails: list[OutputGuardrail[TContext]] = field(
+        default_factory=list["OutputGuardrail[TContext]"]
+    )
+    """Checks of the final output (`@output_guardrail`), when this agent gives it."""
 
     def __post_init__(self) -> None:
         owner = f"Agent '{self.name}'"
         check_tool_entries(owner, self.tools)
         check_tool_use_behavior(owner, self.tool_use_behavior)
+        check_guardrail_list(owner, "input_guardrails", self.input_guardrails, "input")
+        check_guardrail_list(owner, "output_guardrails", self.output_guardrails, "output")
         self.model_settings = as_model_settings(owner, self.model_settings)
 
     def as_tool(

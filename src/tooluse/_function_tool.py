@@ -20,6 +20,7 @@ from ._invocation import Invoker, ToolErrorFunction, tool_output_text
 from ._lints import Finding, tool_findings, warn
 from ._strict import strict_or_error
 from ._tool_errors import default_tool_error_function
+from ._tool_guardrails import ToolInputGuardrail, ToolOutputGuardrail, check_tool_guardrails
 from ._values import is_positive_number
 from .exceptions import UserError
 
@@ -60,6 +61,13 @@ class FunctionTool:
     """Whether the model's arguments are constrained to the schema (OpenAI strict mode)."""
     is_enabled: bool | EnabledPredicate = True
     """Whether the tool is offered: a bool, or a function of the run context and the agent."""
+    # The guardrails come right after is_enabled, where openai-agents has them (by position).
+    tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None
+    """Checks each call goes through before the tool runs (`@tool_input_guardrail`): each may
+    allow it, reject it with a message the model gets instead, or stop the run."""
+    tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None
+    """Checks of each call's output (`@tool_output_guardrail`): each may keep it, replace it
+    with a message, or stop the run."""
     timeout_seconds: float | None = None
     """Seconds a call may take before the runner gives up on it; None for no limit."""
     timeout_behavior: TimeoutBehavior = "error_as_result"
@@ -95,6 +103,9 @@ class FunctionTool:
                 f"FunctionTool '{self.name}': timeout_behavior={self.timeout_behavior!r} must be "
                 "'error_as_result' (tell the model) or 'raise_exception' (stop the run)"
             )
+        check_tool_guardrails(
+            f"FunctionTool '{self.name}'", self.tool_input_guardrails, self.tool_output_guardrails
+        )
         if not self.strict_json_schema:
             return
         loose = self.params_json_schema
@@ -147,6 +158,8 @@ def function_tool(
     timeout_behavior: TimeoutBehavior = "error_as_result",
     timeout_error_function: ToolErrorFunction | None = None,
     needs_approval: bool | ApprovalPredicate = False,
+    tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
+    tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
 ) -> FunctionTool: ...
 
 
@@ -164,6 +177,8 @@ def function_tool(
     timeout_behavior: TimeoutBehavior = "error_as_result",
     timeout_error_function: ToolErrorFunction | None = None,
     needs_approval: bool | ApprovalPredicate = False,
+    tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
+    tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
 ) -> Callable[[ToolFunction], FunctionTool]: ...
 
 
@@ -182,6 +197,8 @@ def function_tool(
     timeout_behavior: TimeoutBehavior = "error_as_result",
     timeout_error_function: ToolErrorFunction | None = None,
     needs_approval: bool | ApprovalPredicate = False,
+    tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
+    tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
 ) -> FunctionTool | Callable[[ToolFunction], FunctionTool]:
     """Turn a function into a `FunctionTool`; use it bare (`@function_tool`) or called.
 
@@ -203,6 +220,8 @@ def function_tool(
             message.
         needs_approval: Whether calls wait for a human's approval: a bool, or a function
             of the run context and the call's arguments.
+        tool_input_guardrails: Checks each call goes through before the tool runs.
+        tool_output_guardrails: Checks of each call's output.
 
     Returns:
         The tool, or a decorator that makes one.
@@ -219,6 +238,8 @@ def function_tool(
         timeout_behavior=timeout_behavior,
         timeout_error_function=timeout_error_function,
         needs_approval=needs_approval,
+        tool_input_guardrails=tool_input_guardrails,
+        tool_output_guardrails=tool_output_guardrails,
     )
 
     def decorate(f: ToolFunction) -> FunctionTool:
@@ -247,6 +268,8 @@ class _ToolOptions:
     timeout_behavior: TimeoutBehavior
     timeout_error_function: ToolErrorFunction | None
     needs_approval: bool | ApprovalPredicate
+    tool_input_guardrails: list[ToolInputGuardrail[Any]] | None
+    tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None
 
 
 def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
@@ -269,6 +292,8 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         timeout_behavior=options.timeout_behavior,
         timeout_error_function=options.timeout_error_function,
         needs_approval=options.needs_approval,
+        tool_input_guardrails=options.tool_input_guardrails,
+        tool_output_guardrails=options.tool_output_guardrails,
     )
     tool.strict_json_schema = options.strict_mode
     # __post_init__ found the tool-level findings; a strict tool's bad name already failed.

@@ -1,26 +1,689 @@
-"""Guardrails: checks of a run's input and final output (skeleton: filled in with its tests)."""
+"""Guardrails: checks of a run's input and of its final output, and how the loop runs them.
+
+An input guardrail looks at what the run starts with, on the starting agent's first turn
+(not again after a handoff, nor on resuming). One with `run_in_parallel=False` runs before
+the first model call; the others run beside it, and no tool runs until they all pass. An
+output guardrail looks at the final output. A guardrail that trips stops the run with
+`InputGuardrailTripwireTriggered` or `OutputGuardrailTripwireTriggered`, which keep the
+conversation. Tool guardrails, on a tool's calls, are in `_tool_guardrails.py`; what both
+share (checking the function, calling it, checking the verdict, checking a list of
+guardrails) is here.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import inspect
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeAlias, TypeVar, overload
 
-from ._context import TContext
+from ._callables import default_name, describe_callable
+from ._context import RunContextWrapper, TContext
+from ._items import Item
+from .exceptions import InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered, UserError
 
-__all__ = ["InputGuardrail", "OutputGuardrail"]
+if TYPE_CHECKING:
+    from ._agent import Agent
+    from ._tracing import RunTracer
+
+__all__ = [
+    "GuardrailFunctionOutput",
+    "GuardrailKind",
+    "InputGuardrail",
+    "InputGuardrailResult",
+    "OutputGuardrail",
+    "OutputGuardrailResult",
+    "beside_input_guardrails",
+    "call_guardrail_function",
+    "called_bare",
+    "check_guardrail_function",
+    "check_guardrail_list",
+    "default_guardrail_name",
+    "guardrail_span",
+    "guardrail_verdict",
+    "input_guardrail",
+    "output_guardrail",
+    "run_input_guardrails",
+    "run_output_guardrails",
+    "split_input_guardrails",
+]
+
+GuardrailKind: TypeAlias = Literal["input", "output", "tool_input", "tool_output"]
+"""Which guardrail: of the run's input, its final output, or a tool call's input or output."""
+
+InputGuardrailFunction: TypeAlias = Callable[
+    [RunContextWrapper[TContext], "Agent[Any]", "str | list[Item]"],
+    "GuardrailFunctionOutput | Awaitable[GuardrailFunctionOutput]",
+]
+"""An input guardrail's function: `(context, agent, input)`, sync or async."""
+OutputGuardrailFunction: TypeAlias = Callable[
+    [RunContextWrapper[TContext], "Agent[Any]", Any],
+    "GuardrailFunctionOutput | Awaitable[GuardrailFunctionOutput]",
+]
+"""An output guardrail's function: `(context, agent, output)`, sync or async."""
+
+_R = TypeVar("_R")
+_T = TypeVar("_T")
+_V = TypeVar("_V")
+
+# Where each kind of guardrail goes: for the message about one in the wrong list.
+_PLACES: dict[str, str] = {
+    "input": "Agent(input_guardrails=[...]) or RunConfig(input_guardrails=[...])",
+    "output": "Agent(output_guardrails=[...]) or RunConfig(output_guardrails=[...])",
+    "tool_input": "@function_tool(tool_input_guardrails=[...])",
+    "tool_output": "@function_tool(tool_output_guardrails=[...])",
+}
+
+
+@dataclass
+class GuardrailFunctionOutput:
+    """What an input or output guardrail function returns: its verdict.
+
+    Example:
+        `GuardrailFunctionOutput(output_info={"topic": "math"}, tripwire_triggered=True)`
+    """
+
+    output_info: Any
+    """Anything the guardrail wants to keep about its check (the error and the results
+    carry it)."""
+    tripwire_triggered: bool
+    """Whether the check failed: True stops the run with a tripwire error."""
+
+    def __post_init__(self) -> None:
+        # A string such as "false" is truthy: taking it as a verdict would trip silently.
+        if not isinstance(self.tripwire_triggered, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise UserError(
+                f"GuardrailFunctionOutput: tripwire_triggered must be True or False, not "
+                f"{self.tripwire_triggered!r} (a {type(self.tripwire_triggered).__name__}); "
+                "write tripwire_triggered=bool(...)"
+            )
+
+
+@dataclass
+class InputGuardrailResult:
+    """An input guardrail that ran, and its verdict."""
+
+    guardrail: InputGuardrail[Any]
+    """The guardrail."""
+    output: GuardrailFunctionOutput
+    """What its function returned."""
+
+
+@dataclass
+class OutputGuardrailResult:
+    """An output guardrail that ran on an agent's final output, and its verdict."""
+
+    guardrail: OutputGuardrail[Any]
+    """The guardrail."""
+    agent_output: Any
+    """The final output it checked."""
+    agent: Agent[Any]
+    """The agent that gave that output."""
+    output: GuardrailFunctionOutput
+    """What its function returned."""
 
 
 @dataclass
 class InputGuardrail(Generic[TContext]):
-    """A check of the run's input."""
+    """A check of the run's input, made with `@input_guardrail` or by hand.
 
-    guardrail_function: Any
+    Its function is called as `function(context, agent, input)`, sync or async, and
+    returns a `GuardrailFunctionOutput`. It runs on the starting agent's first turn:
+    beside the first model call (`run_in_parallel=True`, the default), or before it.
+    Either way no tool runs until it passed; if it trips, the run stops with
+    `InputGuardrailTripwireTriggered`.
+    """
+
+    guardrail_function: InputGuardrailFunction[TContext]
+    """`(context, agent, input) -> GuardrailFunctionOutput`, sync or async. A sync function
+    runs on the event loop: keep it quick, or make it async."""
     name: str | None = None
+    """Its name in results, errors and traces; default the function's name."""
+    run_in_parallel: bool = True
+    """Run beside the first model call (True), or before it (False: the call waits, and
+    is never made if the guardrail trips)."""
+
+    _kind: ClassVar[GuardrailKind] = "input"
+
+    def __post_init__(self) -> None:
+        check_guardrail_function(self, ("context", "agent", "input"))
+        if not isinstance(self.run_in_parallel, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise UserError(
+                f"Input guardrail '{self.get_name()}': run_in_parallel must be True or False, "
+                f"not {self.run_in_parallel!r}"
+            )
+
+    def get_name(self) -> str:
+        """The guardrail's name.
+
+        Returns:
+            `name`, or the function's name.
+        """
+        return self.name or default_name(self.guardrail_function)
+
+    async def run(
+        self, agent: Agent[Any], input: str | list[Item], context: RunContextWrapper[TContext]
+    ) -> InputGuardrailResult:
+        """Run the check (the runner does; call it yourself to test a guardrail).
+
+        Args:
+            agent: The starting agent.
+            input: The run's input, as given to `Runner.run`.
+            context: The run context.
+
+        Returns:
+            The result, tripped or not.
+
+        Raises:
+            UserError: The function returned something other than a
+                `GuardrailFunctionOutput`.
+        """
+        made = await call_guardrail_function(self, (context, agent, input))
+        return InputGuardrailResult(self, guardrail_verdict(self, made, GuardrailFunctionOutput))
 
 
 @dataclass
 class OutputGuardrail(Generic[TContext]):
-    """A check of the run's final output."""
+    """A check of the run's final output, made with `@output_guardrail` or by hand.
 
-    guardrail_function: Any
+    Its function is called as `function(context, agent, output)`, sync or async, and
+    returns a `GuardrailFunctionOutput`. It runs once the final output is there, for the
+    agent that gave it; if it trips, the run stops with `OutputGuardrailTripwireTriggered`.
+    """
+
+    guardrail_function: OutputGuardrailFunction[TContext]
+    """`(context, agent, output) -> GuardrailFunctionOutput`, sync or async. A sync function
+    runs on the event loop: keep it quick, or make it async."""
     name: str | None = None
+    """Its name in results, errors and traces; default the function's name."""
+
+    _kind: ClassVar[GuardrailKind] = "output"
+
+    def __post_init__(self) -> None:
+        check_guardrail_function(self, ("context", "agent", "output"))
+
+    def get_name(self) -> str:
+        """The guardrail's name.
+
+        Returns:
+            `name`, or the function's name.
+        """
+        return self.name or default_name(self.guardrail_function)
+
+    async def run(
+        self, context: RunContextWrapper[TContext], agent: Agent[Any], agent_output: Any
+    ) -> OutputGuardrailResult:
+        """Run the check (the runner does; call it yourself to test a guardrail).
+
+        Args:
+            context: The run context.
+            agent: The agent that gave the final output.
+            agent_output: The final output (text, or a value of the agent's `output_type`).
+
+        Returns:
+            The result, tripped or not.
+
+        Raises:
+            UserError: The function returned something other than a
+                `GuardrailFunctionOutput`.
+        """
+        made = await call_guardrail_function(self, (context, agent, agent_output))
+        verdict = guardrail_verdict(self, made, GuardrailFunctionOutput)
+        return OutputGuardrailResult(self, agent_output, agent, verdict)
+
+
+@overload
+def input_guardrail(func: InputGuardrailFunction[TContext], /) -> InputGuardrail[TContext]: ...
+
+
+@overload
+def input_guardrail(
+    *, name: str | None = None, run_in_parallel: bool = True
+) -> Callable[[InputGuardrailFunction[TContext]], InputGuardrail[TContext]]: ...
+
+
+def input_guardrail(
+    func: InputGuardrailFunction[TContext] | None = None,
+    /,
+    *,
+    name: str | None = None,
+    run_in_parallel: bool = True,
+) -> (
+    InputGuardrail[TContext]
+    | Callable[[InputGuardrailFunction[TContext]], InputGuardrail[TContext]]
+):
+    """Turn a function into an `InputGuardrail`; use it bare (`@input_guardrail`) or called.
+
+    Args:
+        func: `(context, agent, input) -> GuardrailFunctionOutput`, sync or async, when
+            used bare.
+        name: The guardrail's name; default the function's.
+        run_in_parallel: Run beside the first model call (True), or before it (False).
+
+    Returns:
+        The guardrail, or a decorator that makes one.
+
+    Raises:
+        UserError: The function cannot be called with `(context, agent, input)`.
+    """
+
+    def decorate(f: InputGuardrailFunction[TContext]) -> InputGuardrail[TContext]:
+        return InputGuardrail(f, name or default_guardrail_name(f), run_in_parallel)
+
+    return decorate if func is None else decorate(called_bare("input_guardrail", func))
+
+
+@overload
+def output_guardrail(func: OutputGuardrailFunction[TContext], /) -> OutputGuardrail[TContext]: ...
+
+
+@overload
+def output_guardrail(
+    *, name: str | None = None
+) -> Callable[[OutputGuardrailFunction[TContext]], OutputGuardrail[TContext]]: ...
+
+
+def output_guardrail(
+    func: OutputGuardrailFunction[TContext] | None = None,
+    /,
+    *,
+    name: str | None = None,
+) -> (
+    OutputGuardrail[TContext]
+    | Callable[[OutputGuardrailFunction[TContext]], OutputGuardrail[TContext]]
+):
+    """Turn a function into an `OutputGuardrail`; use it bare (`@output_guardrail`) or called.
+
+    Args:
+        func: `(context, agent, output) -> GuardrailFunctionOutput`, sync or async, when
+            used bare.
+        name: The guardrail's name; default the function's.
+
+    Returns:
+        The guardrail, or a decorator that makes one.
+
+    Raises:
+        UserError: The function cannot be called with `(context, agent, output)`.
+    """
+
+    def decorate(f: OutputGuardrailFunction[TContext]) -> OutputGuardrail[TContext]:
+        return OutputGuardrail(f, name or default_guardrail_name(f))
+
+    return decorate if func is None else decorate(called_bare("output_guardrail", func))
+
+
+# --- what the runner calls -------------------------------------------------------------
+
+
+def split_input_guardrails(
+    guardrails: Sequence[InputGuardrail[Any]],
+) -> tuple[list[InputGuardrail[Any]], list[InputGuardrail[Any]]]:
+    """Input guardrails split by when they run.
+
+    Args:
+        guardrails: The run's input guardrails.
+
+    Returns:
+        Those that run before the first model call (`run_in_parallel=False`), and those that
+        run beside it, each in their order.
+    """
+    before = [g for g in guardrails if not g.run_in_parallel]
+    beside = [g for g in guardrails if g.run_in_parallel]
+    return before, beside
+
+
+async def run_input_guardrails(
+    guardrails: Sequence[InputGuardrail[Any]],
+    context: RunContextWrapper[Any],
+    agent: Agent[Any],
+    input: str | list[Item],
+    tracer: RunTracer | None = None,
+    on_result: Callable[[InputGuardrailResult], None] | None = None,
+) -> list[InputGuardrailResult]:
+    """Run input guardrails at once; the first to trip stops the others and the run.
+
+    Args:
+        guardrails: The guardrails.
+        context: The run context.
+        agent: The starting agent.
+        input: The run's input.
+        tracer: Records a span per guardrail, when given.
+        on_result: Called with each result as it comes (the one that trips too).
+
+    Returns:
+        The results, in the guardrails' order.
+
+    Raises:
+        InputGuardrailTripwireTriggered: A guardrail tripped (the rest were cancelled).
+        UserError: A guardrail's function returned something other than a
+            `GuardrailFunctionOutput`.
+    """
+
+    async def check(guardrail: InputGuardrail[Any]) -> InputGuardrailResult:
+        with guardrail_span(tracer, "input", guardrail.get_name(), agent) as span:
+            result = await guardrail.run(agent, input, context)
+            span(result.output.tripwire_triggered)
+        return result
+
+    def record(result: InputGuardrailResult) -> None:
+        if on_result is not None:
+            on_result(result)
+        if result.output.tripwire_triggered:
+            raise InputGuardrailTripwireTriggered(result)
+
+    return await _all_or_first_trip([check(g) for g in guardrails], record)
+
+
+async def run_output_guardrails(
+    guardrails: Sequence[OutputGuardrail[Any]],
+    context: RunContextWrapper[Any],
+    agent: Agent[Any],
+    output: Any,
+    tracer: RunTracer | None = None,
+    on_result: Callable[[OutputGuardrailResult], None] | None = None,
+) -> list[OutputGuardrailResult]:
+    """Run output guardrails at once; the first to trip stops the others and the run.
+
+    Args:
+        guardrails: The guardrails: the answering agent's, then the run's.
+        context: The run context.
+        agent: The agent that gave the final output.
+        output: The final output.
+        tracer: Records a span per guardrail, when given.
+        on_result: Called with each result as it comes (the one that trips too).
+
+    Returns:
+        The results, in the guardrails' order.
+
+    Raises:
+        OutputGuardrailTripwireTriggered: A guardrail tripped (the rest were cancelled).
+        UserError: A guardrail's function returned something other than a
+            `GuardrailFunctionOutput`.
+    """
+
+    async def check(guardrail: OutputGuardrail[Any]) -> OutputGuardrailResult:
+        with guardrail_span(tracer, "output", guardrail.get_name(), agent) as span:
+            result = await guardrail.run(context, agent, output)
+            span(result.output.tripwire_triggered)
+        return result
+
+    def record(result: OutputGuardrailResult) -> None:
+        if on_result is not None:
+            on_result(result)
+        if result.output.tripwire_triggered:
+            raise OutputGuardrailTripwireTriggered(result)
+
+    return await _all_or_first_trip([check(g) for g in guardrails], record)
+
+
+async def beside_input_guardrails(
+    checks: Coroutine[Any, Any, list[InputGuardrailResult]], call: Coroutine[Any, Any, _T]
+) -> tuple[list[InputGuardrailResult], _T]:
+    """Run the input guardrails beside the first model call; return once both are done.
+
+    A guardrail that trips (or raises) cancels the call, so its response is never used; a
+    call that finishes first waits for the guardrails, so no tool runs before they pass.
+    A call that fails still waits for them: a trip is the reason the run stops.
+
+    Args:
+        checks: `run_input_guardrails(...)` for the guardrails that run beside the call.
+        call: The model call.
+
+    Returns:
+        The guardrails' results and the call's.
+
+    Raises:
+        InputGuardrailTripwireTriggered: A guardrail tripped.
+    """
+    checking = asyncio.ensure_future(checks)
+    calling = asyncio.ensure_future(call)
+    try:
+        await asyncio.wait((checking, calling), return_when=asyncio.FIRST_EXCEPTION)
+        if checking.done() and checking.exception() is not None:
+            await _cancelled(calling)
+        results = await checking
+        return results, await calling
+    except BaseException:
+        await _cancelled(checking, calling)
+        raise
+
+
+# --- shared with the tool guardrails ---------------------------------------------------
+
+
+@contextlib.contextmanager
+def guardrail_span(
+    tracer: RunTracer | None, kind: GuardrailKind, name: str, agent: Any
+) -> Generator[Callable[[bool], None]]:
+    """A guardrail's span, when there is a tracer; yields what records whether it tripped.
+
+    Args:
+        tracer: The run's tracer, or None.
+        kind: Which guardrail.
+        name: Its name.
+        agent: The agent it ran for.
+
+    Yields:
+        `set_triggered(tripped)`, a no-op without a tracer.
+    """
+    if tracer is None:
+        yield _ignore
+        return
+    with tracer.guardrail(kind, name, agent) as span:
+        yield span.set_triggered
+
+
+def check_guardrail_function(guardrail: Any, params: tuple[str, ...]) -> None:
+    """Refuse a guardrail whose function cannot be called as the run calls it.
+
+    Args:
+        guardrail: The guardrail (any of the four kinds).
+        params: What the run passes, by name, e.g. `("context", "agent", "input")`.
+
+    Raises:
+        UserError: Naming the guardrail, what is wrong, and how the run calls it.
+    """
+    func = guardrail.guardrail_function
+    owner = _owner(guardrail)
+    call = f"function({', '.join(params)})"
+    if not callable(func):
+        raise UserError(
+            f"{owner}: guardrail_function must be a function, called as {call}; got {func!r}"
+        )
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError):  # some builtins have none: take them on trust
+        return
+    try:
+        signature.bind(*params)
+    except TypeError:
+        raise UserError(
+            f"{owner}: {describe_callable(func)} takes {_bare(signature)}, but the run calls "
+            f"it with "
+            f"{len(params)} positional argument{'s' if len(params) > 1 else ''}, as {call}; "
+            "give it exactly those parameters"
+        ) from None
+    if guardrail.name is not None and not isinstance(guardrail.name, str):
+        raise UserError(f"{owner}: name must be a string or None, not {guardrail.name!r}")
+
+
+async def call_guardrail_function(guardrail: Any, args: tuple[Any, ...]) -> Any:
+    """Call a guardrail's function, awaiting it if it is async.
+
+    Args:
+        guardrail: The guardrail.
+        args: What the run passes.
+
+    Returns:
+        What the function returned.
+    """
+    made = guardrail.guardrail_function(*args)
+    return await made if inspect.isawaitable(made) else made
+
+
+def check_guardrail_list(owner: str, field: str, entries: object, kind: GuardrailKind) -> None:
+    """Refuse a list of guardrails holding anything but guardrails of `kind`.
+
+    Args:
+        owner: Who holds them, for the message (`Agent 'triage'`).
+        field: The field, e.g. `input_guardrails`.
+        entries: Its value.
+        kind: The kind of guardrail it takes.
+
+    Raises:
+        UserError: Naming every entry that does not belong, and what to do instead.
+    """
+    if isinstance(entries, str | bytes) or not isinstance(entries, Sequence):
+        raise UserError(
+            f"{owner}: {field} must be a list of guardrails, not {_describe(entries)}; "
+            f"write {field}=[...]"
+        )
+    items: Sequence[object] = entries  # pyright: ignore[reportUnknownVariableType]
+    problems = [
+        f"{field}[{index}] is {problem}"
+        for index, entry in enumerate(items)
+        if (problem := _misplaced(entry, kind)) is not None
+    ]
+    if problems:
+        lines = "\n".join(f"  - {problem}" for problem in problems)
+        raise UserError(f"{owner} has {field} that are not {_kind_text(kind)} guardrails:\n{lines}")
+
+
+def guardrail_verdict(guardrail: Any, made: object, expected: type[_V]) -> _V:
+    """What a guardrail function returned, if it is a verdict of the type its kind returns.
+
+    Args:
+        guardrail: The guardrail.
+        made: What its function returned.
+        expected: `GuardrailFunctionOutput`, or `ToolGuardrailFunctionOutput`.
+
+    Returns:
+        The verdict.
+
+    Raises:
+        UserError: It is something else; naming the guardrail and how to make a verdict.
+    """
+    if isinstance(made, expected):
+        return made
+    name = expected.__name__
+    if name == "GuardrailFunctionOutput":
+        fix = f"return {name}(output_info=..., tripwire_triggered=True or False)"
+        if isinstance(made, bool):
+            fix = f"return {name}(output_info=None, tripwire_triggered={made!r})"
+    else:
+        fix = f"return {name}.allow(), .reject_content(message) or .raise_exception()"
+    raise UserError(f"{_owner(guardrail)} returned {_describe(made)}, not a {name}; {fix}")
+
+
+def called_bare(decorator: str, func: _V) -> _V:
+    """The function a guardrail decorator was given bare, refusing a name given in its place.
+
+    Args:
+        decorator: The decorator's name.
+        func: What it was given.
+
+    Returns:
+        `func`.
+
+    Raises:
+        UserError: `@decorator("name")` was written for `@decorator(name="name")`.
+    """
+    if isinstance(func, str):
+        raise UserError(
+            f"{decorator} takes the function itself, or only keyword arguments; got {func!r}. "
+            f"For a name, write @{decorator}(name={func!r})"
+        )
+    return func
+
+
+def default_guardrail_name(func: object) -> str | None:
+    """The name a decorated guardrail gets without `name=`: its function's.
+
+    Args:
+        func: The guardrail function.
+
+    Returns:
+        The name, or None if it has none (or is not callable: the guardrail refuses it).
+    """
+    return (default_name(func) or None) if callable(func) else None
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+async def _all_or_first_trip(
+    checks: list[Coroutine[Any, Any, _R]], record: Callable[[_R], None]
+) -> list[_R]:
+    # `record` raises the tripwire error; anything raised cancels the checks still running.
+    if len(checks) <= 1:  # the common case: no tasks to make
+        results = [await check for check in checks]
+        for result in results:
+            record(result)
+        return results
+    tasks = [asyncio.ensure_future(check) for check in checks]
+    try:
+        for done in asyncio.as_completed(tasks):
+            record(await done)
+    except BaseException:
+        await _cancelled(*tasks)
+        raise
+    return [task.result() for task in tasks]
+
+
+async def _cancelled(*tasks: asyncio.Future[Any]) -> None:
+    # Cancel and wait, so nothing runs on after its caller has gone.
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _owner(guardrail: Any) -> str:
+    kind: str = guardrail._kind
+    name = guardrail.name if isinstance(guardrail.name, str) else None
+    name = name or default_guardrail_name(guardrail.guardrail_function)
+    return f"{_kind_text(kind).capitalize()} guardrail '{name or '?'}'"
+
+
+def _bare(signature: inspect.Signature) -> inspect.Signature:
+    # The parameters alone: annotations made strings by `from __future__` read badly.
+    empty = inspect.Parameter.empty
+    parameters = [param.replace(annotation=empty) for param in signature.parameters.values()]
+    return signature.replace(parameters=parameters, return_annotation=empty)
+
+
+def _kind_text(kind: str) -> str:
+    return kind.replace("_", " ")
+
+
+def _misplaced(entry: object, kind: GuardrailKind) -> str | None:
+    entry_kind = getattr(type(entry), "_kind", None)
+    if entry_kind == kind:
+        return None
+    if entry_kind in _PLACES:
+        where = _PLACES[entry_kind]
+        return f"{_describe(entry)}, {_a(_kind_text(entry_kind))} guardrail: it goes in {where}"
+    if callable(entry) and not inspect.isclass(entry):
+        return f"{_describe(entry)}: decorate it with @{kind}_guardrail"
+    return f"{_describe(entry)}, not a guardrail: make one with @{kind}_guardrail"
+
+
+def _describe(value: object) -> str:
+    if inspect.isfunction(value) or inspect.ismethod(value):
+        return f"the function {value.__qualname__}"
+    get_name = getattr(value, "get_name", None)
+    named = f" '{get_name()}'" if callable(get_name) else ""
+    kind = type(value).__name__
+    if named:
+        return f"{_a(kind)}{named}"
+    shown = repr(value)
+    return f"{_a(kind)} ({shown if len(shown) <= 40 else shown[:37] + '...'})"
+
+
+def _a(text: str) -> str:
+    return f"{'an' if text[:1] in 'AEIOUaeiou' else 'a'} {text}"
+
+
+def _ignore(triggered: bool) -> None:
+    del triggered

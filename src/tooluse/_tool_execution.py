@@ -135,6 +135,8 @@ class ToolExecutor:
             run_config=self.config,
         )
         if self._slots is None:
+            if self.events.tracer is None:  # the common case: one frame less
+                return await self._watched(agent, tool, ctx, planned.arguments)
             return await self._traced(agent, tool, ctx, planned.arguments)
         async with self._slots:
             return await self._traced(agent, tool, ctx, planned.arguments)

@@ -20,6 +20,10 @@ import httpx2
 import openai
 import pytest
 from openai import AsyncOpenAI
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import StatusCode
 
 from tooluse import (
     Agent,
@@ -436,6 +440,33 @@ async def test_a_run_retries_429_500_and_a_dropped_connection(
         ("APIConnectionError", 3, 0.004),  # capped
     ]
     assert result.usage.requests == 1  # only the answer is counted
+
+
+@plain_and_streamed
+@both
+async def test_each_attempt_is_a_span(
+    openai_server: ScriptedServer, api: str, streamed: bool
+) -> None:
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    openai_server.script(Turn(status=503), Turn(drop=True), Turn(text="ok"))
+    config = RunConfig(retry_policy=FAST, tracer_provider=provider)
+    await run(Agent("a", model=openai_server.model(api)), streamed, config)
+    chats = sorted(
+        (span for span in exporter.get_finished_spans() if span.name.startswith("chat")),
+        key=lambda span: span.start_time or 0,
+    )
+    assert [span.status.status_code for span in chats] == [
+        StatusCode.ERROR,
+        StatusCode.ERROR,
+        StatusCode.UNSET,
+    ]
+    assert [(span.attributes or {}).get("tooluse.retry.delay_seconds") for span in chats] == [
+        0.001,
+        0.002,
+        None,
+    ]
 
 
 @plain_and_streamed

@@ -212,7 +212,7 @@ def _api_error(error: Exception, scope: RunScope) -> ModelAPIError | None:
         return None
     status: int | None = getattr(error, "status_code", None)
     if isinstance(error, openai.APITimeoutError):
-        description = "the model's API did not answer in time, after the client's retries"
+        description = "the model's API did not answer in time, after the run's retries"
     elif isinstance(error, openai.APIResponseValidationError):
         description = "the model's API answered with data that does not fit the API's own schema"
     elif isinstance(error, openai.APIStatusError | openai.APIConnectionError):

@@ -141,7 +141,7 @@ class ToolErrorBudgetExceeded(RunStopped):
 class ModelAPIError(RunStopped):
     """The model's API failed, or answered with something that cannot be read.
 
-    After the `openai` client's own retries: an HTTP error, no connection, a body
+    After the run's retries (`RetryPolicy`): an HTTP error, no connection, a body
     or streamed event that is not JSON, an error event mid-stream, or a response
     the API reports as failed. The original exception, if any, is the `__cause__`.
     """
@@ -156,14 +156,14 @@ class ModelAPIError(RunStopped):
         self.status_code = status_code
         """The HTTP status the API answered with, if it answered with one."""
         self.description = description or (
-            f"the model's API failed (HTTP {status_code}) after the client's retries"
+            f"the model's API failed (HTTP {status_code}) after the run's retries"
             if status_code
-            else "the model's API could not be reached after the client's retries"
+            else "the model's API could not be reached after the run's retries"
         )
         """What happened, in one sentence."""
         super().__init__(
             f"The run stopped: {self.description}. See __cause__ for the details; "
-            "RunConfig(max_retries=...) sets the client's retries",
+            "RunConfig(max_retries=...) or RunConfig(retry_policy=...) sets the retries",
             items,
             new_items,
         )

@@ -48,7 +48,8 @@ class ModelRequest:
     output_schema: dict[str, Any] | None = None
     """A strict JSON schema the final answer must follow, or None for text."""
     max_retries: int | None = None
-    """Retries for the call, for clients that retry; None keeps the client's own."""
+    """Retries the model's client makes by itself for this call; None keeps the client's own.
+    A run sends 0: it retries by its `RetryPolicy`, so that hooks and spans see each attempt."""
 
 
 @dataclass

@@ -40,7 +40,15 @@ from ._invocation import Invoker
 from ._items import Item, assistant_message, function_call
 from ._sample_args import accepted_sample, sample
 from .exceptions import ToolArgumentsError
-from .models import Model, ModelRequest, ModelResponse, ResponseDone, StreamDelta, StreamEvent
+from .models import (
+    Model,
+    ModelRequest,
+    ModelResponse,
+    ResponseDone,
+    StreamDelta,
+    StreamEvent,
+    ToolCallArgumentsDelta,
+)
 from .models._base import Tool
 
 __all__ = ["FunctionModel", "ModelReply", "TestModel", "ToolCall", "value_for_schema"]
@@ -73,8 +81,15 @@ ReplyFunction = Callable[
 ]
 
 
+# Streamed arguments go out in pieces this long, so that code joining them is exercised.
+_PIECE_LENGTH = 16
+
+
 class _ScriptedModel(Model):
-    """Turns replies into responses, whole or streamed (one delta per reply)."""
+    """Turns replies into responses, whole or streamed."""
+
+    model_name = "scripted"
+    """The name its responses give as `ModelResponse.model`."""
 
     def __init__(self) -> None:
         self._ids = itertools.count(1)
@@ -100,20 +115,31 @@ class _ScriptedModel(Model):
             output.append(
                 function_call(call.call_id or f"call_{next(self._ids)}", call.name, arguments)
             )
-        return ModelResponse(output, Usage(requests=1), f"resp_{next(self._ids)}")
+        response_id = f"resp_{next(self._ids)}"
+        return ModelResponse(output, Usage(requests=1), response_id, model=self.model_name)
 
     async def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
-        """Yield the scripted reply as one delta, then the whole response.
+        """Yield the scripted reply as one delta, its calls' arguments in pieces, then all of it.
 
         Args:
             request: The conversation, tools and settings.
 
         Yields:
-            A `StreamDelta` holding the response, then `ResponseDone`.
+            A `StreamDelta` holding the response; a `ToolCallArgumentsDelta` for each
+            piece of each function call's arguments (at most 16 characters, in order);
+            then `ResponseDone`.
         """
         response = await self.get_response(request)
         yield StreamDelta(response)
+        for item in response.output:
+            if item.get("type") == "function_call":
+                for piece in _pieces(item["arguments"]):
+                    yield ToolCallArgumentsDelta(item["call_id"], item["name"], piece)
         yield ResponseDone(response)
+
+
+def _pieces(text: str) -> list[str]:
+    return [text[i : i + _PIECE_LENGTH] for i in range(0, len(text), _PIECE_LENGTH)]
 
 
 class FunctionModel(_ScriptedModel):
@@ -128,6 +154,8 @@ class FunctionModel(_ScriptedModel):
         """
         super().__init__()
         self.fn = fn
+        self.model_name = f"function:{getattr(fn, '__name__', type(fn).__name__)}"
+        """The name its responses give as `ModelResponse.model`: `function:` and fn's name."""
 
     async def _reply(self, request: ModelRequest) -> ModelReply:
         answer = self.fn(request.input, request.tools)
@@ -139,6 +167,8 @@ class TestModel(_ScriptedModel):
     """Calls each offered function tool once, then summarises what they returned."""
 
     __test__ = False  # not a pytest test class, despite its name
+    model_name = "test"
+    """The name its responses give as `ModelResponse.model`."""
 
     async def _reply(self, request: ModelRequest) -> ModelReply:
         tools = [tool for tool in request.tools if isinstance(tool, FunctionTool)]

@@ -5,14 +5,21 @@ How a reply ends is its first choice's `finish_reason`: `length` and
 completed. Streamed, the last finish_reason sent counts; a stream that ends
 without one was cut short. Chat Completions has no `failed` reply: failures
 come as HTTP errors, or as an `error` event mid-stream.
+
+Streamed, a tool call's `index` names it in every chunk; its `id` and name come
+once, in its first chunk, and pieces of its arguments after (some servers send
+them whole, in that first chunk). Each piece goes out as a
+`ToolCallArgumentsDelta` naming the call; the call's arguments are the pieces
+joined, so the two agree. (A piece sent before its call has a name, which no
+server should do, is kept in the call but not announced: it names no tool.)
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Awaitable
+from collections.abc import AsyncGenerator, Awaitable, Sequence
 from typing import Any, Literal, cast
 
-from .._context import Usage
+from .._context import InputTokensDetails, OutputTokensDetails, Usage
 from .._function_tool import FunctionTool
 from .._settings import ModelSettings
 from .._tool_params import chat_completions_tool_param
@@ -24,10 +31,18 @@ from ._base import (
     ResponseDone,
     StreamDelta,
     StreamEvent,
+    ToolCallArgumentsDelta,
 )
 from ._chat_conversion import items_to_messages, message_to_items
 from ._defaults import OpenAIModel
-from ._reading import NOT_A_RESPONSE, STREAM_ENDED, EventReader, read_whole
+from ._reading import (
+    NOT_A_RESPONSE,
+    STREAM_ENDED,
+    EventReader,
+    model_name,
+    read_whole,
+    token_count,
+)
 
 __all__ = ["OpenAIChatCompletionsModel"]
 
@@ -60,7 +75,14 @@ class OpenAIChatCompletionsModel(OpenAIModel):
         message = choices[0].message.model_dump(exclude_none=True)
         status, reason = _ending(choices[0].finish_reason)
         usage = _usage(completion.usage)
-        return ModelResponse(message_to_items(message), usage, completion.id, status, reason)
+        return ModelResponse(
+            message_to_items(message),
+            usage,
+            completion.id,
+            status,
+            reason,
+            model_name(completion.model),
+        )
 
     async def stream_response(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         """Call the model and yield its chunks, ending with `ResponseDone`.
@@ -72,7 +94,8 @@ class OpenAIChatCompletionsModel(OpenAIModel):
             request: The conversation, tools and settings.
 
         Yields:
-            The provider's chunks, then the whole response.
+            The provider's chunks, each followed by a `ToolCallArgumentsDelta` for each
+            piece of a tool call's arguments it carries; then the whole response.
 
         Raises:
             ModelTransportError: If a chunk cannot be read, the API sends an error
@@ -92,7 +115,8 @@ class OpenAIChatCompletionsModel(OpenAIModel):
         async with stream:  # closes the connection however reading stops, aclose() included
             async for chunk in chunks:
                 yield StreamDelta(chunk)
-                reply.add(chunk)
+                for piece in reply.add(chunk):
+                    yield piece
         if reply.finish_reason is None:
             raise chunks.failure(STREAM_ENDED)
         yield ResponseDone(reply.response())
@@ -159,12 +183,24 @@ def _ending(
 
 
 def _usage(usage: Any) -> Usage:
-    result = Usage(requests=1)
-    if usage is not None:
-        result.input_tokens = usage.prompt_tokens
-        result.output_tokens = usage.completion_tokens
-        result.total_tokens = usage.total_tokens
-    return result
+    """The usage the API reported; what a compatible server leaves out counts 0."""
+    input_tokens = token_count(usage, "prompt_tokens")
+    output_tokens = token_count(usage, "completion_tokens")
+    return Usage(
+        requests=1,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        total_tokens=token_count(usage, "total_tokens") or input_tokens + output_tokens,
+        input_tokens_details=InputTokensDetails(
+            token_count(usage, "prompt_tokens_details", "cached_tokens")
+        ),
+        output_tokens_details=OutputTokensDetails(
+            token_count(usage, "completion_tokens_details", "reasoning_tokens")
+        ),
+    )
+
+
+_NO_PIECES: tuple[ToolCallArgumentsDelta, ...] = ()
 
 
 class _StreamedReply:
@@ -172,39 +208,86 @@ class _StreamedReply:
 
     def __init__(self) -> None:
         self.text: list[str] = []
-        self.calls: dict[int, dict[str, Any]] = {}
+        self.calls: dict[Any, _StreamedCall] = {}
+        """The tool calls, by the `index` their chunks give."""
         self.usage: Any = None
         self.id: str | None = None
+        self.model: str | None = None
         self.finish_reason: str | None = None
 
-    def add(self, chunk: Any) -> None:
+    def add(self, chunk: Any) -> Sequence[ToolCallArgumentsDelta]:
+        """Take one chunk; the pieces of tool calls' arguments it carries, in order."""
         self.id = self.id or chunk.id
+        if self.model is None:
+            self.model = model_name(chunk.model)
         if chunk.usage is not None:
             self.usage = chunk.usage
+        pieces = _NO_PIECES  # most chunks carry none: no list made for them
         choices: list[Any] = chunk.choices or []  # a server may leave them out of a usage chunk
         for choice in choices:
             if choice.index == 0 and choice.finish_reason is not None:
                 self.finish_reason = choice.finish_reason
             delta = choice.delta
+            if delta is None:
+                continue
             if delta.content:
                 self.text.append(delta.content)
-            calls: list[Any] = delta.tool_calls or []
-            for call in calls:
-                self._add_call(call)
+            if delta.tool_calls:
+                found = self._add_calls(delta.tool_calls)
+                pieces = [*pieces, *found] if pieces else found  # several choices: rare
+        return pieces
 
-    def _add_call(self, call: Any) -> None:
-        entry = self.calls.setdefault(
-            call.index, {"id": "", "function": {"name": "", "arguments": ""}}
-        )
-        entry["id"] = call.id or entry["id"]
-        if call.function is not None:
-            entry["function"]["name"] += call.function.name or ""
-            entry["function"]["arguments"] += call.function.arguments or ""
+    def _add_calls(self, calls: list[Any]) -> list[ToolCallArgumentsDelta]:
+        pieces: list[ToolCallArgumentsDelta] = []
+        for call in calls:
+            entry = self.calls.get(call.index)
+            if entry is None:
+                entry = self.calls[call.index] = _StreamedCall()
+            piece = entry.add(call)
+            if piece is not None:
+                pieces.append(piece)
+        return pieces
 
     def response(self) -> ModelResponse:
         message: dict[str, Any] = {
             "content": "".join(self.text),
-            "tool_calls": [self.calls[i] for i in sorted(self.calls)],
+            "tool_calls": [self.calls[i].as_dict() for i in sorted(self.calls)],
         }
         status, reason = _ending(self.finish_reason)
-        return ModelResponse(message_to_items(message), _usage(self.usage), self.id, status, reason)
+        usage = _usage(self.usage)
+        return ModelResponse(message_to_items(message), usage, self.id, status, reason, self.model)
+
+
+class _StreamedCall:
+    """One tool call of a streamed reply, as its chunks arrive."""
+
+    __slots__ = ("arguments", "id", "name")
+
+    def __init__(self) -> None:
+        self.id = ""
+        self.name = ""
+        self.arguments: list[str] = []
+
+    def add(self, call: Any) -> ToolCallArgumentsDelta | None:
+        """Take one chunk's delta of this call; its piece of the arguments, if any.
+
+        A piece that comes before the call's name (a server that never named it)
+        is kept for the call but not announced: there is no tool to name.
+        """
+        self.id = call.id or self.id
+        function = call.function
+        if function is None:
+            return None
+        self.name += function.name or ""
+        piece = function.arguments
+        if not isinstance(piece, str) or not piece:
+            return None
+        self.arguments.append(piece)
+        return ToolCallArgumentsDelta(self.id, self.name, piece) if self.name else None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The call as a Chat message's tool call."""
+        return {
+            "id": self.id,
+            "function": {"name": self.name, "arguments": "".join(self.arguments)},
+        }

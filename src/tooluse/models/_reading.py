@@ -8,6 +8,10 @@ whose every field is None. These helpers turn each of those into one
 `ModelTransportError` saying what happened, with the client's error as the
 cause. Errors of the request itself (`APIStatusError`, `APIConnectionError`)
 pass through: the runner maps them.
+
+What compatible servers (vLLM, Ollama, proxies) merely leave out is no error:
+`token_count` reads a missing or null count as 0, and `model_name` a missing
+name as None.
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ __all__ = [
     "STREAM_ENDED",
     "EventReader",
     "error_event",
+    "model_name",
     "read_whole",
+    "token_count",
 ]
 
 NOT_JSON_BODY = "the model's API answered with a body that is not valid JSON"
@@ -56,6 +62,35 @@ def error_event(code: str | None, message: str, status_code: int | None) -> Mode
     return ModelTransportError(
         f"the model's API sent an error event mid-stream ({detail})", status_code
     )
+
+
+def token_count(usage: Any, *path: str) -> int:
+    """A token count from the API's usage, or 0 where a server left it out.
+
+    Args:
+        usage: The usage object the client parsed (None when the API sent none).
+        *path: The attributes leading to the count, e.g. `"input_tokens_details",
+            "cached_tokens"`.
+
+    Returns:
+        The count; 0 if any step is missing or null, or the count is not an integer.
+    """
+    value = usage
+    for name in path:
+        value = getattr(value, name, None)
+    return value if type(value) is int else 0  # not bool, nor a number sent as text
+
+
+def model_name(value: Any) -> str | None:
+    """The model name the API reported, or None if it sent none (or an empty one).
+
+    Args:
+        value: The response's `model` field, as the client parsed it.
+
+    Returns:
+        The name.
+    """
+    return value if isinstance(value, str) and value else None
 
 
 async def read_whole(call: Awaitable[Any]) -> Any:

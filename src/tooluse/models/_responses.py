@@ -4,6 +4,12 @@ A response ends `completed`, `incomplete` (with `incomplete_details.reason`) or
 `failed` (with `error`); streamed, the same response arrives in the terminal
 event `response.completed`, `response.incomplete` or `response.failed`. Both
 modes read it alike, so the two give the same `ModelResponse`.
+
+A function call's id and name stream once, in `response.output_item.added`;
+its arguments follow in `response.function_call_arguments.delta` events that
+name only the item (`item_id`, `output_index`). The stream remembers each call
+by both, so that every piece goes out as a `ToolCallArgumentsDelta` naming its
+call; whatever of the arguments no delta carried goes out when the item is done.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Awaitable
 from typing import Any, Literal, cast
 
-from .._context import Usage
+from .._context import InputTokensDetails, OutputTokensDetails, Usage
 from .._hosted_tools import FileSearchTool
 from .._items import Item
 from .._settings import ModelSettings
@@ -23,9 +29,18 @@ from ._base import (
     ResponseDone,
     StreamDelta,
     StreamEvent,
+    ToolCallArgumentsDelta,
 )
 from ._defaults import OpenAIModel
-from ._reading import NOT_A_RESPONSE, STREAM_ENDED, EventReader, error_event, read_whole
+from ._reading import (
+    NOT_A_RESPONSE,
+    STREAM_ENDED,
+    EventReader,
+    error_event,
+    model_name,
+    read_whole,
+    token_count,
+)
 from ._responses_input import responses_input
 
 __all__ = ["OpenAIResponsesModel"]
@@ -66,7 +81,9 @@ class OpenAIResponsesModel(OpenAIModel):
             request: The conversation, tools and settings.
 
         Yields:
-            The provider's events, then the whole response (from the terminal event).
+            The provider's events, each followed by a `ToolCallArgumentsDelta` if it
+            carries a piece of a function call's arguments; then the whole response
+            (from the terminal event).
 
         Raises:
             ModelTransportError: If an event cannot be read, the API sends an error
@@ -80,9 +97,11 @@ class OpenAIResponsesModel(OpenAIModel):
         reply = _StreamedResponse(events.status_code)
         async with stream:  # closes the connection however reading stops, aclose() included
             async for event in events:
-                done = reply.add(event)
+                piece = reply.add(event)
                 yield StreamDelta(event)
-                if done is not None:
+                if piece is not None:
+                    yield piece
+                if reply.done is not None:
                     break
         # Yielded after the stream is closed: a consumer that stops here holds no connection.
         if reply.done is None:
@@ -142,33 +161,118 @@ class _StreamedResponse:
         self.status_code = status_code
         self.items: dict[int, Item] = {}
         self.done: ModelResponse | None = None
+        # The function calls streaming, by item id and by output index (deltas name both).
+        self.calls: dict[str | int, _StreamingCall] = {}
 
-    def add(self, event: Any) -> ModelResponse | None:
-        """Take one event; the whole response once the terminal event arrives."""
+    def add(self, event: Any) -> ToolCallArgumentsDelta | None:
+        """Take one event; a piece of a function call's arguments if it carries one.
+
+        Once the terminal event arrives, `done` holds the whole response.
+        """
         kind = getattr(event, "type", None)
-        if kind == "error":
+        if kind == "response.function_call_arguments.delta":  # first: the commonest of these
+            call = self._call(event.item_id, event.output_index)
+            return call.piece(event.delta) if call is not None else None  # unknown: skipped
+        if kind == "response.output_item.added":
+            self._start(event.item, event.output_index)
+        elif kind == "response.output_item.done":
+            item = self.items[event.output_index] = _item(event.item)
+            return self._finish(item, event.output_index)
+        elif kind == "error":
             raise error_event(event.code, event.message, self.status_code)
-        if kind == "response.output_item.done":
-            self.items[event.output_index] = _item(event.item)
         elif kind in _TERMINAL_EVENTS:
             self.done = _to_model_response(event.response, _TERMINAL_EVENTS[kind])
             # A terminal response that leaves its output out still has what streamed.
             if not self.done.output:
                 self.done.output = [self.items[index] for index in sorted(self.items)]
-        return self.done
+        return None
+
+    def _call(self, item_id: Any, output_index: Any) -> _StreamingCall | None:
+        """The call an event names: by item id, else by output index; None if unknown."""
+        call = self.calls.get(item_id) if isinstance(item_id, str) else None
+        if call is None and isinstance(output_index, int):
+            call = self.calls.get(output_index)
+        return call
+
+    def _start(self, item: Any, output_index: Any) -> None:
+        """Remember a function call that starts streaming (other items are not followed)."""
+        if getattr(item, "type", None) != "function_call":
+            return
+        call = _new_call(getattr(item, "call_id", None), getattr(item, "name", None))
+        if call is None:
+            return
+        for key in (getattr(item, "id", None), output_index):
+            if isinstance(key, (str, int)):
+                self.calls[key] = call
+
+    def _finish(self, item: Item, output_index: Any) -> ToolCallArgumentsDelta | None:
+        """What of a finished call's arguments no delta carried, if anything.
+
+        Servers that send the arguments whole, with the item, stream none of them.
+        """
+        if item.get("type") != "function_call":
+            return None
+        call = self._call(item.get("id"), output_index) or _new_call(
+            item.get("call_id"), item.get("name")
+        )
+        arguments = item.get("arguments")
+        if call is None or not isinstance(arguments, str):
+            return None
+        return call.piece(arguments[call.sent :])
+
+
+class _StreamingCall:
+    """A function call whose arguments are streaming: who it is, and how much has gone out."""
+
+    __slots__ = ("call_id", "sent", "tool_name")
+
+    def __init__(self, call_id: str, tool_name: str) -> None:
+        self.call_id = call_id
+        self.tool_name = tool_name
+        self.sent = 0
+        """Characters of the arguments yielded so far."""
+
+    def piece(self, delta: Any) -> ToolCallArgumentsDelta | None:
+        """The event for the next piece of the arguments; None for an empty one."""
+        if not isinstance(delta, str) or not delta:
+            return None
+        self.sent += len(delta)
+        return ToolCallArgumentsDelta(self.call_id, self.tool_name, delta)
+
+
+def _new_call(call_id: Any, name: Any) -> _StreamingCall | None:
+    """A call to follow, if it has an id and a name (a compatible server may send None)."""
+    if isinstance(call_id, str) and call_id and isinstance(name, str) and name:
+        return _StreamingCall(call_id, name)
+    return None
 
 
 def _to_model_response(response: Any, status: _Status = "completed") -> ModelResponse:
     """The model response for an API response; `status` stands in if the API's is missing."""
     items: list[Any] = response.output or []  # a compatible server may leave it out
     output = [_item(item) for item in items]
-    usage = Usage(requests=1)
-    if response.usage is not None:
-        usage.input_tokens = response.usage.input_tokens
-        usage.output_tokens = response.usage.output_tokens
-        usage.total_tokens = response.usage.total_tokens
     ending, reason = _ending(response, status)
-    return ModelResponse(output, usage, response.id, ending, reason)
+    return ModelResponse(
+        output, _usage(response.usage), response.id, ending, reason, model_name(response.model)
+    )
+
+
+def _usage(usage: Any) -> Usage:
+    """The usage the API reported; what a compatible server leaves out counts 0."""
+    input_tokens = token_count(usage, "input_tokens")
+    output_tokens = token_count(usage, "output_tokens")
+    return Usage(
+        requests=1,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        total_tokens=token_count(usage, "total_tokens") or input_tokens + output_tokens,
+        input_tokens_details=InputTokensDetails(
+            token_count(usage, "input_tokens_details", "cached_tokens")
+        ),
+        output_tokens_details=OutputTokensDetails(
+            token_count(usage, "output_tokens_details", "reasoning_tokens")
+        ),
+    )
 
 
 def _item(item: Any) -> Item:

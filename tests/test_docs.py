@@ -19,6 +19,10 @@ line starting with what comes before it. Snippets (pymdownx.snippets, as the exa
 use to show a script) are included, as the site does. No block may reach OpenAI: the key
 is unset, so a block that needs a model uses a scripted one.
 
+docs/tracing.md sends spans over OTLP: the tests run a collector on 127.0.0.1 and point
+`OTEL_EXPORTER_OTLP_ENDPOINT` at it, and put back OpenTelemetry's global tracer provider
+after each test (a block sets it, and the API lets a process set it only once).
+
 Blocks that are not Python name their language (`text`, `bash`, `pycon`), so that no
 Python block escapes this test by being untagged or spelled `py`. A shell command runs the
 virtual environment's own programs (`.venv/bin/tooluse`, `.venv/bin/python`), as the
@@ -32,8 +36,11 @@ import io
 import pkgutil
 import re
 import sys
+import threading
 import types
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
@@ -218,6 +225,68 @@ def run(script: list[Block], page: Path) -> None:
             exec(compiled(block, page), main.__dict__)
         broken = unkept(promised(block.source), printed.getvalue())
         assert not broken, f"{page_id(page)}:{block.line} does not print {broken}"
+
+
+@dataclass
+class Collector:
+    """An OTLP/HTTP trace collector on 127.0.0.1 that keeps what it is sent."""
+
+    url: str
+    bodies: list[bytes] = field(default_factory=list[bytes])
+
+
+@pytest.fixture(scope="module")
+def otlp_collector() -> Iterator[Collector]:
+    received: list[bytes] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            if self.path == "/v1/traces":
+                received.append(self.rfile.read(int(self.headers["Content-Length"])))
+            self.send_response(200 if self.path == "/v1/traces" else 404)
+            self.send_header("Content-Type", "application/x-protobuf")
+            self.send_header("Content-Length", "0")  # an empty ExportTraceServiceResponse
+            self.end_headers()
+
+        def log_message(self, format: str, *args: object) -> None:
+            del format, args
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield Collector(f"http://127.0.0.1:{server.server_address[1]}", received)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(autouse=True)
+def otel_sandbox(otlp_collector: Collector, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spans go to the local collector; the global tracer provider is put back afterwards."""
+    from opentelemetry import trace
+
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", otlp_collector.url)
+    # Private: the API offers no way to unset the provider (its own test utilities do this).
+    once = trace._TRACER_PROVIDER_SET_ONCE  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(trace, "_TRACER_PROVIDER_SET_ONCE", type(once)())
+    monkeypatch.setattr(trace, "_TRACER_PROVIDER", None)
+
+
+def test_the_tracing_page_sends_its_spans_to_the_collector(otlp_collector: Collector) -> None:
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceRequest,
+    )
+
+    page = DOCS / "tracing.md"
+    otlp_collector.bodies.clear()
+    for script in scripts(python_blocks(page)):
+        run(script, page)
+    names: set[str] = set()
+    for body in otlp_collector.bodies:
+        request = ExportTraceServiceRequest.FromString(body)
+        for resource in request.resource_spans:
+            names.update(span.name for scope in resource.scope_spans for span in scope.spans)
+    assert names == {"invoke_workflow Agent workflow", "invoke_agent greeter", "chat TestModel"}
 
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)

@@ -92,7 +92,7 @@ def _tracer(provider: Any) -> Tracer | None:
 
     if provider is None or isinstance(provider, trace.ProxyTracerProvider):
         provider = trace.get_tracer_provider()  # the global one, once set
-    if isinstance(provider, trace.ProxyTracerProvider | trace.NoOpTracerProvider):
+    if isinstance(provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider)):
         return None
     if _last and _last[0][0] is provider:
         return _last[0][1]
@@ -477,15 +477,16 @@ def error_type(error: BaseException) -> str:
 
 
 def _model_name(model: Any) -> str:
-    """What a model is called: a name as given, a model's `model`, or its class's name."""
+    """What a model is called: a name as given, or the name the run's usage entries use."""
     if model is None:
         from .models import DEFAULT_MODEL  # noqa: PLC0415 - above this module
 
         return DEFAULT_MODEL
     if isinstance(model, str):
         return model
-    name = getattr(model, "model", None)
-    return name if isinstance(name, str) else type(model).__name__
+    from ._model_call import model_name  # noqa: PLC0415 - above this module
+
+    return model_name(model)
 
 
 def _provider(model: Any) -> str:

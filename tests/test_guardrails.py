@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from tooluse import (
     Agent,
@@ -18,7 +21,9 @@ from tooluse import (
     OutputGuardrail,
     OutputGuardrailResult,
     OutputGuardrailTripwireTriggered,
+    RunConfig,
     RunContextWrapper,
+    Runner,
     ToolContext,
     ToolGuardrailFunctionOutput,
     ToolInputGuardrail,
@@ -42,10 +47,15 @@ from tooluse._guardrails import (
     run_output_guardrails,
     split_input_guardrails,
 )
+from tooluse._stream_events import GuardrailResultStreamEvent
 from tooluse._tool_guardrails import check_tool_input, check_tool_output
 from tooluse._tracing import RunTracer, SpanScope
 from tooluse.exceptions import GuardrailTripwireTriggered
+from tooluse.models import Model, ModelRequest, ModelResponse, StreamDelta, StreamEvent
 from tooluse.testing import TestModel
+
+from .openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
+from .scripted import ScriptModel, call, outputs, text
 
 AGENT: Agent[Any] = Agent("a", model=TestModel())
 CONTEXT: RunContextWrapper[Any] = RunContextWrapper(None)
@@ -808,3 +818,517 @@ class TestPlaces:
             UserError, match=r"tool_input_guardrails must be a list of guardrails, not a str"
         ):
             echo_with("g")  # pyright: ignore[reportArgumentType]
+
+
+# --- in a run ----------------------------------------------------------------------------
+
+
+def user(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": text}
+
+
+class Counter:
+    """Tools that count their calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+        @function_tool
+        def lookup(topic: str) -> str:
+            """Look a topic up.
+
+            Args:
+                topic: The topic.
+            """
+            self.calls.append(topic)
+            return f"all about {topic}"
+
+        self.lookup = lookup
+
+
+async def run(
+    agent: Agent[Any], input: Any, streamed: bool, **kwargs: Any
+) -> tuple[Any, list[Any]]:
+    """The result and (streamed) the events; a run that raises raises here, events or not."""
+    if not streamed:
+        return await Runner.run(agent, input, **kwargs), []
+    result = Runner.run_streamed(agent, input, **kwargs)
+    events = [event async for event in result.stream_events()]
+    return result, events
+
+
+async def run_raising(
+    agent: Agent[Any], input: Any, streamed: bool, error: type[Exception], **kwargs: Any
+) -> tuple[Any, list[Any]]:
+    """The error the run raised, and (streamed) the events before it."""
+    events: list[Any] = []
+
+    async def go() -> None:
+        if not streamed:
+            await Runner.run(agent, input, **kwargs)
+            return
+        async for event in Runner.run_streamed(agent, input, **kwargs).stream_events():
+            events.append(event)  # noqa: PERF401 - a comprehension would lose them as it raises
+
+    with pytest.raises(error) as caught:
+        await go()
+    return caught.value, events
+
+
+def guardrail_events(events: list[Any]) -> list[tuple[str, str]]:
+    return [
+        (e.kind, e.result.guardrail.get_name())
+        for e in events
+        if isinstance(e, GuardrailResultStreamEvent)
+    ]
+
+
+class Hanging(Model):
+    """A model whose call never ends; records that it was cancelled."""
+
+    def __init__(self) -> None:
+        self.started = asyncio.Event()
+        self.cancelled = False
+
+    async def get_response(self, request: ModelRequest) -> ModelResponse:
+        self.started.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.cancelled = True
+            raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        yield StreamDelta(await self.get_response(request))
+
+
+STREAMED = pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
+
+
+class TestInputGuardrailsInARun:
+    @STREAMED
+    async def test_a_trip_beside_the_call_drops_its_response_and_runs_no_tool(
+        self, streamed: bool
+    ) -> None:
+        tools = Counter()
+        model = ScriptModel([call("c1", "lookup", {"topic": "math"})], [text("done")])
+
+        @input_guardrail
+        async def no_math(ctx: Any, agent: Any, input: Any) -> GuardrailFunctionOutput:
+            while not model.requests:  # trip only once the model has answered
+                await asyncio.sleep(0)
+            return GuardrailFunctionOutput({"topic": "math"}, "math" in str(input))
+
+        agent = Agent("a", tools=[tools.lookup], model=model, input_guardrails=[no_math])
+        error, events = await run_raising(
+            agent, "do my math homework", streamed, InputGuardrailTripwireTriggered
+        )
+        assert isinstance(error, InputGuardrailTripwireTriggered)
+        assert error.guardrail_result == InputGuardrailResult(
+            no_math, GuardrailFunctionOutput({"topic": "math"}, True)
+        )
+        assert tools.calls == []  # the model asked for the tool: it never ran
+        assert len(model.requests) == 1  # and no second model call
+        assert error.items == [user("do my math homework")]
+        assert error.new_items == []  # the response to refused input is not the conversation
+        assert error.state is not None
+        assert guardrail_events(events) == ([("input", "no_math")] if streamed else [])
+
+    @STREAMED
+    async def test_a_trip_cancels_a_call_still_running(self, streamed: bool) -> None:
+        model = Hanging()
+
+        @input_guardrail
+        async def late(ctx: Any, agent: Any, input: Any) -> GuardrailFunctionOutput:
+            await model.started.wait()  # trip while the call is on its way
+            return TRIP
+
+        agent = Agent("a", model=model, input_guardrails=[late])
+        error, _ = await run_raising(agent, "hi", streamed, InputGuardrailTripwireTriggered)
+        assert isinstance(error, InputGuardrailTripwireTriggered)
+        assert error.guardrail_result.guardrail is late
+        assert model.cancelled
+        assert error.new_items == []
+
+    @STREAMED
+    async def test_a_blocking_guardrail_runs_before_the_call(self, streamed: bool) -> None:
+        model = ScriptModel([text("never")])
+        blocking = InputGuardrail(PASS_FN, name="first", run_in_parallel=False)
+        order: list[str] = []
+
+        @input_guardrail(run_in_parallel=False)
+        def blocker(ctx: Any, agent: Any, input: Any) -> GuardrailFunctionOutput:
+            order.append(f"guardrail, {len(model.requests)} requests")
+            return TRIP
+
+        agent = Agent("a", model=model, input_guardrails=[blocking, blocker])
+        error, _ = await run_raising(agent, "hi", streamed, InputGuardrailTripwireTriggered)
+        assert isinstance(error, InputGuardrailTripwireTriggered)
+        assert order == ["guardrail, 0 requests"]
+        assert model.requests == []  # the model was never called
+        assert error.items == [user("hi")]
+
+    @STREAMED
+    async def test_passing_guardrails_are_on_the_result(self, streamed: bool) -> None:
+        tools = Counter()
+        model = ScriptModel([call("c1", "lookup", {"topic": "owls"})], [text("Owls hoot.")])
+        seen: list[Any] = []
+
+        @input_guardrail(name="agent's")
+        async def agents(ctx: Any, agent: Any, input: Any) -> GuardrailFunctionOutput:
+            seen.append((agent.name, input))
+            return PASS
+
+        runs = InputGuardrail(PASS_FN, name="run's", run_in_parallel=False)
+        agent = Agent("a", tools=[tools.lookup], model=model, input_guardrails=[agents])
+        result, events = await run(
+            agent, "owls?", streamed, run_config=RunConfig(input_guardrails=[runs])
+        )
+        assert result.final_output == "Owls hoot."
+        assert tools.calls == ["owls"]
+        assert seen == [("a", "owls?")]  # once: on the first turn only
+        assert [r.guardrail.get_name() for r in result.input_guardrail_results] == [
+            "run's",
+            "agent's",
+        ]
+        assert all(not r.output.tripwire_triggered for r in result.input_guardrail_results)
+        if streamed:
+            assert guardrail_events(events) == [("input", "run's"), ("input", "agent's")]
+
+    async def test_a_guardrail_that_raises_stops_the_run(self) -> None:
+        def broken(ctx: Any, agent: Any, input: Any) -> GuardrailFunctionOutput:
+            raise RuntimeError("classifier down")
+
+        agent = Agent(
+            "a", model=ScriptModel([text("hi")]), input_guardrails=[InputGuardrail(broken)]
+        )
+        with pytest.raises(RuntimeError, match="classifier down"):
+            await Runner.run(agent, "hi")
+
+    async def test_they_see_the_input_as_given(self) -> None:
+        seen: list[Any] = []
+
+        @input_guardrail
+        def look(ctx: RunContextWrapper[str], agent: Any, input: Any) -> GuardrailFunctionOutput:
+            seen.append((ctx.context, input))
+            return PASS
+
+        agent = Agent("a", model=ScriptModel([text("ok")]), input_guardrails=[look])
+        await Runner.run(agent, [user("one"), user("two")], context="mine")
+        assert seen == [("mine", [user("one"), user("two")])]
+
+    async def test_not_after_a_handoff(self) -> None:
+        later = Agent(
+            "later", model=ScriptModel([text("from later")]), input_guardrails=[tripping("later")]
+        )
+        first = Agent(
+            "first",
+            model=ScriptModel([call("h1", "transfer_to_later")]),
+            handoffs=[later],
+            input_guardrails=[passing("first")],
+        )
+        result = await Runner.run(first, "hi")
+        assert result.final_output == "from later"
+        assert [r.guardrail.get_name() for r in result.input_guardrail_results] == ["first"]
+
+    async def test_not_again_when_a_paused_run_resumes(self) -> None:
+        checks: list[str] = []
+
+        @function_tool(needs_approval=True)
+        def delete(path: str) -> str:
+            """Delete a file.
+
+            Args:
+                path: The file.
+            """
+            return f"deleted {path}"
+
+        @input_guardrail
+        def counted(ctx: Any, agent: Any, input: Any) -> GuardrailFunctionOutput:
+            checks.append("checked")
+            return PASS
+
+        model = ScriptModel([call("c1", "delete", {"path": "/tmp/x"})], [text("Deleted.")])
+        agent = Agent("a", tools=[delete], model=model, input_guardrails=[counted])
+        paused = await Runner.run(agent, "delete /tmp/x")
+        assert paused.interruptions
+        state = paused.to_state()
+        state.approve(paused.interruptions[0])
+        resumed = await Runner.run(agent, state)
+        assert resumed.final_output == "Deleted."
+        assert checks == ["checked"]
+
+
+class TestOutputGuardrailsInARun:
+    @STREAMED
+    async def test_a_trip_stops_the_run_with_the_output(self, streamed: bool) -> None:
+        @output_guardrail
+        def no_secrets(ctx: Any, agent: Any, output: Any) -> GuardrailFunctionOutput:
+            return GuardrailFunctionOutput({"found": "hunter2"}, "hunter2" in output)
+
+        agent = Agent(
+            "a",
+            model=ScriptModel([text("the password is hunter2")]),
+            output_guardrails=[no_secrets],
+        )
+        error, events = await run_raising(agent, "pw?", streamed, OutputGuardrailTripwireTriggered)
+        assert isinstance(error, OutputGuardrailTripwireTriggered)
+        result = error.guardrail_result
+        assert (result.guardrail, result.agent_output, result.agent) == (
+            no_secrets,
+            "the password is hunter2",
+            agent,
+        )
+        assert result.output == GuardrailFunctionOutput({"found": "hunter2"}, True)
+        assert error.items[0] == user("pw?")
+        assert [i["type"] for i in error.new_items] == ["message"]
+        assert error.state is not None
+        if streamed:
+            assert guardrail_events(events) == [("output", "no_secrets")]
+
+    @STREAMED
+    async def test_the_answering_agents_and_the_runs(self, streamed: bool) -> None:
+        seen: list[Any] = []
+
+        def recording(name: str) -> OutputGuardrail[Any]:
+            def check(ctx: Any, agent: Any, output: Any) -> GuardrailFunctionOutput:
+                seen.append((name, agent.name, output))
+                return PASS
+
+            return OutputGuardrail(check, name=name)
+
+        later = Agent(
+            "later", model=ScriptModel([text("42")]), output_guardrails=[recording("later's")]
+        )
+        first = Agent(
+            "first",
+            model=ScriptModel([call("h1", "transfer_to_later")]),
+            handoffs=[later],
+            output_guardrails=[recording("first's")],
+        )
+        config = RunConfig(output_guardrails=[recording("run's")])
+        result, _ = await run(first, "answer?", streamed, run_config=config)
+        assert result.final_output == "42"
+        assert sorted(seen) == [("later's", "later", "42"), ("run's", "later", "42")]
+        assert [r.guardrail.get_name() for r in result.output_guardrail_results] == [
+            "later's",
+            "run's",
+        ]
+        assert result.output_guardrail_results[0].agent is later
+
+    async def test_they_see_a_structured_output_as_its_type(self) -> None:
+        seen: list[Any] = []
+
+        @output_guardrail
+        def look(ctx: Any, agent: Any, output: Any) -> GuardrailFunctionOutput:
+            seen.append(output)
+            return PASS
+
+        agent = Agent(
+            "a",
+            model=ScriptModel([text('{"answer": 42}')]),
+            output_type=Answer,
+            output_guardrails=[look],
+        )
+        result = await Runner.run(agent, "?")
+        assert seen == [Answer(answer=42)] == [result.final_output]
+
+    async def test_no_final_output_no_output_guardrails(self) -> None:
+        @function_tool(needs_approval=True)
+        def act() -> str:
+            """Act."""
+            return "done"
+
+        agent = Agent(
+            "a",
+            tools=[act],
+            model=ScriptModel([call("c1", "act")]),
+            output_guardrails=[OutputGuardrail(lambda ctx, agent, output: TRIP, name="never")],
+        )
+        paused = await Runner.run(agent, "go")
+        assert paused.interruptions
+        assert paused.output_guardrail_results == []
+
+
+class Answer(BaseModel):
+    answer: int
+
+
+class TestToolGuardrailsInARun:
+    @STREAMED
+    async def test_allow_reject_and_replace(self, streamed: bool) -> None:
+        tools = Counter()
+
+        @tool_input_guardrail
+        def no_secrets(data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
+            if "secret" in data.context.tool_arguments:
+                return ToolGuardrailFunctionOutput.reject_content("That topic is off limits.")
+            return ToolGuardrailFunctionOutput.allow()
+
+        @tool_output_guardrail
+        def shorten(data: ToolOutputGuardrailData) -> ToolGuardrailFunctionOutput:
+            if "owls" in data.output:
+                return ToolGuardrailFunctionOutput.reject_content("[owl facts withheld]")
+            return ToolGuardrailFunctionOutput.allow()
+
+        lookup = dataclasses.replace(
+            tools.lookup, tool_input_guardrails=[no_secrets], tool_output_guardrails=[shorten]
+        )
+        model = ScriptModel(
+            [
+                call("c1", "lookup", {"topic": "secret plans"}),
+                call("c2", "lookup", {"topic": "owls"}),
+                call("c3", "lookup", {"topic": "cats"}),
+            ],
+            [text("Done.")],
+        )
+        agent = Agent("a", tools=[lookup], model=model)
+        result, events = await run(agent, "tell me", streamed)
+        assert result.final_output == "Done."
+        assert sorted(tools.calls) == ["cats", "owls"]  # the rejected call never ran
+        assert outputs(model.requests[1]) == {
+            "c1": "That topic is off limits.",
+            "c2": "[owl facts withheld]",
+            "c3": "all about cats",
+        }
+        inputs = [r.output.behavior["type"] for r in result.tool_input_guardrail_results]
+        assert sorted(inputs) == ["allow", "allow", "reject_content"]
+        outs = [r.output.behavior["type"] for r in result.tool_output_guardrail_results]
+        assert sorted(outs) == ["allow", "reject_content"]  # no output from the rejected call
+        if streamed:
+            kinds = sorted(kind for kind, _ in guardrail_events(events))
+            assert kinds == ["tool_input"] * 3 + ["tool_output"] * 2
+
+    @STREAMED
+    async def test_an_input_trip_stops_the_run_before_the_tool(self, streamed: bool) -> None:
+        tools = Counter()
+
+        @tool_input_guardrail
+        def stop(data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
+            return ToolGuardrailFunctionOutput.raise_exception({"why": "forbidden"})
+
+        lookup = dataclasses.replace(tools.lookup, tool_input_guardrails=[stop])
+        model = ScriptModel([call("c1", "lookup", {"topic": "x"})], [text("never")])
+        agent = Agent("a", tools=[lookup], model=model)
+        error, _ = await run_raising(agent, "go", streamed, ToolInputGuardrailTripwireTriggered)
+        assert isinstance(error, ToolInputGuardrailTripwireTriggered)
+        assert error.guardrail is stop
+        assert error.output == ToolGuardrailFunctionOutput.raise_exception({"why": "forbidden"})
+        assert tools.calls == []
+        assert len(model.requests) == 1
+        assert error.items[0] == user("go")
+        assert [i["type"] for i in error.new_items] == ["function_call"]
+        assert error.state is not None
+
+    @STREAMED
+    async def test_an_output_trip_stops_the_run_after_the_tool(self, streamed: bool) -> None:
+        tools = Counter()
+
+        @tool_output_guardrail
+        async def stop(data: ToolOutputGuardrailData) -> ToolGuardrailFunctionOutput:
+            return ToolGuardrailFunctionOutput.raise_exception(data.output)
+
+        lookup = dataclasses.replace(tools.lookup, tool_output_guardrails=[stop])
+        model = ScriptModel([call("c1", "lookup", {"topic": "x"})], [text("never")])
+        agent = Agent("a", tools=[lookup], model=model)
+        error, _ = await run_raising(agent, "go", streamed, ToolOutputGuardrailTripwireTriggered)
+        assert isinstance(error, ToolOutputGuardrailTripwireTriggered)
+        assert (error.guardrail, error.output.output_info) == (stop, "all about x")
+        assert tools.calls == ["x"]
+        assert len(model.requests) == 1
+        assert error.state is not None
+
+    async def test_resuming_after_a_trip_runs_the_call_and_its_guardrails_again(self) -> None:
+        tools = Counter()
+        locked = [True]
+
+        @tool_input_guardrail
+        def lock(data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
+            if locked[0]:
+                return ToolGuardrailFunctionOutput.raise_exception()
+            return ToolGuardrailFunctionOutput.allow()
+
+        lookup = dataclasses.replace(tools.lookup, tool_input_guardrails=[lock])
+        model = ScriptModel([call("c1", "lookup", {"topic": "x"})], [text("Done.")])
+        agent = Agent("a", tools=[lookup], model=model)
+        with pytest.raises(ToolInputGuardrailTripwireTriggered) as caught:
+            await Runner.run(agent, "go")
+        state = caught.value.state
+        assert state is not None
+        locked[0] = False
+        result = await Runner.run(agent, state)
+        assert result.final_output == "Done."
+        assert tools.calls == ["x"]
+        assert len(model.requests) == 2  # the call was answered, not asked for again
+        assert [r.output.behavior for r in result.tool_input_guardrail_results] == [
+            {"type": "allow"}
+        ]
+
+    async def test_the_guardrail_sees_the_call(self) -> None:
+        seen: list[Any] = []
+
+        @tool_input_guardrail
+        def look(data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
+            ctx = data.context
+            seen.append((ctx.context, ctx.tool_name, ctx.tool_call_id, ctx.tool_arguments))
+            seen.append(data.agent.name)
+            return ToolGuardrailFunctionOutput.allow()
+
+        tools = Counter()
+        lookup = dataclasses.replace(tools.lookup, tool_input_guardrails=[look])
+        model = ScriptModel([call("c1", "lookup", {"topic": "x"})], [text("ok")])
+        await Runner.run(Agent("a", tools=[lookup], model=model), "go", context="mine")
+        assert seen == [("mine", "lookup", "c1", '{"topic": "x"}'), "a"]
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
+@pytest.mark.parametrize("api", ["responses", "chat"])
+async def test_over_http_with_the_openai_client(
+    openai_server: ScriptedServer, api: str, streamed: bool
+) -> None:
+    # Turn 1: two calls, one rejected by its input guardrail; turn 2: the answer, which the
+    # output guardrail passes. Then a run whose input guardrail trips: no tool runs.
+    tools = Counter()
+
+    @tool_input_guardrail
+    def no_secrets(data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
+        if "secret" in data.context.tool_arguments:
+            return ToolGuardrailFunctionOutput.reject_content("Off limits.")
+        return ToolGuardrailFunctionOutput.allow()
+
+    @output_guardrail
+    def polite(ctx: Any, agent: Any, output: Any) -> GuardrailFunctionOutput:
+        return GuardrailFunctionOutput(None, "stupid" in output)
+
+    @input_guardrail
+    def no_math(ctx: Any, agent: Any, input: Any) -> GuardrailFunctionOutput:
+        return GuardrailFunctionOutput(None, "math" in str(input))
+
+    lookup = dataclasses.replace(tools.lookup, tool_input_guardrails=[no_secrets])
+    openai_server.script(
+        Turn(calls=[Call("lookup", '{"topic": "secret"}'), Call("lookup", '{"topic": "owls"}')]),
+        Turn(text="Owls hoot."),
+        Turn(calls=[Call("lookup", '{"topic": "math"}')]),
+    )
+    agent = Agent(
+        "a",
+        tools=[lookup],
+        model=openai_server.model(api),
+        input_guardrails=[no_math],
+        output_guardrails=[polite],
+    )
+    result, _ = await run(agent, "owls?", streamed)
+    assert result.final_output == "Owls hoot."
+    assert tools.calls == ["owls"]
+    assert sent_tool_outputs(openai_server.requests[1]["body"]) == {
+        "call_1": "Off limits.",
+        "call_2": "all about owls",
+    }
+    assert [r.guardrail.get_name() for r in result.input_guardrail_results] == ["no_math"]
+    assert [r.guardrail.get_name() for r in result.output_guardrail_results] == ["polite"]
+
+    error, _ = await run_raising(agent, "math?", streamed, InputGuardrailTripwireTriggered)
+    assert isinstance(error, InputGuardrailTripwireTriggered)
+    assert tools.calls == ["owls"]  # the math call the server scripted never ran
+    assert error.new_items == []

@@ -3,6 +3,7 @@ streamed and plain runs alike, no content by default, and the real `openai` clie
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -17,6 +18,7 @@ from tooluse import (
     RetryPolicy,
     RunConfig,
     Runner,
+    RunTimeoutError,
     function_tool,
 )
 from tooluse.models import ModelTransportError
@@ -268,6 +270,52 @@ async def test_a_model_that_keeps_failing_ends_the_run_with_its_error(traced: Tr
     assert len(attempts) == 3
     assert "tooluse.retry.delay_seconds" not in attributes(attempts[-1])  # not tried again
     assert traced.one("invoke_workflow Agent workflow").status.status_code is StatusCode.ERROR
+
+
+@function_tool
+async def wait_long() -> str:
+    """Take a long time."""
+    await asyncio.sleep(30)
+    return "done"
+
+
+def waiting_agent() -> Agent[Any]:
+    return Agent(
+        name="waiter",
+        model=scripted(ModelReply(tool_calls=[ToolCall("wait_long", {}, "c1")])),
+        tools=[wait_long],
+    )
+
+
+async def test_a_run_that_times_out_ends_every_span(traced: Traced) -> None:
+    with pytest.raises(RunTimeoutError):
+        await Runner.run(waiting_agent(), "hi", run_config=traced.config(run_timeout=0.05))
+    assert traced.outline() == (  # every span ended, and so was exported
+        "invoke_workflow Agent workflow\n"
+        "  invoke_agent waiter\n"
+        "    chat FunctionModel\n"
+        "    execute_tool wait_long"
+    )
+    tool = traced.one("execute_tool wait_long")
+    assert attributes(tool)["error.type"] == "asyncio.exceptions.CancelledError"
+    run_span = traced.one("invoke_workflow Agent workflow")
+    assert attributes(run_span)["error.type"] == "tooluse.exceptions.RunTimeoutError"
+
+
+async def test_a_cancelled_streamed_run_ends_every_span(traced: Traced) -> None:
+    result = Runner.run_streamed(waiting_agent(), "hi", run_config=traced.config())
+    async for event in result.stream_events():
+        if getattr(event, "name", None) == "tool_called":
+            result.cancel()
+    assert result.cancelled
+    assert traced.outline() == (  # every span ended, and so was exported
+        "invoke_workflow Agent workflow\n"
+        "  invoke_agent waiter\n"
+        "    chat FunctionModel\n"
+        "    execute_tool wait_long"
+    )
+    run_span = traced.one("invoke_workflow Agent workflow")
+    assert attributes(run_span)["error.type"] == "asyncio.exceptions.CancelledError"
 
 
 # Content ----------------------------------------------------------------------------------

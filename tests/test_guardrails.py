@@ -1265,6 +1265,36 @@ class TestToolGuardrailsInARun:
             {"type": "allow"}
         ]
 
+    async def test_an_output_guardrail_sees_the_value_returned(self) -> None:
+        seen: list[Any] = []
+
+        @tool_output_guardrail
+        def look(data: ToolOutputGuardrailData) -> ToolGuardrailFunctionOutput:
+            seen.append(data.output)
+            return ToolGuardrailFunctionOutput.allow()
+
+        @function_tool(tool_output_guardrails=[look])
+        def stats(n: int) -> dict[str, int]:
+            """Stats.
+
+            Args:
+                n: How many.
+            """
+            return {"count": n}
+
+        @function_tool(tool_output_guardrails=[look])
+        def broken() -> str:
+            """Fail."""
+            raise ValueError("secret detail")
+
+        model = ScriptModel([call("c1", "stats", {"n": 3}), call("c2", "broken")], [text("ok")])
+        await Runner.run(Agent("a", tools=[stats, broken], model=model), "go")
+        # The two calls run at once: their guardrails in either order.
+        assert {"count": 3} in seen
+        failed = [value for value in seen if isinstance(value, str)]
+        assert failed == [outputs(model.requests[1])["c2"]]  # the error text the model got
+        assert "secret detail" not in failed[0]
+
     async def test_the_guardrail_sees_the_call(self) -> None:
         seen: list[Any] = []
 

@@ -155,7 +155,8 @@ class ToolOutputGuardrailData(ToolInputGuardrailData):
     """What a tool output guardrail function receives: the call, and what it returned."""
 
     output: Any
-    """The tool's output: the text the model would get."""
+    """What the tool returned, as a Python value (a dict stays a dict); for a call that
+    failed, the text the model would get."""
 
 
 ToolInputGuardrailFunction: TypeAlias = Callable[
@@ -414,7 +415,8 @@ async def check_tool_output(
         tool: The tool that was called.
         context: The call's context.
         agent: The agent whose tool it is.
-        output: What the tool returned (the text for the model).
+        output: What the tool returned, as a Python value (for a failed call, the text for
+            the model).
         results: Each guardrail's result is appended here.
         tracer: Records a span per guardrail, when given.
         on_result: Called with each result.

@@ -119,11 +119,14 @@ async def test_a_run_with_a_tool_call_and_a_handoff(traced: Traced, streamed: bo
     assert all(s.status.status_code is StatusCode.UNSET for s in traced.spans)
 
 
-async def test_an_agent_used_as_a_tool_nests_its_run_in_the_call(traced: Traced) -> None:
+@pytest.mark.parametrize("streamed", [False, True])
+async def test_an_agent_used_as_a_tool_nests_its_run_in_the_call(
+    traced: Traced, streamed: bool
+) -> None:
     researcher = Agent(name="researcher", model=TestModel(), tools=[get_weather])
     tool = researcher.as_tool(tool_name="research", tool_description="Look things up.")
     lead = Agent(name="lead", model=TestModel(), tools=[tool])
-    await run(lead, "Plan a trip", False, traced.config())
+    await run(lead, "Plan a trip", streamed, traced.config())
     assert traced.outline() == (
         "invoke_workflow Agent workflow\n"
         "  invoke_agent lead\n"

@@ -17,6 +17,8 @@ from tooluse import (
     MaxTurnsExceeded,
     RetryPolicy,
     RunConfig,
+    RunContextWrapper,
+    RunHooks,
     Runner,
     RunTimeoutError,
     function_tool,
@@ -168,6 +170,27 @@ async def test_spans_a_tool_makes_nest_in_its_call(traced: Traced) -> None:
 
     await run(Agent(name="a", model=TestModel(), tools=[lookup]), "hi", False, traced.config())
     assert "    execute_tool lookup\n      SELECT" in traced.outline()
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+async def test_spans_hooks_make_nest_in_the_run(traced: Traced, streamed: bool) -> None:
+    tracer = traced.provider.get_tracer("app")
+
+    class Audit(RunHooks[Any]):
+        async def on_agent_start(self, context: RunContextWrapper[Any], agent: Agent[Any]) -> None:
+            with tracer.start_as_current_span("audit"):
+                pass
+
+    agent = Agent(name="a", model=TestModel())
+    if streamed:
+        result = Runner.run_streamed(agent, "hi", run_config=traced.config(), hooks=Audit())
+        async for _ in result.stream_events():
+            pass
+    else:
+        await Runner.run(agent, "hi", run_config=traced.config(), hooks=Audit())
+    lines = traced.outline().splitlines()
+    assert lines[0] == "invoke_workflow Agent workflow"
+    assert "  audit" in lines  # a child of the run's span
 
 
 @pytest.mark.parametrize("streamed", [False, True])

@@ -1362,3 +1362,54 @@ async def test_over_http_with_the_openai_client(
     assert isinstance(error, InputGuardrailTripwireTriggered)
     assert tools.calls == ["owls"]  # the math call the server scripted never ran
     assert error.new_items == []
+
+
+async def test_resuming_after_an_input_trip_checks_the_input_again() -> None:
+    verdicts = [TRIP, PASS]
+    checked = InputGuardrail(lambda ctx, agent, input: verdicts.pop(0), name="moderation")
+    model = ScriptModel([text("dropped: the input tripped")], [text("answered")])
+    agent = Agent("a", input_guardrails=[checked], model=model)
+    with pytest.raises(InputGuardrailTripwireTriggered) as raised:
+        await Runner.run(agent, "hi")
+    state = raised.value.state
+    assert state is not None
+    assert state.new_items == []
+    result = await Runner.run(agent, state)  # nothing was answered: the input is checked again
+    assert result.final_output == "answered"
+    assert [r.guardrail.get_name() for r in result.input_guardrail_results] == ["moderation"]
+    assert verdicts == []
+
+
+async def test_a_resumed_run_that_answered_something_does_not_check_the_input_again() -> None:
+    seen: list[object] = []
+
+    def moderation(ctx: Any, agent: Any, input: Any) -> GuardrailFunctionOutput:
+        seen.append(input)
+        return PASS
+
+    model = ScriptModel([call("c1", "echo", {"text": "x"})], [text("done")])
+
+    @function_tool(needs_approval=True)
+    def echo(text: str) -> str:
+        """Echo.
+
+        Args:
+            text: The text.
+        """
+        return text
+
+    agent = Agent("a", tools=[echo], input_guardrails=[InputGuardrail(moderation)], model=model)
+    paused = await Runner.run(agent, "hi")
+    assert paused.interruptions
+    paused.approve(paused.interruptions[0])
+    result = await Runner.run(agent, paused.to_state())
+    assert result.final_output == "done"
+    assert seen == ["hi"]
+
+
+def test_run_config_refuses_guardrails_in_the_wrong_list() -> None:
+    wrong = OutputGuardrail(lambda ctx, agent, output: PASS, name="out")
+    with pytest.raises(UserError, match=r"RunConfig has input_guardrails that are not input"):
+        RunConfig(input_guardrails=[wrong])  # type: ignore[list-item]
+    with pytest.raises(UserError, match="RunConfig: output_guardrails must be a list"):
+        RunConfig(output_guardrails=wrong)  # type: ignore[arg-type]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ._guardrails import InputGuardrail, OutputGuardrail, check_guardrail_list
 from ._limits import UsageLimits
 from ._retries import RetryPolicy
 from ._settings import ModelSettings, as_model_settings
@@ -12,7 +13,6 @@ from ._values import from_fields, is_positive_number, is_whole_number
 from .exceptions import UserError
 
 if TYPE_CHECKING:
-    from ._guardrails import InputGuardrail, OutputGuardrail
     from ._invocation import ToolErrorFunction
     from .models import Model
 
@@ -67,6 +67,8 @@ class RunConfig:
     """The name of the run's span."""
 
     def __post_init__(self) -> None:
+        check_guardrail_list("RunConfig", "input_guardrails", self.input_guardrails, "input")
+        check_guardrail_list("RunConfig", "output_guardrails", self.output_guardrails, "output")
         if self.model_settings is not None:
             self.model_settings = as_model_settings("RunConfig", self.model_settings)
         problems: list[str] = []

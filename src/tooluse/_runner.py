@@ -211,8 +211,12 @@ class _Run:
             raw_responses=[],
             retry_policy=policy,
         )
-        if not isinstance(input, RunState):  # a resumed run's input was checked when it began
+        if not isinstance(input, RunState):
             self.scope.input_checks = self._input_checks(input)
+        elif not state.new_items and state.turn is None:
+            # Nothing was answered yet (an input guardrail tripped, or the first call
+            # failed): the input is checked again. Otherwise it passed when the run began.
+            self.scope.input_checks = self._input_checks(state.input)
         self._entered: set[int] = set()
         self._toolsets: AsyncExitStack | None = None  # made when a toolset is entered
 

@@ -286,7 +286,7 @@ def test_the_tracing_page_sends_its_spans_to_the_collector(otlp_collector: Colle
         request = ExportTraceServiceRequest.FromString(body)
         for resource in request.resource_spans:
             names.update(span.name for scope in resource.scope_spans for span in scope.spans)
-    assert names == {"invoke_workflow Agent workflow", "invoke_agent greeter", "chat TestModel"}
+    assert names == {"invoke_workflow Agent workflow", "invoke_agent greeter", "chat test"}
 
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)

@@ -235,7 +235,7 @@ def test_content_is_recorded_only_on_request(
         agent(), TestModel(), ModelRequest("Be brief.", [{"role": "user", "content": "x"}])
     )
     tracer.llm_end(response([TEXT]))
-    assert ("gen_ai.input.messages" in attributes(traced.one("chat TestModel"))) is recorded
+    assert ("gen_ai.input.messages" in attributes(traced.one("chat test"))) is recorded
 
 
 # What each span records ----------------------------------------------------------------
@@ -266,7 +266,7 @@ def test_the_run_and_its_agents(traced: Traced) -> None:
         "gen_ai.provider.name": "_OTHER",
         "gen_ai.agent.name": "triage",
         "gen_ai.agent.description": "Sorts requests.",
-        "gen_ai.request.model": "TestModel",
+        "gen_ai.request.model": "test",
     }
     (event,) = triage.events
     assert (event.name, dict(event.attributes or {})) == (
@@ -387,7 +387,7 @@ def test_finish_reasons(traced: Traced, reply: ModelResponse, finish: str) -> No
     settings = ModelSettings(extra_args={"stop": "END"})
     tracer.llm_start(agent(), TestModel(), ModelRequest(None, [], settings=settings))
     tracer.llm_end(reply)
-    chat = attributes(traced.one("chat TestModel"))
+    chat = attributes(traced.one("chat test"))
     assert chat["gen_ai.response.finish_reasons"] == (finish,)
     assert chat["gen_ai.request.stop_sequences"] == ("END",)
     assert chat["gen_ai.output.type"] == "text"
@@ -399,7 +399,7 @@ def test_a_failed_response_is_an_error_of_its_code(traced: Traced) -> None:
     tracer.llm_end(response([], status="failed", reason=f"server_error: {SECRET}"))
     tracer.llm_start(agent(), TestModel(), ModelRequest(None, []))
     tracer.llm_end(response([], status="failed"))
-    first, second = traced.named("chat TestModel")
+    first, second = traced.named("chat test")
     assert first.status.status_code is StatusCode.ERROR
     assert attributes(first)["error.type"] == "server_error"
     assert attributes(second)["error.type"] == "_OTHER"
@@ -416,7 +416,7 @@ def test_each_attempt_is_a_span(traced: Traced) -> None:
     tracer.llm_start(agent(), TestModel(), request)
     tracer.llm_end(response([TEXT]))
     tracer.run_end(None)
-    failed, answered = traced.named("chat TestModel")
+    failed, answered = traced.named("chat test")
     assert failed.status.status_code is StatusCode.ERROR
     assert failed.status.description is None  # the message may hold content
     assert attributes(failed)["error.type"] == "tooluse.models.ModelTransportError"
@@ -430,7 +430,7 @@ def test_an_attempt_that_fails_for_good_has_no_delay(traced: Traced) -> None:
     tracer = traced.tracer()
     tracer.llm_start(agent(), TestModel(), ModelRequest(None, []))
     tracer.llm_error(TimeoutError("slow"), None)
-    chat = traced.one("chat TestModel")
+    chat = traced.one("chat test")
     assert attributes(chat)["error.type"] == "TimeoutError"
     assert "tooluse.retry.delay_seconds" not in attributes(chat)
 
@@ -451,7 +451,7 @@ def test_a_run_that_raises_closes_its_open_spans_with_the_error(traced: Traced) 
     tracer.llm_start(agent(), TestModel(), ModelRequest(None, []))
     error = MaxTurnsExceeded(3, [], [])
     tracer.run_end(error)
-    for name in ("invoke_workflow Agent workflow", "invoke_agent helper", "chat TestModel"):
+    for name in ("invoke_workflow Agent workflow", "invoke_agent helper", "chat test"):
         span = traced.one(name)
         assert span.status.status_code is StatusCode.ERROR, name
         assert attributes(span)["error.type"] == "tooluse.exceptions.MaxTurnsExceeded", name
@@ -463,7 +463,7 @@ def test_an_attempt_left_open_ends_when_the_next_starts(traced: Traced) -> None:
     tracer.llm_start(agent(), TestModel(), ModelRequest(None, []))
     tracer.llm_start(agent(), TestModel(), ModelRequest(None, []))
     tracer.run_end(None)
-    assert len(traced.named("chat TestModel")) == 2
+    assert len(traced.named("chat test")) == 2
 
 
 def test_a_tool_call(traced: Traced) -> None:
@@ -639,7 +639,7 @@ def test_content_on_a_model_call(traced: Traced) -> None:
     ]
     tracer.llm_start(agent(), TestModel(), ModelRequest("Be brief.", conversation))
     tracer.llm_end(response([TEXT, CALL]))
-    chat = attributes(traced.one("chat TestModel"))
+    chat = attributes(traced.one("chat test"))
     assert json.loads(chat["gen_ai.system_instructions"]) == [
         {"type": "text", "content": "Be brief."}
     ]
@@ -696,7 +696,7 @@ def test_content_on_tool_calls_and_errors(traced: Traced) -> None:
     assert "gen_ai.tool.call.result" not in attributes(failed)
     assert failed.status.description == f"'{SECRET}'"
     assert [event.name for event in failed.events] == ["exception"]
-    chat = traced.one("chat TestModel")
+    chat = traced.one("chat test")
     assert chat.status.description == SECRET
     assert (chat.events[0].attributes or {})["exception.message"] == SECRET
 

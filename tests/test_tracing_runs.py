@@ -77,7 +77,11 @@ def get_weather(city: str) -> str:
 def scripted(*replies: ModelReply | str) -> FunctionModel:
     """A model answering with each reply in turn."""
     pending = list(replies)
-    return FunctionModel(lambda items, tools: pending.pop(0))
+
+    def script(items: Any, tools: Any) -> ModelReply | str:
+        return pending.pop(0)
+
+    return FunctionModel(script)
 
 
 # The tree -------------------------------------------------------------------------------
@@ -100,11 +104,11 @@ async def test_a_run_with_a_tool_call_and_a_handoff(traced: Traced, streamed: bo
     assert traced.outline() == (
         "invoke_workflow Support\n"
         "  invoke_agent triage\n"
-        "    chat FunctionModel\n"
+        "    chat function:script\n"
         "    execute_tool get_weather\n"
-        "    chat FunctionModel\n"
+        "    chat function:script\n"
         "  invoke_agent billing\n"
-        "    chat FunctionModel"
+        "    chat function:script"
     )
     (handoff,) = traced.one("invoke_agent triage").events
     assert dict(handoff.attributes or {}) == {
@@ -115,7 +119,7 @@ async def test_a_run_with_a_tool_call_and_a_handoff(traced: Traced, streamed: bo
     assert tool["gen_ai.tool.call.id"] == "call_w"
     assert tool["gen_ai.tool.description"] == "Get the weather."
     finishes = [
-        attributes(s)["gen_ai.response.finish_reasons"] for s in traced.named("chat FunctionModel")
+        attributes(s)["gen_ai.response.finish_reasons"] for s in traced.named("chat function:script")
     ]
     assert finishes == [("tool_calls",), ("tool_calls",), ("stop",)]
     assert all(s.status.status_code is StatusCode.UNSET for s in traced.spans)
@@ -132,14 +136,14 @@ async def test_an_agent_used_as_a_tool_nests_its_run_in_the_call(
     assert traced.outline() == (
         "invoke_workflow Agent workflow\n"
         "  invoke_agent lead\n"
-        "    chat TestModel\n"
+        "    chat test\n"
         "    execute_tool research\n"
         "      invoke_workflow Agent workflow\n"
         "        invoke_agent researcher\n"
-        "          chat TestModel\n"
+        "          chat test\n"
         "          execute_tool get_weather\n"
-        "          chat TestModel\n"
-        "    chat TestModel"
+        "          chat test\n"
+        "    chat test"
     )
     assert len({span.context.trace_id for span in traced.spans if span.context}) == 1
 
@@ -210,13 +214,13 @@ def busy_then(*replies: ModelReply | str) -> FunctionModel:
         *replies,
     ]
 
-    def reply(items: Any, tools: Any) -> ModelReply | str:
+    def script(items: Any, tools: Any) -> ModelReply | str:
         answer = pending.pop(0)
         if isinstance(answer, Exception):
             raise answer
         return answer
 
-    return FunctionModel(reply)
+    return FunctionModel(script)
 
 
 def story() -> Agent[Any]:
@@ -259,7 +263,7 @@ async def test_streamed_and_plain_runs_give_the_same_trace() -> None:
 
 async def test_each_attempt_and_each_failure_is_recorded(traced: Traced) -> None:
     await run(story(), "hi", False, traced.config(retry_policy=FAST_RETRIES))
-    failed, *answered = traced.named("chat FunctionModel")
+    failed, *answered = traced.named("chat function:script")
     assert failed.status.status_code is StatusCode.ERROR
     assert attributes(failed)["error.type"] == "tooluse.models.ModelTransportError"
     assert attributes(failed)["tooluse.retry.delay_seconds"] == 0.001
@@ -292,7 +296,7 @@ async def test_a_model_that_keeps_failing_ends_the_run_with_its_error(traced: Tr
     agent = Agent(name="a", model=FunctionModel(down))
     with pytest.raises(Exception, match="down"):
         await Runner.run(agent, "hi", run_config=traced.config(retry_policy=FAST_RETRIES))
-    attempts = traced.named("chat FunctionModel")
+    attempts = traced.named("chat function:down")
     assert len(attempts) == 3
     assert "tooluse.retry.delay_seconds" not in attributes(attempts[-1])  # not tried again
     assert traced.one("invoke_workflow Agent workflow").status.status_code is StatusCode.ERROR
@@ -319,7 +323,7 @@ async def test_a_run_that_times_out_ends_every_span(traced: Traced) -> None:
     assert traced.outline() == (  # every span ended, and so was exported
         "invoke_workflow Agent workflow\n"
         "  invoke_agent waiter\n"
-        "    chat FunctionModel\n"
+        "    chat function:script\n"
         "    execute_tool wait_long"
     )
     tool = traced.one("execute_tool wait_long")
@@ -337,7 +341,7 @@ async def test_a_cancelled_streamed_run_ends_every_span(traced: Traced) -> None:
     assert traced.outline() == (  # every span ended, and so was exported
         "invoke_workflow Agent workflow\n"
         "  invoke_agent waiter\n"
-        "    chat FunctionModel\n"
+        "    chat function:script\n"
         "    execute_tool wait_long"
     )
     run_span = traced.one("invoke_workflow Agent workflow")
@@ -373,7 +377,7 @@ async def test_content_reaches_the_spans_on_request(
     assert lookup["gen_ai.tool.call.result"] == f"found {SECRET}"
     explode = traced.one("execute_tool explode")
     assert explode.status.description == f"cannot reach {SECRET}"
-    answer = traced.named("chat FunctionModel")[-1]
+    answer = traced.named("chat function:script")[-1]
     assert SECRET in attributes(answer)["gen_ai.system_instructions"]
     assert f"Tell me {SECRET}" in attributes(answer)["gen_ai.input.messages"]
     assert f"The answer is {SECRET}" in attributes(answer)["gen_ai.output.messages"]
@@ -450,5 +454,5 @@ print(len(exporter.get_finished_spans()))
 
 def test_runs_use_the_global_provider_once_one_is_set() -> None:
     printed = run_python(GLOBAL_PROVIDER).splitlines()
-    names = ["chat TestModel", "invoke_agent a", "invoke_workflow Agent workflow"]
+    names = ["chat test", "invoke_agent a", "invoke_workflow Agent workflow"]
     assert printed == ["0", str(names), "3"]

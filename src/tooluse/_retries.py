@@ -40,7 +40,7 @@ from typing import Any, cast
 from ._values import is_whole_number
 from .exceptions import UserError
 
-__all__ = ["RetryPolicy"]
+__all__ = ["DEFAULT_RETRY_POLICY", "RetryPolicy"]
 
 
 class _Statuses(frozenset[int]):
@@ -247,3 +247,7 @@ def _date_delay(value: str | None) -> float | None:
     if date.tzinfo is None:  # "-0000": UTC, with no claim about local time
         date = date.replace(tzinfo=timezone.utc)
     return (date - datetime.now(timezone.utc)).total_seconds()
+
+
+DEFAULT_RETRY_POLICY = RetryPolicy()
+"""The policy of a run that sets none."""

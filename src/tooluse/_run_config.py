@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._guardrails import InputGuardrail, OutputGuardrail, check_guardrail_list
 from ._limits import UsageLimits
-from ._retries import RetryPolicy
+from ._retries import DEFAULT_RETRY_POLICY, RetryPolicy
 from ._settings import ModelSettings, as_model_settings
 from ._values import from_fields, is_positive_number, is_whole_number
 from .exceptions import UserError
@@ -41,7 +41,7 @@ class RunConfig:
     max_retries: int | None = None
     """Retries of a failed model call; None keeps `retry_policy`'s (2). Overrides
     `retry_policy.max_retries` when set."""
-    retry_policy: RetryPolicy = field(default_factory=RetryPolicy)
+    retry_policy: RetryPolicy = DEFAULT_RETRY_POLICY  # made once: checking one costs ~30 us
     """When and how a failed model call is retried (docs/limits.md)."""
     usage_limits: UsageLimits | None = None
     """Limits on requests, tokens and tool calls; going over raises `UsageLimitExceeded`."""
@@ -64,7 +64,8 @@ class RunConfig:
     tracer_provider: Any = None
     """The OpenTelemetry `TracerProvider` to record spans with; None uses the global one."""
     workflow_name: str = "Agent workflow"
-    """The name of the run's span."""
+    """The workflow the run's span is named after (`invoke_workflow {workflow_name}`, and its
+    `gen_ai.workflow.name`)."""
 
     def __post_init__(self) -> None:
         check_guardrail_list("RunConfig", "input_guardrails", self.input_guardrails, "input")

@@ -30,7 +30,7 @@ from ._invocation import (
     unwritable_outcome,
 )
 from ._items import Item
-from ._local_tools import LocalTool, answer_local_item
+from ._local_tools import LocalTool, answer_id, answer_local_item
 from ._threads import CallTimedOut
 from ._tool_calls import CallGroup, PlannedCall
 from ._tool_guardrails import (
@@ -207,7 +207,7 @@ class ToolExecutor:
         tracer = self.events.tracer
         if tracer is None:
             return await self._answer_local(agent, item, tool)
-        with tracer.tool_call(self.context, agent, tool) as span:
+        with tracer.tool_call(self.context, agent, tool, answer_id(item)) as span:
             answer = await self._answer_local(agent, item, tool)
             span.set_result(json.dumps(answer), failed=False)
             return answer

@@ -88,7 +88,7 @@ _PIECE_LENGTH = 16
 class _ScriptedModel(Model):
     """Turns replies into responses, whole or streamed."""
 
-    model_name = "scripted"
+    model = "scripted"
     """The name its responses give as `ModelResponse.model`."""
 
     def __init__(self) -> None:
@@ -116,7 +116,7 @@ class _ScriptedModel(Model):
                 function_call(call.call_id or f"call_{next(self._ids)}", call.name, arguments)
             )
         response_id = f"resp_{next(self._ids)}"
-        return ModelResponse(output, Usage(requests=1), response_id, model=self.model_name)
+        return ModelResponse(output, Usage(requests=1), response_id, model=self.model)
 
     async def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         """Yield the scripted reply as one delta, its calls' arguments in pieces, then all of it.
@@ -154,7 +154,7 @@ class FunctionModel(_ScriptedModel):
         """
         super().__init__()
         self.fn = fn
-        self.model_name = f"function:{getattr(fn, '__name__', type(fn).__name__)}"
+        self.model = f"function:{getattr(fn, '__name__', type(fn).__name__)}"
         """The name its responses give as `ModelResponse.model`: `function:` and fn's name."""
 
     async def _reply(self, request: ModelRequest) -> ModelReply:
@@ -167,7 +167,7 @@ class TestModel(_ScriptedModel):
     """Calls each offered function tool once, then summarises what they returned."""
 
     __test__ = False  # not a pytest test class, despite its name
-    model_name = "test"
+    model = "test"
     """The name its responses give as `ModelResponse.model`."""
 
     async def _reply(self, request: ModelRequest) -> ModelReply:

@@ -119,7 +119,8 @@ async def test_a_run_with_a_tool_call_and_a_handoff(traced: Traced, streamed: bo
     assert tool["gen_ai.tool.call.id"] == "call_w"
     assert tool["gen_ai.tool.description"] == "Get the weather."
     finishes = [
-        attributes(s)["gen_ai.response.finish_reasons"] for s in traced.named("chat function:script")
+        attributes(s)["gen_ai.response.finish_reasons"]
+        for s in traced.named("chat function:script")
     ]
     assert finishes == [("tool_calls",), ("tool_calls",), ("stop",)]
     assert all(s.status.status_code is StatusCode.UNSET for s in traced.spans)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Awaitable, Sequence
 from typing import Any, Literal, cast
 
-from .._context import InputTokensDetails, OutputTokensDetails, Usage
 from .._function_tool import FunctionTool
 from .._settings import ModelSettings
 from .._tool_params import chat_completions_tool_param
@@ -40,8 +39,8 @@ from ._reading import (
     STREAM_ENDED,
     EventReader,
     model_name,
+    read_usage,
     read_whole,
-    token_count,
 )
 
 __all__ = ["OpenAIChatCompletionsModel"]
@@ -74,7 +73,7 @@ class OpenAIChatCompletionsModel(OpenAIModel):
             raise ModelTransportError(NOT_A_RESPONSE)
         message = choices[0].message.model_dump(exclude_none=True)
         status, reason = _ending(choices[0].finish_reason)
-        usage = _usage(completion.usage)
+        usage = read_usage(completion.usage, "prompt_tokens", "completion_tokens")
         return ModelResponse(
             message_to_items(message),
             usage,
@@ -182,24 +181,6 @@ def _ending(
     return "completed", None  # stop, tool_calls, or a server's own word for done
 
 
-def _usage(usage: Any) -> Usage:
-    """The usage the API reported; what a compatible server leaves out counts 0."""
-    input_tokens = token_count(usage, "prompt_tokens")
-    output_tokens = token_count(usage, "completion_tokens")
-    return Usage(
-        requests=1,
-        input_tokens=input_tokens,
-        output_tokens=output_tokens,
-        total_tokens=token_count(usage, "total_tokens") or input_tokens + output_tokens,
-        input_tokens_details=InputTokensDetails(
-            token_count(usage, "prompt_tokens_details", "cached_tokens")
-        ),
-        output_tokens_details=OutputTokensDetails(
-            token_count(usage, "completion_tokens_details", "reasoning_tokens")
-        ),
-    )
-
-
 _NO_PIECES: tuple[ToolCallArgumentsDelta, ...] = ()
 
 
@@ -254,7 +235,7 @@ class _StreamedReply:
             "tool_calls": [self.calls[i].as_dict() for i in sorted(self.calls)],
         }
         status, reason = _ending(self.finish_reason)
-        usage = _usage(self.usage)
+        usage = read_usage(self.usage, "prompt_tokens", "completion_tokens")
         return ModelResponse(message_to_items(message), usage, self.id, status, reason, self.model)
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from pydantic import BaseModel
 
+from .._context import InputTokensDetails, OutputTokensDetails, Usage
 from ._base import ModelTransportError
 
 if TYPE_CHECKING:  # imported on first use: importing openai costs 0.3 s
@@ -36,6 +37,7 @@ __all__ = [
     "EventReader",
     "error_event",
     "model_name",
+    "read_usage",
     "read_whole",
     "token_count",
 ]
@@ -79,6 +81,35 @@ def token_count(usage: Any, *path: str) -> int:
     for name in path:
         value = getattr(value, name, None)
     return value if type(value) is int else 0  # not bool, nor a number sent as text
+
+
+def read_usage(usage: Any, input_field: str, output_field: str) -> Usage:
+    """The usage the API reported for one call; what a compatible server leaves out counts 0.
+
+    Args:
+        usage: The usage object the client parsed (None when the API sent none).
+        input_field: The API's name for the input count (`prompt_tokens`, `input_tokens`);
+            its details are under the same name with `_details` after it.
+        output_field: The API's name for the output count (`completion_tokens`,
+            `output_tokens`), likewise.
+
+    Returns:
+        The usage of one request; a missing total is the sum of the other two.
+    """
+    input_tokens = token_count(usage, input_field)
+    output_tokens = token_count(usage, output_field)
+    return Usage(
+        requests=1,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        total_tokens=token_count(usage, "total_tokens") or input_tokens + output_tokens,
+        input_tokens_details=InputTokensDetails(
+            token_count(usage, f"{input_field}_details", "cached_tokens")
+        ),
+        output_tokens_details=OutputTokensDetails(
+            token_count(usage, f"{output_field}_details", "reasoning_tokens")
+        ),
+    )
 
 
 def model_name(value: Any) -> str | None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Awaitable
 from typing import Any, Literal, cast
 
-from .._context import InputTokensDetails, OutputTokensDetails, Usage
 from .._hosted_tools import FileSearchTool
 from .._items import Item
 from .._settings import ModelSettings
@@ -38,8 +37,8 @@ from ._reading import (
     EventReader,
     error_event,
     model_name,
+    read_usage,
     read_whole,
-    token_count,
 )
 from ._responses_input import responses_input
 
@@ -253,25 +252,12 @@ def _to_model_response(response: Any, status: _Status = "completed") -> ModelRes
     output = [_item(item) for item in items]
     ending, reason = _ending(response, status)
     return ModelResponse(
-        output, _usage(response.usage), response.id, ending, reason, model_name(response.model)
-    )
-
-
-def _usage(usage: Any) -> Usage:
-    """The usage the API reported; what a compatible server leaves out counts 0."""
-    input_tokens = token_count(usage, "input_tokens")
-    output_tokens = token_count(usage, "output_tokens")
-    return Usage(
-        requests=1,
-        input_tokens=input_tokens,
-        output_tokens=output_tokens,
-        total_tokens=token_count(usage, "total_tokens") or input_tokens + output_tokens,
-        input_tokens_details=InputTokensDetails(
-            token_count(usage, "input_tokens_details", "cached_tokens")
-        ),
-        output_tokens_details=OutputTokensDetails(
-            token_count(usage, "output_tokens_details", "reasoning_tokens")
-        ),
+        output,
+        read_usage(response.usage, "input_tokens", "output_tokens"),
+        response.id,
+        ending,
+        reason,
+        model_name(response.model),
     )
 
 

@@ -332,3 +332,120 @@ async def test_the_cap_also_holds_for_sync_tools() -> None:
 def test_the_cap_must_be_a_count(value: object) -> None:
     with pytest.raises(UserError, match="max_concurrent_tool_calls="):
         RunConfig(max_concurrent_tool_calls=value)  # type: ignore[arg-type]
+
+
+async def test_resuming_after_the_timeout_does_not_run_finished_calls_again() -> None:
+    charged: list[int] = []
+
+    @function_tool
+    def charge(n: int) -> str:
+        """Charge a card.
+
+        Args:
+            n: The amount.
+        """
+        charged.append(n)
+        return "charged"
+
+    @function_tool
+    async def slow() -> str:
+        """Take a long time."""
+        await asyncio.sleep(30)
+        return "late"
+
+    model = ScriptModel([call("c1", "charge", {"n": 1}), call("c2", "slow")], [text("done")])
+    agent = Agent("a", tools=[charge, slow], model=model)
+    with pytest.raises(RunTimeoutError) as raised:
+        await Runner.run(agent, "go", run_config=RunConfig(run_timeout=0.2))
+    state = raised.value.state
+    assert state is not None
+    assert state.turn is not None
+    assert list(state.turn.answers) == ["c1"]  # the finished call's answer is kept
+
+    @function_tool(name_override="slow")
+    def quick() -> str:
+        """Answer at once."""
+        return "quick"
+
+    resumed = Agent("a", tools=[charge, quick], model=model)
+    result = await Runner.run(resumed, state)
+    assert result.final_output == "done"
+    assert charged == [1]  # charged once
+    outputs = [i["output"] for i in result.new_items if i.get("type") == "function_call_output"]
+    assert outputs == ["charged", "quick"]
+
+
+async def test_a_caller_cancelling_while_the_run_unwinds_past_its_deadline_stays_cancelled() -> (
+    None
+):
+    @function_tool
+    async def stubborn() -> str:
+        """Clean up slowly when cancelled."""
+        try:
+            await asyncio.sleep(30)
+        finally:
+            await asyncio.shield(asyncio.sleep(0.3))  # the timer fires during this
+        return "late"
+
+    agent = Agent("a", tools=[stubborn], model=ScriptModel([call("c1", "stubborn")]))
+    task = asyncio.ensure_future(Runner.run(agent, "go", run_config=RunConfig(run_timeout=0.15)))
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+async def test_a_tool_that_swallows_the_cancellation_does_not_buy_another_model_call() -> None:
+    @function_tool
+    async def deaf() -> str:
+        """Ignore cancellation."""
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            return "ignored"
+        return "late"
+
+    model = TokenModel([call("c1", "deaf")])
+    agent = Agent("a", tools=[deaf], model=model)
+    with pytest.raises(RunTimeoutError):
+        await Runner.run(agent, "go", run_config=RunConfig(run_timeout=0.1))
+    assert model.calls == 1
+
+
+async def test_a_nested_run_with_the_same_timeout_does_not_outlive_its_caller() -> None:
+    @function_tool
+    async def slow() -> str:
+        """Take a long time."""
+        await asyncio.sleep(30)
+        return "late"
+
+    inner = Agent("inner", tools=[slow], model=ScriptModel([call("c1", "slow")]))
+    outer = Agent(
+        "outer",
+        tools=[inner.as_tool()],
+        model=ScriptModel([call("o1", "inner", {"input": "go"})], [text("outer done")]),
+    )
+    started = time.perf_counter()
+    with pytest.raises(RunTimeoutError):
+        await Runner.run(outer, "go", run_config=RunConfig(run_timeout=0.2))
+    assert time.perf_counter() - started < 2
+
+
+async def test_toolsets_are_left_in_the_task_that_entered_them() -> None:
+    tasks: list[object] = []
+
+    class Connection:
+        async def __aenter__(self) -> Connection:
+            tasks.append(asyncio.current_task())
+            return self
+
+        async def __aexit__(self, *exc_info: object) -> None:
+            tasks.append(asyncio.current_task())
+
+        async def list_tools(self, context: Any, agent: Any) -> list[Any]:
+            return [ping]
+
+    agent = Agent("a", tools=[Connection()], model=ScriptModel(calls(1)))
+    await Runner.run(agent, "go", run_config=RunConfig(run_timeout=5))
+    assert len(tasks) == 2
+    assert tasks[0] is tasks[1]

@@ -26,6 +26,7 @@ from .exceptions import (
     MissingAPIKey,
     ModelAPIError,
     ResponseIncomplete,
+    RunTimeoutError,
     UserError,
 )
 from .models import (
@@ -58,6 +59,8 @@ async def call_model(scope: RunScope, tools: TurnTools) -> None:
     state, agent = scope.state, scope.setup.agent
     if state.turns >= scope.max_turns:
         raise MaxTurnsExceeded(scope.max_turns, *scope.error_items())
+    if scope.deadline is not None and asyncio.get_running_loop().time() >= scope.deadline:
+        raise RunTimeoutError(scope.config.run_timeout or 0)  # a tool kept running past it
     limits = scope.config.usage_limits
     if limits is not None:
         limits.check_before_request(state.usage)

@@ -116,6 +116,8 @@ class RunScope:
     raw_responses: list[ModelResponse]
     retry_policy: RetryPolicy
     """The run's policy, with `RunConfig.max_retries` applied."""
+    deadline: float | None = None
+    """When the run must end (the event loop's clock), with `run_timeout` set."""
     input_checks: InputChecks | None = None
     """The input guardrails, to run with the first model call; None once they have."""
     input_guardrail_results: list[InputGuardrailResult] = field(

@@ -221,7 +221,7 @@ class _Run:
         self._toolsets: AsyncExitStack | None = None  # made when a toolset is entered
 
     async def execute(self) -> RunResult:
-        """Loop over turns until the run answers, pauses or stops; leave the toolsets."""
+        """Run until the run answers, pauses or stops, within its time limit if it has one."""
         tracer = self.scope.events.tracer
         if tracer is not None:
             tracer.run_start(self.scope.setup.agent)
@@ -232,42 +232,50 @@ class _Run:
                 error.state = self.scope.state  # to resume from, after raising a limit say
                 if not error.items:  # raised where the conversation is not known (a tool)
                     error.items, error.new_items = self.scope.error_items()
-            try:
-                await self._leave_toolsets(error)
-            finally:
-                if tracer is not None:
-                    tracer.run_end(error)
-            raise
-        try:
-            await self._leave_toolsets(None)
-        finally:
             if tracer is not None:
-                tracer.run_end(None)
+                tracer.run_end(error)
+            raise
+        if tracer is not None:
+            tracer.run_end(None)
         return result
 
     async def _within_timeout(self) -> RunResult:
-        """The loop, stopped with `RunTimeoutError` once `run_timeout` has passed."""
+        """The run, stopped with `RunTimeoutError` once `run_timeout` has passed.
+
+        With a limit, the run goes on in a task of its own that the timer cancels; this
+        task waits for it, so a cancellation that reaches this task is the caller's, and
+        stays a cancellation.
+        """
         timeout = self.scope.config.run_timeout
         if timeout is None:
-            return await self._loop()
-        # A task of its own: the timer cancels it, and never the caller's task.
+            return await self._run()
         loop = asyncio.get_running_loop()
-        task = asyncio.ensure_future(self._loop())
-        expired: list[bool] = []
-
-        def expire() -> None:
-            expired.append(True)
-            task.cancel()
-
-        timer = loop.call_later(timeout, expire)
+        self.scope.deadline = loop.time() + timeout
+        task = asyncio.ensure_future(self._run())
+        timer = loop.call_later(timeout, task.cancel)
         try:
-            return await task  # cancelling this task (result.cancel()) cancels the loop's too
+            await asyncio.wait({task})
         except asyncio.CancelledError:
-            if not expired or not task.cancelled():
-                raise
-            raise RunTimeoutError(timeout) from None
+            task.cancel()
+            await asyncio.wait({task})
+            if not task.cancelled():
+                task.exception()  # retrieved: the caller's cancellation is what goes on
+            raise
         finally:
             timer.cancel()
+        if task.cancelled():
+            raise RunTimeoutError(timeout)
+        return task.result()
+
+    async def _run(self) -> RunResult:
+        """Loop over turns; leave the toolsets, in the task that entered them."""
+        try:
+            result = await self._loop()
+        except BaseException as error:
+            await self._leave_toolsets(error)
+            raise
+        await self._leave_toolsets(None)
+        return result
 
     async def _leave_toolsets(self, error: BaseException | None) -> None:
         if self._toolsets is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -106,18 +106,36 @@ class ToolExecutor:
         self.tool_output_guardrail_results: list[ToolOutputGuardrailResult] = []
         """What the tools' output guardrails said, in the order they finished."""
 
-    async def run(self, agent: Agent[Any], groups: Sequence[CallGroup]) -> list[GroupOutcome]:
+    async def run(
+        self,
+        agent: Agent[Any],
+        groups: Sequence[CallGroup],
+        keep: Callable[[GroupOutcome], None],
+    ) -> list[GroupOutcome]:
         """Run every call of every group at once; answer each group.
 
         Args:
             agent: The agent whose tools these are.
             groups: The planned calls.
+            keep: Given, when the calls stop early (one raises, or the run is cancelled or
+                times out), each group whose calls had all finished: resuming does not
+                run those again.
 
         Returns:
             One outcome per group, in the same order.
         """
         calls = [self._call(agent, g.call_id, call) for g in groups for call in g.calls]
-        flat = iter(await all_or_none(calls))
+        finished: dict[int, ToolOutcome] = {}
+        try:
+            flat = iter(await all_or_none(calls, finished))
+        except BaseException:
+            first = 0
+            for group in groups:
+                indexes = range(first, first + len(group.calls))
+                first += len(group.calls)
+                if all(i in finished for i in indexes):
+                    keep(GroupOutcome(group, tuple(finished[i] for i in indexes)))
+            raise
         return [GroupOutcome(g, tuple(next(flat) for _ in g.calls)) for g in groups]
 
     async def _call(self, agent: Agent[Any], call_id: str, planned: PlannedCall) -> ToolOutcome:
@@ -251,11 +269,15 @@ async def _timed_out(tool: FunctionTool, ctx: ToolContext[Any], limit: CallTimed
     return ToolOutcome(await text if inspect.isawaitable(text) else text, failed=True)
 
 
-async def all_or_none(calls: Sequence[Coroutine[Any, Any, T]]) -> list[T]:
+async def all_or_none(
+    calls: Sequence[Coroutine[Any, Any, T]], finished: dict[int, T] | None = None
+) -> list[T]:
     """Run coroutines concurrently; if one raises, cancel the others, then raise its error.
 
     Args:
         calls: The coroutines.
+        finished: Filled, when they do not all succeed (one raises, or this task is
+            cancelled), with the results of those that did, by index.
 
     Returns:
         Their results, in order.
@@ -265,13 +287,30 @@ async def all_or_none(calls: Sequence[Coroutine[Any, Any, T]]) -> list[T]:
     tasks = [asyncio.ensure_future(call) for call in calls]
     try:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-    finally:  # also when this task is cancelled: nothing is left running
-        running = [task for task in tasks if not task.done()]
-        for task in running:
-            task.cancel()
-        if running:
-            await asyncio.wait(running)
+    except BaseException:  # this task was cancelled: nothing is left running
+        await _cancelled(tasks)
+        _keep(tasks, finished)
+        raise
+    await _cancelled(tasks)  # those still running after one raised
     errors = [error for t in tasks if not t.cancelled() and (error := t.exception()) is not None]
     if errors:
+        _keep(tasks, finished)
         raise errors[0]  # the others were retrieved above: no "never retrieved" warnings
     return [task.result() for task in tasks]
+
+
+async def _cancelled(tasks: Sequence[asyncio.Future[T]]) -> None:
+    running = [task for task in tasks if not task.done()]
+    for task in running:
+        task.cancel()
+    if running:
+        await asyncio.wait(running)
+
+
+def _keep(tasks: Sequence[asyncio.Future[T]], finished: dict[int, T] | None) -> None:
+    if finished is not None:
+        finished.update(
+            (i, t.result())
+            for i, t in enumerate(tasks)
+            if not t.cancelled() and t.exception() is None
+        )

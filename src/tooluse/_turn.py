@@ -313,10 +313,14 @@ async def run(scope: RunScope, plan: TurnPlan) -> list[GroupOutcome]:
     if limits is not None:
         coming = sum(call.tool is not None for group in groups for call in group.calls)
         limits.check_tool_calls(scope.state.usage, coming)
-    outcomes = await scope.executor.run(agent, groups)
-    for outcome in outcomes:
+
+    def answer(outcome: GroupOutcome) -> None:
         call_id = outcome.group.call_id
         answers[call_id] = function_call_output(call_id, valid_text(outcome.output))
+
+    outcomes = await scope.executor.run(agent, groups, keep=answer)
+    for outcome in outcomes:
+        answer(outcome)
     for planned in plan.handoffs:
         if planned.call_id not in answers:
             if planned.target is not None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ._context import RequestUsage, Usage
+from ._guardrails import GuardrailKind
 from ._items import Item
 
 if TYPE_CHECKING:
@@ -32,7 +33,6 @@ ItemEventName = Literal[
 """What an item event reports. `handoff_requested` is a call of a handoff tool and
 `handoff_occured` (openai-agents' spelling) the answer to the one taken; their items
 are the call and its output, as for `tool_called` and `tool_output`."""
-GuardrailKind = Literal["input", "output", "tool_input", "tool_output"]
 
 
 @dataclass(frozen=True)

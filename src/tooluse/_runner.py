@@ -37,11 +37,11 @@ from ._toolsets import toolsets_to_enter
 from ._tracing import run_tracer
 from ._turn import FinalOutput, Interrupted, NextAgent, NextStep, Pending, RunAgain, take_turn
 from ._values import is_whole_number
-from .exceptions import InputGuardrailTripwireTriggered, RunStopped, RunTimeoutError, UserError
+from .exceptions import RunStopped, RunTimeoutError, UserError
 
 if TYPE_CHECKING:
     from ._agent import Agent
-    from ._guardrails import InputGuardrail
+    from ._guardrails import InputGuardrail, InputGuardrailResult, OutputGuardrailResult
 
 __all__ = ["DEFAULT_MAX_TURNS", "RunConfig", "RunOptions", "Runner"]
 
@@ -216,7 +216,7 @@ class _Run:
         elif not state.new_items and state.turn is None:
             # Nothing was answered yet (an input guardrail tripped, or the first call
             # failed): the input is checked again. Otherwise it passed when the run began.
-            self.scope.input_checks = self._input_checks(state.input)
+            self.scope.input_checks = self._input_checks(_as_given(state.input))
         self._entered: set[int] = set()
         self._toolsets: AsyncExitStack | None = None  # made when a toolset is entered
 
@@ -297,7 +297,8 @@ class _Run:
         """The starting agent's and the run's input guardrails, around the first model call.
 
         Those with `run_in_parallel=False` run first; the others run beside the call, and
-        the turn goes on (to any tool) only once they have all passed.
+        the turn goes on (to any tool) only once they have all passed. Each result is kept
+        as it comes, the one that trips too.
         """
         scope = self.scope
         agent, events = scope.setup.agent, scope.events
@@ -307,31 +308,29 @@ class _Run:
         before, beside = split_input_guardrails(guardrails)
         results = scope.input_guardrail_results
 
+        def keep(result: InputGuardrailResult) -> None:
+            results.append(result)
+            events.guardrail_result("input", result)
+
         def check(guardrails: list[InputGuardrail[Any]]) -> Coroutine[Any, Any, Any]:
             return run_input_guardrails(
-                guardrails,
-                scope.context,
-                agent,
-                input,
-                events.tracer,
-                lambda result: events.guardrail_result("input", result),
+                guardrails, scope.context, agent, input, events.tracer, keep
             )
 
         async def checks(call: Callable[[], Coroutine[Any, Any, None]]) -> None:
             if before:
-                results.extend(await check(before))
+                await check(before)
             if not beside:
                 await call()
                 return
             try:
-                passed, _ = await beside_input_guardrails(check(beside), call())
-            except InputGuardrailTripwireTriggered:
-                # A response that came before the trip is not the conversation's: it was
-                # an answer to input the run refused (its usage stays counted).
+                await beside_input_guardrails(check(beside), call())
+            except BaseException:
+                # Until the guardrails pass, a response that came first is not the
+                # conversation's (its usage stays counted): resuming checks the input again.
                 del scope.state.new_items[:]
                 scope.state.turn = None
                 raise
-            results.extend(passed)
 
         return checks
 
@@ -390,16 +389,24 @@ class _Run:
         agent, events = scope.setup.agent, scope.events
         guardrails = [*agent.output_guardrails, *scope.config.output_guardrails]
         if guardrails:
-            scope.output_guardrail_results.extend(
-                await run_output_guardrails(
-                    guardrails,
-                    scope.context,
-                    agent,
-                    output,
-                    events.tracer,
-                    lambda result: events.guardrail_result("output", result),
-                )
+            results = scope.output_guardrail_results
+
+            def keep(result: OutputGuardrailResult) -> None:
+                results.append(result)
+                events.guardrail_result("output", result)
+
+            await run_output_guardrails(
+                guardrails, scope.context, agent, output, events.tracer, keep
             )
+
+
+def _as_given(items: list[Item]) -> str | list[Item]:
+    """A run's input as it was given: a lone user message given as text is the text."""
+    if len(items) == 1 and items[0].keys() == {"role", "content"} and items[0]["role"] == "user":
+        content = items[0]["content"]
+        if isinstance(content, str):
+            return content
+    return items
 
 
 def _input_items(input: Any) -> list[Item]:

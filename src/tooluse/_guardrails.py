@@ -65,6 +65,8 @@ OutputGuardrailFunction: TypeAlias = Callable[
 """An output guardrail's function: `(context, agent, output)`, sync or async."""
 
 _R = TypeVar("_R")
+_G = TypeVar("_G", bound="InputGuardrail[Any] | OutputGuardrail[Any]")
+_Result = TypeVar("_Result", bound="InputGuardrailResult | OutputGuardrailResult")
 _T = TypeVar("_T")
 _V = TypeVar("_V")
 
@@ -360,20 +362,15 @@ async def run_input_guardrails(
         UserError: A guardrail's function returned something other than a
             `GuardrailFunctionOutput`.
     """
-
-    async def check(guardrail: InputGuardrail[Any]) -> InputGuardrailResult:
-        with guardrail_span(tracer, "input", guardrail.get_name(), agent) as span:
-            result = await guardrail.run(agent, input, context)
-            span(result.output.tripwire_triggered)
-        return result
-
-    def record(result: InputGuardrailResult) -> None:
-        if on_result is not None:
-            on_result(result)
-        if result.output.tripwire_triggered:
-            raise InputGuardrailTripwireTriggered(result)
-
-    return await _all_or_first_trip([check(g) for g in guardrails], record)
+    return await _run_guardrails(
+        "input",
+        guardrails,
+        agent,
+        lambda guardrail: guardrail.run(agent, input, context),
+        InputGuardrailTripwireTriggered,
+        tracer,
+        on_result,
+    )
 
 
 async def run_output_guardrails(
@@ -402,20 +399,15 @@ async def run_output_guardrails(
         UserError: A guardrail's function returned something other than a
             `GuardrailFunctionOutput`.
     """
-
-    async def check(guardrail: OutputGuardrail[Any]) -> OutputGuardrailResult:
-        with guardrail_span(tracer, "output", guardrail.get_name(), agent) as span:
-            result = await guardrail.run(context, agent, output)
-            span(result.output.tripwire_triggered)
-        return result
-
-    def record(result: OutputGuardrailResult) -> None:
-        if on_result is not None:
-            on_result(result)
-        if result.output.tripwire_triggered:
-            raise OutputGuardrailTripwireTriggered(result)
-
-    return await _all_or_first_trip([check(g) for g in guardrails], record)
+    return await _run_guardrails(
+        "output",
+        guardrails,
+        agent,
+        lambda guardrail: guardrail.run(context, agent, output),
+        OutputGuardrailTripwireTriggered,
+        tracer,
+        on_result,
+    )
 
 
 async def beside_input_guardrails(
@@ -611,6 +603,32 @@ def default_guardrail_name(func: object) -> str | None:
 
 
 # --- helpers ---------------------------------------------------------------------------
+
+
+async def _run_guardrails(
+    kind: GuardrailKind,
+    guardrails: Sequence[_G],
+    agent: Agent[Any],
+    call: Callable[[_G], Awaitable[_Result]],
+    error: Callable[[_Result], Exception],
+    tracer: RunTracer | None,
+    on_result: Callable[[_Result], None] | None,
+) -> list[_Result]:
+    # Input or output guardrails, all at once: `call` runs one, and a result that trips
+    # raises `error(result)`, which stops the others.
+    async def check(guardrail: _G) -> _Result:
+        with guardrail_span(tracer, kind, guardrail.get_name(), agent) as span:
+            result = await call(guardrail)
+            span(result.output.tripwire_triggered)
+        return result
+
+    def record(result: _Result) -> None:
+        if on_result is not None:
+            on_result(result)
+        if result.output.tripwire_triggered:
+            raise error(result)
+
+    return await _all_or_first_trip([check(g) for g in guardrails], record)
 
 
 async def _all_or_first_trip(

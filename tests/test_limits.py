@@ -449,3 +449,30 @@ async def test_toolsets_are_left_in_the_task_that_entered_them() -> None:
     await Runner.run(agent, "go", run_config=RunConfig(run_timeout=5))
     assert len(tasks) == 2
     assert tasks[0] is tasks[1]
+
+
+async def test_one_budget_bounds_a_run_and_every_run_nested_in_it() -> None:
+    inner_model = TokenModel(*[calls(1) for _ in range(20)])
+    inner = Agent("inner", tools=[ping], model=inner_model)
+    fan_out = [call(f"o{n}", "inner", {"input": "go"}) for n in range(10)]
+    outer_model = TokenModel(fan_out)
+    outer = Agent("outer", tools=[inner.as_tool()], model=outer_model)
+    with pytest.raises(UsageLimitExceeded) as raised:
+        await Runner.run(outer, "go", run_config=limited(request_limit=5))
+    assert raised.value.limit == "request_limit"
+    assert outer_model.calls + inner_model.calls == 5  # the whole tree, not 5 per nested run
+    state = raised.value.state
+    assert state is not None
+    assert state.agent_name == "outer"  # the caller's run stops, at its own place
+    assert state.usage.requests == 5
+
+
+async def test_a_limit_reached_in_a_nested_run_stops_the_caller() -> None:
+    inner = Agent("inner", tools=[ping], model=TokenModel(calls(1, 2)))
+    outer_model = TokenModel([call("o1", "inner", {"input": "go"})])
+    outer = Agent("outer", tools=[inner.as_tool()], model=outer_model)
+    with pytest.raises(UsageLimitExceeded) as raised:
+        await Runner.run(outer, "go", run_config=limited(tool_calls_limit=2))
+    assert (raised.value.limit, raised.value.used) == ("tool_calls_limit", 3)
+    assert outer_model.calls == 1  # not told "the tool failed" and asked again
+    assert raised.value.new_items[0]["call_id"] == "o1"  # the caller's conversation

@@ -10,8 +10,8 @@ from ._context import ToolContext
 from ._function_tool import FunctionTool, function_tool
 from ._handoffs import tool_safe
 from ._invocation import ToolErrorFunction, tool_output_text
-from ._runner import Runner
-from .exceptions import RunStopped, UserError
+from ._runner import RunOptions, _Run  # pyright: ignore[reportPrivateUsage]
+from .exceptions import UsageLimitExceeded, UserError
 
 if TYPE_CHECKING:
     from ._agent import Agent
@@ -39,8 +39,9 @@ def agent_as_tool(
         failure_error_function: What the calling model gets when the nested run fails.
 
     Returns:
-        The tool. The nested run shares the caller's context and run settings, and
-        its usage counts toward the caller's.
+        The tool. The nested run shares the caller's context, run settings and usage:
+        what it uses counts toward the caller's totals and limits as it goes (its
+        result's `usage` is the caller's), and a limit it reaches stops the caller's run.
     """
 
     async def run_agent(ctx: ToolContext[Any], input: str) -> str:
@@ -50,15 +51,15 @@ def agent_as_tool(
             ctx: The calling run's context, shared with the nested run.
             input: The request for the agent, with everything it needs to know.
         """
+        options: RunOptions = {"context": ctx.context, "max_turns": max_turns}
+        options["run_config"] = ctx.run_config
         try:
-            result = await Runner.run(
-                agent, input, context=ctx.context, max_turns=max_turns, run_config=ctx.run_config
-            )
-        except RunStopped as error:
-            if error.state is not None:  # what the nested run spent is the caller's to count
-                ctx.usage.add(error.state.usage)
-            raise
-        ctx.usage.add(result.usage)
+            # The caller's Usage itself: the nested run counts toward the caller's totals
+            # and limits as it goes, whether it answers or stops.
+            result = await _Run(agent, input, options, usage=ctx.usage).execute()
+        except UsageLimitExceeded as error:
+            # The caller's run stops, at its own place in its own conversation.
+            raise UsageLimitExceeded(error.limit, error.value, error.used) from None
         if result.interruptions:
             raise UserError(
                 f"Agent '{agent.name}', used as a tool, paused for approval of "

@@ -26,7 +26,7 @@ from ._function_schema import FuncSchema
 from ._returns import Result, is_agent
 from ._threads import CallTimedOut, run_in_thread
 from ._tool_errors import default_tool_error_function
-from .exceptions import ModelRetry, ToolArgumentsError, UserError
+from .exceptions import ModelRetry, ToolArgumentsError, UsageLimitExceeded, UserError
 
 __all__ = [
     "InvokeSettings",
@@ -193,6 +193,8 @@ class Invoker:
     ) -> ToolOutcome:
         if isinstance(error, UserError) and not isinstance(error, UnwritableOutput):
             raise error  # the developer's mistake, met while the tool ran: not the model's to fix
+        if isinstance(error, UsageLimitExceeded):
+            raise error  # the run's budget (spent by a nested run, say): not the model's to fix
         if isinstance(error, ToolArgumentsError) and error.tool_name != ctx.tool_name:
             error = ToolArgumentsError(ctx.tool_name, error.problems)  # a renamed tool
         ctx.error = error

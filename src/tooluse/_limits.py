@@ -29,8 +29,8 @@ class UsageLimits:
     """Limits on what one run may use; None leaves a quantity unbounded.
 
     Set them as `RunConfig(usage_limits=UsageLimits(total_tokens_limit=50_000))`.
-    The names are pydantic-ai's. A nested run (an agent used as a tool) gets the
-    same limits for itself, and what it used counts toward its caller's from then on.
+    The names are pydantic-ai's. An agent used as a tool runs in its caller's budget:
+    one `UsageLimits` bounds the whole tree of runs.
 
     Example:
         `UsageLimits(request_limit=5, tool_calls_limit=20, total_tokens_limit=100_000)`

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from typing_extensions import Unpack
 
-from ._context import RunContextWrapper
+from ._context import RunContextWrapper, Usage
 from ._guardrails import (
     beside_input_guardrails,
     run_input_guardrails,
@@ -184,8 +184,24 @@ class _Run:
     """One run: its scope, and the loop over its turns."""
 
     def __init__(
-        self, agent: Agent[Any], input: RunInput, options: RunOptions, emit: Emit | None = None
+        self,
+        agent: Agent[Any],
+        input: RunInput,
+        options: RunOptions,
+        emit: Emit | None = None,
+        *,
+        usage: Usage | None = None,
     ) -> None:
+        """Set a run up.
+
+        Args:
+            agent: The starting agent.
+            input: The input, or a state to resume.
+            options: The run's options.
+            emit: Queues stream events, for a streamed run.
+            usage: The `Usage` to count in, instead of a fresh one: a nested run shares its
+                caller's.
+        """
         _check_options(options)
         config = as_run_config(options.get("run_config"))
         if isinstance(input, RunState):
@@ -193,6 +209,8 @@ class _Run:
             agent = _find_agent(agent, state.agent_name)
         else:
             state = RunState(agent.name, _input_items(input))
+            if usage is not None:
+                state.usage = usage
         context = RunContextWrapper(context=options.get("context"), usage=state.usage)
         events = RunEvents(options.get("hooks"), emit, run_tracer(config))
         policy = config.retry_policy

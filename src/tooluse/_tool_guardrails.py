@@ -9,9 +9,20 @@ their order; the first that does not allow decides.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeAlias, cast, overload
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    Protocol,
+    TypeAlias,
+    TypeVar,
+    cast,
+    overload,
+)
 
 from typing_extensions import TypedDict
 
@@ -385,19 +396,16 @@ async def check_tool_input(
     Raises:
         ToolInputGuardrailTripwireTriggered: A guardrail said `raise_exception`.
     """
-    for guardrail in tool.tool_input_guardrails or ():
-        with guardrail_span(tracer, "tool_input", guardrail.get_name(), agent) as span:
-            output = await guardrail.run(ToolInputGuardrailData(context, agent))
-            span(output.behavior["type"] != "allow")
-        result = ToolInputGuardrailResult(guardrail, output)
-        results.append(result)
-        if on_result is not None:
-            on_result(result)
-        if output.behavior["type"] == "raise_exception":
-            raise ToolInputGuardrailTripwireTriggered(guardrail, output)
-        if output.behavior["type"] == "reject_content":
-            return output.behavior["message"]
-    return None
+    return await _first_objection(
+        "tool_input",
+        tool.tool_input_guardrails or (),
+        ToolInputGuardrailData(context, agent),
+        ToolInputGuardrailResult,
+        ToolInputGuardrailTripwireTriggered,
+        results,
+        tracer,
+        on_result,
+    )
 
 
 async def check_tool_output(
@@ -428,22 +436,56 @@ async def check_tool_output(
     Raises:
         ToolOutputGuardrailTripwireTriggered: A guardrail said `raise_exception`.
     """
-    for guardrail in tool.tool_output_guardrails or ():
-        with guardrail_span(tracer, "tool_output", guardrail.get_name(), agent) as span:
-            verdict = await guardrail.run(ToolOutputGuardrailData(context, agent, output))
+    return await _first_objection(
+        "tool_output",
+        tool.tool_output_guardrails or (),
+        ToolOutputGuardrailData(context, agent, output),
+        ToolOutputGuardrailResult,
+        ToolOutputGuardrailTripwireTriggered,
+        results,
+        tracer,
+        on_result,
+    )
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+class _ToolGuardrail(Protocol):
+    # What `_first_objection` needs of a tool input or output guardrail.
+    def get_name(self) -> str: ...
+    def run(self, data: Any, /) -> Awaitable[ToolGuardrailFunctionOutput]: ...
+
+
+_G = TypeVar("_G", bound=_ToolGuardrail)
+_Result = TypeVar("_Result")
+
+
+async def _first_objection(
+    kind: GuardrailKind,
+    guardrails: Sequence[_G],
+    data: ToolInputGuardrailData,
+    make_result: Callable[[_G, ToolGuardrailFunctionOutput], _Result],
+    error: type[ToolInputGuardrailTripwireTriggered | ToolOutputGuardrailTripwireTriggered],
+    results: list[_Result],
+    tracer: RunTracer | None,
+    on_result: Callable[[_Result], None] | None,
+) -> str | None:
+    # A tool's input or output guardrails, in order, each run on `data`: the first that
+    # does not allow decides (a rejection's message, or `error` raised).
+    for guardrail in guardrails:
+        with guardrail_span(tracer, kind, guardrail.get_name(), data.agent) as span:
+            verdict = await guardrail.run(data)
             span(verdict.behavior["type"] != "allow")
-        result = ToolOutputGuardrailResult(guardrail, verdict)
+        result = make_result(guardrail, verdict)
         results.append(result)
         if on_result is not None:
             on_result(result)
         if verdict.behavior["type"] == "raise_exception":
-            raise ToolOutputGuardrailTripwireTriggered(guardrail, verdict)
+            raise error(guardrail, verdict)
         if verdict.behavior["type"] == "reject_content":
             return verdict.behavior["message"]
     return None
-
-
-# --- helpers ---------------------------------------------------------------------------
 
 
 def _behavior_problem(behavior: object) -> str | None:

@@ -28,16 +28,14 @@ from typing_extensions import TypedDict
 
 from ._callables import default_name
 from ._context import TContext, ToolContext
-from ._guardrails import (
-    GuardrailKind,
-    call_guardrail_function,
+from ._guardrail_checks import (
     called_bare,
     check_guardrail_function,
     check_guardrail_list,
     default_guardrail_name,
-    guardrail_span,
     guardrail_verdict,
 )
+from ._guardrails import GuardrailKind, call_guardrail_function, guardrail_span
 from .exceptions import (
     ToolInputGuardrailTripwireTriggered,
     ToolOutputGuardrailTripwireTriggered,

@@ -14,7 +14,7 @@ from ._context import RunContextWrapper, TContext
 from ._function_tool import ApprovalPredicate, EnabledPredicate, FunctionTool
 from ._guardrails import InputGuardrail, OutputGuardrail, check_guardrail_list
 from ._handoffs import Handoff
-from ._hooks import AgentHooks
+from ._hooks import AgentHooks, check_hooks
 from ._hosted_tools import HostedTool
 from ._invocation import ToolErrorFunction
 from ._settings import ModelSettings, as_model_settings
@@ -87,6 +87,8 @@ class Agent(AgentBase, Generic[TContext]):
         check_tool_use_behavior(owner, self.tool_use_behavior)
         check_guardrail_list(owner, "input_guardrails", self.input_guardrails, "input")
         check_guardrail_list(owner, "output_guardrails", self.output_guardrails, "output")
+        if self.hooks is not None:
+            check_hooks(self.hooks, AgentHooks, f"{owner} hooks")
         self.model_settings = as_model_settings(owner, self.model_settings)
 
     def as_tool(

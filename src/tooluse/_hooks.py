@@ -23,10 +23,19 @@ events come from the same seam: `AgentUpdatedStreamEvent` just before
 outputs when a turn's calls are all answered). A hook that raises stops the
 run with its exception. A run that pauses for approval, or returns tool calls
 unexecuted, ends without `on_agent_end`.
+
+Mistakes in a subclass are refused where the hooks are given (`check_hooks`,
+from `Agent(hooks=...)` and as a run starts), not at the step that calls them:
+an overriding method that is not async, or cannot take the arguments the run
+passes, and an `on_` method named like a hook that the run never calls.
 """
 
 from __future__ import annotations
 
+import difflib
+import functools
+import inspect
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic
 
@@ -43,6 +52,7 @@ from ._stream_events import (
     ToolCallArgumentsDeltaStreamEvent,
     UsageStreamEvent,
 )
+from .exceptions import UserError
 from .models import ModelResponse, ToolCallArgumentsDelta
 
 if TYPE_CHECKING:
@@ -51,7 +61,7 @@ if TYPE_CHECKING:
     from ._toolsets import Tool
     from ._tracing import RunTracer
 
-__all__ = ["AgentHooks", "Emit", "RunEvents", "RunHooks"]
+__all__ = ["AgentHooks", "Emit", "RunEvents", "RunHooks", "check_hooks"]
 
 Emit = Callable[[RunStreamEvent], None]
 
@@ -269,6 +279,219 @@ class AgentHooks(Generic[TContext]):
         """
 
 
+HooksKind = type[RunHooks[Any]] | type[AgentHooks[Any]]
+
+_OTHER: dict[type, HooksKind] = {RunHooks: AgentHooks, AgentHooks: RunHooks}
+_NAMED = {RunHooks: "a RunHooks", AgentHooks: "an AgentHooks"}
+_GIVEN_AS = {RunHooks: "Runner.run(..., hooks=...)", AgentHooks: "Agent(hooks=...)"}
+_COUNTERPARTS = {
+    "on_start": "on_agent_start",
+    "on_end": "on_agent_end",
+    "on_agent_start": "on_start",
+    "on_agent_end": "on_end",
+}
+_SYNONYMS = {
+    "begin": "start", "began": "start", "started": "start", "starting": "start", "starts": "start",
+    "finish": "end", "finished": "end", "ended": "end", "ends": "end", "done": "end",
+    "retried": "retry", "retries": "retry", "retrying": "retry", "handoffs": "handoff",
+    "tools": "tool", "agents": "agent",
+}  # fmt: skip
+_verdicts: dict[type, weakref.WeakKeyDictionary[type, str]] = {
+    RunHooks: weakref.WeakKeyDictionary(),
+    AgentHooks: weakref.WeakKeyDictionary(),
+}
+
+
+def check_hooks(hooks: object, kind: HooksKind, where: str) -> None:
+    """Refuse hooks the run could not call, before the step that would call them.
+
+    Each method of `kind` that the class overrides must be async and take the
+    arguments the run passes (positionally, as `RunEvents` does); an `on_` method
+    named like a hook, that the run never calls, is a misspelling. The verdict is
+    kept per class: checking another object of a checked class is a lookup.
+
+    Args:
+        hooks: The hooks given.
+        kind: `RunHooks` or `AgentHooks`.
+        where: Where they were given, for the message (`Agent 'triage' hooks`).
+
+    Raises:
+        UserError: Naming the class, each mistake, and the signature to write.
+    """
+    verdicts = _verdicts[kind]
+    cls = type(hooks)
+    verdict = verdicts.get(cls)
+    if verdict is None:
+        verdict = verdicts[cls] = _verdict(hooks, kind)
+    if verdict:
+        raise UserError(f"{where}: {verdict}")
+
+
+@functools.cache
+def _hook_params(kind: type) -> dict[str, tuple[str, ...]]:
+    """Each hook of `kind`, and the names of the arguments the run passes it."""
+    return {
+        name: tuple(inspect.signature(method).parameters)[1:]
+        for name, method in vars(kind).items()
+        if name.startswith("on_")
+    }
+
+
+def _verdict(hooks: object, kind: type) -> str:
+    """What is wrong with the class of `hooks` as `kind`, or "" if nothing is."""
+    cls = type(hooks)
+    shown = _class_name(cls)
+    if isinstance(hooks, kind):
+        title = f"{kind.__name__} subclass {shown}"
+    elif refused := _not_hooks(hooks, kind):
+        return refused
+    else:
+        title = f"{shown} (not a {kind.__name__} subclass)"
+    problems = [
+        problem
+        for name, params in _hook_params(kind).items()
+        for problem in _method_problems(hooks, kind, name, params)
+    ]
+    problems += _misspellings(cls, kind)
+    if len(problems) <= 1:
+        return f"{title}: {problems[0]}" if problems else ""
+    lines = "\n".join(f"  - {problem}" for problem in problems)
+    return f"{title} has {len(problems)} mistakes:\n{lines}"
+
+
+def _class_name(cls: type) -> str:
+    """`Outer.Inner` for a nested class, without `<locals>` for one made in a function."""
+    return cls.__qualname__.rsplit("<locals>.", 1)[-1]
+
+
+def _not_hooks(hooks: object, kind: type) -> str:
+    """Why an object that does not subclass `kind` cannot stand in for one, or ""."""
+    given = _NAMED[kind]
+    other = _OTHER[kind]
+    if isinstance(hooks, other):
+        return f"must be {given}, not {_NAMED[other]} (for {_GIVEN_AS[other]})"
+    missing = [name for name in _hook_params(kind) if not hasattr(hooks, name)]
+    if len(missing) == len(_hook_params(kind)):
+        return f"must be {given}, not {type(hooks).__name__}"
+    if missing:
+        return (
+            f"{_class_name(type(hooks))} is not {given} and has no {', '.join(missing)}, "
+            f"which the run calls: subclass {kind.__name__} (its methods do nothing by default)"
+        )
+    return ""
+
+
+def _method_problems(hooks: object, kind: type, name: str, params: tuple[str, ...]) -> list[str]:
+    """What is wrong with the class's `name`, if it overrides `kind`'s."""
+    try:
+        found = inspect.getattr_static(type(hooks), name)
+    except AttributeError:  # answered by __getattr__: nothing to inspect
+        return []
+    if found is vars(kind)[name]:
+        return []
+    wanted = f"async def {name}(self, {', '.join(params)})"
+    try:
+        method = _as_looked_up(found, hooks)
+    except Exception:  # a descriptor that fails here fails in the run too, with its own error
+        return []
+    if not callable(method):
+        return [f"{name} is {type(method).__name__}, not a method: write `{wanted}`"]
+    problems: list[str] = []
+    if inspect.isasyncgenfunction(method):
+        problems.append(f"{name} is an async generator, which the run cannot await: drop `yield`")
+    elif not _is_async(method):
+        problems.append(f"{name} is not async: write `async def`")
+    if (shown := _cannot_take(name, found, method, params)) is not None:
+        problems.append(
+            f"{shown} cannot take the {len(params)} arguments the run passes: "
+            f"({', '.join(params)}); write `{wanted}`"
+        )
+    return problems
+
+
+def _cannot_take(
+    name: str, found: object, method: Callable[..., object], params: tuple[str, ...]
+) -> str | None:
+    """`method`'s signature, shown, if it cannot be called with `params` by position."""
+    try:
+        signature = inspect.signature(method)
+    except (TypeError, ValueError):  # no signature to read (a builtin): nothing to check
+        return None
+    try:
+        signature.bind(*params)
+    except TypeError:
+        return _render(name, inspect.signature(found) if inspect.isfunction(found) else signature)
+    return None
+
+
+def _as_looked_up(found: object, hooks: object) -> object:
+    """A class attribute as `hooks.name` gives it: bound if it is a descriptor."""
+    get = getattr(type(found), "__get__", None)
+    return found if get is None else get(found, hooks, type(hooks))
+
+
+def _is_async(method: Callable[..., object]) -> bool:
+    """Whether calling `method` gives an awaitable: an async function, bound, wrapped or not."""
+    function = method
+    if not inspect.isroutine(method) and not isinstance(method, functools.partial):
+        function = type(method).__call__  # a callable object
+    return inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
+        inspect.unwrap(function)
+    )
+
+
+def _render(name: str, signature: inspect.Signature) -> str:
+    """`name(self, context, *, flag=...)`: a signature without annotations or defaults' values."""
+    shown: list[str] = []
+    for param in signature.parameters.values():
+        if param.kind is param.KEYWORD_ONLY and not any(s.startswith("*") for s in shown):
+            shown.append("*")
+        prefix = {param.VAR_POSITIONAL: "*", param.VAR_KEYWORD: "**"}.get(param.kind, "")
+        default = "" if param.default is param.empty else "=..."
+        shown.append(f"{prefix}{param.name}{default}")
+    return f"{name}({', '.join(shown)})"
+
+
+def _misspellings(cls: type, kind: type) -> list[str]:
+    """`on_` methods of the class that look like a hook of `kind` but are none."""
+    hooks = _hook_params(kind)
+    names = sorted({
+        name
+        for klass in cls.__mro__
+        if klass not in kind.__mro__
+        for name, value in vars(klass).items()
+        if name.startswith("on_") and name not in hooks and _is_method(value)
+    })  # fmt: skip
+    other = _OTHER[kind]
+    problems: list[str] = []
+    for name in names:
+        if name in _hook_params(other) and _COUNTERPARTS.get(name) in hooks:
+            problems.append(
+                f"{name} is {_NAMED[other]} method, which the run never calls on "
+                f"{_NAMED[kind]}: did you mean {_COUNTERPARTS[name]}?"
+            )
+        elif guess := _guess(name, hooks):
+            problems.append(
+                f"{name} is not a hook, so the run never calls it: did you mean {guess}? "
+                "(rename it if it is a helper of yours)"
+            )
+    return problems
+
+
+def _is_method(value: object) -> bool:
+    """Whether a class attribute is something the run could have called."""
+    return callable(value) or isinstance(value, staticmethod | classmethod)
+
+
+def _guess(name: str, hooks: dict[str, tuple[str, ...]]) -> str | None:
+    """The hook `name` is likely a misspelling of, if any."""
+    normal = "_".join(_SYNONYMS.get(word, word) for word in name.split("_"))
+    if normal in hooks:
+        return normal
+    close = difflib.get_close_matches(normal, hooks, n=1, cutoff=0.7)
+    return close[0] if close else None
+
+
 class RunEvents:
     """The run's one seam for watchers: its hooks, each agent's hooks, and the event stream."""
 
@@ -285,12 +508,16 @@ class RunEvents:
             tracer: Records the run's spans; the steps that need more than these
                 methods carry (a model call's request, a tool call's span) use it directly.
         """
+        if hooks is not None:
+            check_hooks(hooks, RunHooks, "Runner hooks")
         self._hooks = hooks
         self._emit = emit
         self.tracer = tracer
 
     async def agent_start(self, context: RunContextWrapper[Any], agent: Agent[Any]) -> None:
         """An agent starts answering."""
+        if agent.hooks is not None:  # checked by Agent() too; this catches `agent.hooks = ...`
+            check_hooks(agent.hooks, AgentHooks, f"Agent '{agent.name}' hooks")
         if self.tracer is not None:
             self.tracer.agent_start(agent)
         if self._emit is not None:

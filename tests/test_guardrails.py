@@ -312,7 +312,10 @@ class TestRunInputGuardrails:
         error = caught.value
         assert isinstance(error, GuardrailTripwireTriggered)
         assert error.guardrail_result == InputGuardrailResult(trip, TRIP)
-        assert str(error) == "Input guardrail 'trip' tripped"
+        assert str(error) == (
+            "Input guardrail 'trip' tripped: its details are in "
+            "error.guardrail_result.output.output_info"
+        )
         assert cancelled == ["slow"]
         assert seen[-1] is error.guardrail_result  # the tripping result is reported too
         assert {r.guardrail.get_name() for r in seen} == {"ok", "trip"}
@@ -412,7 +415,10 @@ class TestRunOutputGuardrails:
         with pytest.raises(OutputGuardrailTripwireTriggered) as caught:
             await run_output_guardrails([ok, bad], CONTEXT, AGENT, "answer", on_result=seen.append)
         assert caught.value.guardrail_result == OutputGuardrailResult(bad, "answer", AGENT, TRIP)
-        assert str(caught.value) == "Output guardrail 'bad' tripped"
+        assert str(caught.value) == (
+            "Output guardrail 'bad' tripped: its details are in "
+            "error.guardrail_result.output.output_info"
+        )
         assert len(seen) == 4
         with pytest.raises(OutputGuardrailTripwireTriggered):
             await run_output_guardrails([bad], CONTEXT, AGENT, "answer")
@@ -666,7 +672,11 @@ class TestCheckToolInput:
         with pytest.raises(ToolInputGuardrailTripwireTriggered) as caught:
             await check_tool_input(echo_with(inputs), tool_ctx(), AGENT, results, tracer=tracer)
         assert (caught.value.guardrail, caught.value.output) == (inputs[0], RAISE)
-        assert str(caught.value) == "Tool input guardrail 'g0' tripped"
+        assert (caught.value.tool_name, caught.value.tool_call_id) == ("echo", "call_1")
+        assert str(caught.value) == (
+            "Tool input guardrail 'g0' tripped on tool 'echo' (call call_1): its details are in "
+            "error.output.output_info"
+        )
         assert log == ["g0"]
         assert results == [ToolInputGuardrailResult(inputs[0], RAISE)]
         assert tracer.log == [
@@ -719,8 +729,22 @@ class TestCheckToolOutput:
         with pytest.raises(ToolOutputGuardrailTripwireTriggered) as caught:
             await check_tool_output(echo_with(outputs=outputs), tool_ctx(), AGENT, "o", results)
         assert (caught.value.guardrail, caught.value.output) == (outputs[0], RAISE)
-        assert str(caught.value) == "Tool output guardrail 'g0' tripped"
+        assert (caught.value.tool_name, caught.value.tool_call_id) == ("echo", "call_1")
+        assert str(caught.value) == (
+            "Tool output guardrail 'g0' tripped on tool 'echo' (call call_1): its details are in "
+            "error.output.output_info"
+        )
         assert len(results) == 1
+
+    def test_a_trip_made_by_hand_may_leave_the_call_out(self) -> None:
+        inputs, outputs = verdicts(RAISE, log=[])
+        error = ToolOutputGuardrailTripwireTriggered(outputs[0], RAISE)  # as openai-agents does
+        assert (error.tool_name, error.tool_call_id) == (None, None)
+        assert str(error) == (
+            "Tool output guardrail 'g0' tripped: its details are in error.output.output_info"
+        )
+        named = ToolInputGuardrailTripwireTriggered(inputs[0], RAISE, tool_name="refund")
+        assert str(named).startswith("Tool input guardrail 'g0' tripped on tool 'refund': ")
 
     async def test_the_guardrail_sees_the_output(self) -> None:
         seen: list[Any] = []

@@ -480,7 +480,10 @@ async def _first_objection(
         if on_result is not None:
             on_result(result)
         if verdict.behavior["type"] == "raise_exception":
-            raise error(guardrail, verdict)
+            context = data.context
+            raise error(
+                guardrail, verdict, tool_name=context.tool_name, tool_call_id=context.tool_call_id
+            )
         if verdict.behavior["type"] == "reject_content":
             return verdict.behavior["message"]
     return None

@@ -296,7 +296,10 @@ class InputGuardrailTripwireTriggered(GuardrailTripwireTriggered):
     def __init__(self, guardrail_result: Any) -> None:
         self.guardrail_result = guardrail_result
         """The `InputGuardrailResult`: the guardrail, and its `GuardrailFunctionOutput`."""
-        super().__init__(f"Input guardrail {_guardrail_name(guardrail_result)} tripped")
+        super().__init__(
+            f"Input guardrail {_guardrail_name(guardrail_result)} tripped: its details are in "
+            "error.guardrail_result.output.output_info"
+        )
 
 
 class OutputGuardrailTripwireTriggered(GuardrailTripwireTriggered):
@@ -305,29 +308,54 @@ class OutputGuardrailTripwireTriggered(GuardrailTripwireTriggered):
     def __init__(self, guardrail_result: Any) -> None:
         self.guardrail_result = guardrail_result
         """The `OutputGuardrailResult`: the guardrail, the output, the agent and its verdict."""
-        super().__init__(f"Output guardrail {_guardrail_name(guardrail_result)} tripped")
+        super().__init__(
+            f"Output guardrail {_guardrail_name(guardrail_result)} tripped: its details are in "
+            "error.guardrail_result.output.output_info"
+        )
 
 
 class ToolInputGuardrailTripwireTriggered(GuardrailTripwireTriggered):
     """A tool input guardrail tripped before the tool ran: the run stops."""
 
-    def __init__(self, guardrail: Any, output: Any) -> None:
+    def __init__(
+        self,
+        guardrail: Any,
+        output: Any,
+        *,
+        tool_name: str | None = None,
+        tool_call_id: str | None = None,
+    ) -> None:
         self.guardrail = guardrail
         """The `ToolInputGuardrail`."""
         self.output = output
         """Its `ToolGuardrailFunctionOutput`."""
-        super().__init__(f"Tool input guardrail {_name_of(guardrail)} tripped")
+        self.tool_name = tool_name
+        """The tool whose call it checked (None if not given)."""
+        self.tool_call_id = tool_call_id
+        """The id of the call it checked (None if not given)."""
+        super().__init__(_tool_trip_message("input", guardrail, tool_name, tool_call_id))
 
 
 class ToolOutputGuardrailTripwireTriggered(GuardrailTripwireTriggered):
     """A tool output guardrail tripped after the tool ran: the run stops."""
 
-    def __init__(self, guardrail: Any, output: Any) -> None:
+    def __init__(
+        self,
+        guardrail: Any,
+        output: Any,
+        *,
+        tool_name: str | None = None,
+        tool_call_id: str | None = None,
+    ) -> None:
         self.guardrail = guardrail
         """The `ToolOutputGuardrail`."""
         self.output = output
         """Its `ToolGuardrailFunctionOutput`."""
-        super().__init__(f"Tool output guardrail {_name_of(guardrail)} tripped")
+        self.tool_name = tool_name
+        """The tool whose call's output it checked (None if not given)."""
+        self.tool_call_id = tool_call_id
+        """The id of that call (None if not given)."""
+        super().__init__(_tool_trip_message("output", guardrail, tool_name, tool_call_id))
 
 
 def _guardrail_name(result: Any) -> str:
@@ -337,6 +365,17 @@ def _guardrail_name(result: Any) -> str:
 def _name_of(guardrail: Any) -> str:
     get_name = getattr(guardrail, "get_name", None)
     return repr(get_name() if callable(get_name) else type(guardrail).__name__)
+
+
+def _tool_trip_message(
+    side: str, guardrail: Any, tool_name: str | None, tool_call_id: str | None
+) -> str:
+    on_tool = f" on tool {tool_name!r}" if tool_name is not None else ""
+    on_call = f" (call {tool_call_id})" if tool_call_id is not None else ""
+    return (
+        f"Tool {side} guardrail {_name_of(guardrail)} tripped{on_tool}{on_call}: "
+        "its details are in error.output.output_info"
+    )
 
 
 class ModelBehaviorError(RunError):

@@ -476,3 +476,33 @@ async def test_a_limit_reached_in_a_nested_run_stops_the_caller() -> None:
     assert (raised.value.limit, raised.value.used) == ("tool_calls_limit", 3)
     assert outer_model.calls == 1  # not told "the tool failed" and asked again
     assert raised.value.new_items[0]["call_id"] == "o1"  # the caller's conversation
+
+
+@pytest.mark.parametrize("value", ["false", 0, "no"])
+def test_trace_content_capture_takes_only_a_bool_or_none(value: object) -> None:
+    with pytest.raises(UserError, match=r"trace_include_sensitive_data=.* must be True, False"):
+        RunConfig(trace_include_sensitive_data=value)  # type: ignore[arg-type]
+    with pytest.raises(UserError, match=r"tracing_disabled=.* must be True or False"):
+        RunConfig(tracing_disabled=value)  # type: ignore[arg-type]
+
+
+def test_max_retries_is_written_into_the_policy() -> None:
+    assert RunConfig(max_retries=5).retry_policy.max_retries == 5
+    assert RunConfig().retry_policy is RunConfig().retry_policy  # one default, made once
+
+
+async def test_a_call_its_guardrail_refused_is_not_counted_as_run() -> None:
+    from tooluse import ToolGuardrailFunctionOutput, tool_input_guardrail
+
+    @tool_input_guardrail
+    def never(data: Any) -> ToolGuardrailFunctionOutput:
+        return ToolGuardrailFunctionOutput.reject_content("not allowed")
+
+    @function_tool(tool_input_guardrails=[never])
+    def guarded() -> str:
+        """Do something guarded."""
+        return "done"
+
+    agent = Agent("a", tools=[guarded, ping], model=ScriptModel([call("g1", "guarded"), *calls(1)]))
+    result = await Runner.run(agent, "go")
+    assert result.usage.tool_calls == 1

@@ -506,6 +506,7 @@ async def test_retries_run_out_and_the_last_error_stops_the_run(
         await run(agent, streamed, RunConfig(retry_policy=FAST))
     assert raised.value.status_code == 504
     assert len(openai_server.requests) == 4  # the first attempt and three retries
+    assert raised.value.description == "the model's API failed (HTTP 504), after 4 attempts"
 
 
 @plain_and_streamed
@@ -524,6 +525,12 @@ async def test_what_a_retry_cannot_fix_is_not_retried(
         await run(agent, streamed, RunConfig(retry_policy=FAST))
     assert raised.value.status_code == turn.status
     assert len(openai_server.requests) == 1
+    why = (
+        "the server asked for a longer wait than RetryPolicy.max_retry_after, or not to retry"
+        if turn.status == 429
+        else "which is not retried: the same request would fail again"
+    )
+    assert why in str(raised.value)
 
 
 @both

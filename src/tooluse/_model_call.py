@@ -126,47 +126,63 @@ async def _fetch(
 ) -> tuple[ModelResponse, float]:
     """The response, trying again as the retry policy says; and how long its attempt took."""
     agent, events = scope.setup.agent, scope.events
-    tracer, watched = events.tracer, events.watched(agent)
     attempt = 1
     while True:
-        if watched:
-            await events.llm_start(scope.context, agent, request.instructions, request.input)
-        if tracer is not None:
-            tracer.llm_start(agent, model, request)
         stream = _Stream() if scope.streamed else None
         started = time.perf_counter()
         try:
-            if stream is not None:
-                response = await stream.read(model, request, events)
-            else:
-                response = await model.get_response(request)
+            response = await _attempt(scope, model, request, stream)
         except Exception as error:
             # Never again once events went out: the consumer has seen part of an answer.
             retried = stream is not None and stream.produced
-            delay = None if retried else scope.retry_policy.retry_delay(error, attempt - 1)
-            if tracer is not None:
-                tracer.llm_error(error, delay)
+            delay = None if retried else scope.config.retry_policy.retry_delay(error, attempt - 1)
+            if events.tracer is not None:
+                events.tracer.llm_error(error, delay)
             if delay is None:
-                failure = _failure(error, scope)
+                failure = _failure(error, scope, attempt)
                 if failure is error:
                     raise
                 raise failure from error
-            if watched:
+            if events.watched(agent):
                 await events.llm_retry(scope.context, agent, error, attempt, delay)
             await asyncio.sleep(delay)
             attempt += 1
             continue
-        if tracer is not None:
-            tracer.llm_end(response)
         return response, time.perf_counter() - started
 
 
-def _failure(error: Exception, scope: RunScope) -> Exception:
-    """The error a failed model call stops the run with."""
+async def _attempt(
+    scope: RunScope, model: Model, request: ModelRequest, stream: _Stream | None
+) -> ModelResponse:
+    """One attempt at the call, with its hooks and span."""
+    agent, events = scope.setup.agent, scope.events
+    tracer = events.tracer
+    if events.watched(agent):
+        await events.llm_start(scope.context, agent, request.instructions, request.input)
+    if tracer is not None:
+        tracer.llm_start(agent, model, request)
+    try:
+        if stream is not None:
+            response = await stream.read(model, request, events)
+        else:
+            response = await model.get_response(request)
+    except Exception:
+        raise  # the caller decides on a retry, and ends the span with it
+    except BaseException as error:  # cancelled (a timeout, a guardrail): the span ends too
+        if tracer is not None:
+            tracer.llm_error(error, None)
+        raise
+    if tracer is not None:
+        tracer.llm_end(response)
+    return response
+
+
+def _failure(error: Exception, scope: RunScope, attempts: int) -> Exception:
+    """The error a failed model call stops the run with, after `attempts` attempts."""
     if isinstance(error, MissingAPIKey):
         error.items, error.new_items = scope.error_items()  # the model does not know them
         return error
-    return _api_error(error, scope) or error
+    return _api_error(error, scope, attempts) or error
 
 
 class _Stream:
@@ -204,25 +220,50 @@ async def _closing(stream: AsyncIterator[Any]) -> AsyncGenerator[AsyncIterator[A
             await close()
 
 
-def _api_error(error: Exception, scope: RunScope) -> ModelAPIError | None:
-    if isinstance(error, ModelTransportError):
-        return ModelAPIError(error.status_code, *scope.error_items(), description=error.description)
+def _api_error(error: Exception, scope: RunScope, attempts: int) -> ModelAPIError | None:
     if isinstance(error, UnicodeEncodeError):  # text the model sent that no request can carry
         description = "the conversation holds text that cannot be sent (invalid Unicode)"
         return ModelAPIError(None, *scope.error_items(), description=description)
+    if isinstance(error, ModelTransportError):
+        status = error.status_code
+        what = error.description if status is None else f"{error.description} (HTTP {status})"
+        return ModelAPIError(status, *scope.error_items(), description=what)
     openai = sys.modules.get("openai")  # not imported until a model uses it: no API error then
     if openai is None or not isinstance(error, openai.APIError):
         return None
     status: int | None = getattr(error, "status_code", None)
+    tries = _tries(attempts)
     if isinstance(error, openai.APITimeoutError):
-        description = "the model's API did not answer in time, after the run's retries"
+        description = f"the model's API did not answer in time, {tries}"
+    elif isinstance(error, openai.APIConnectionError):
+        description = f"the model's API could not be reached, {tries}"
+    elif isinstance(error, openai.APIStatusError):
+        description = _status_failure(status, scope, attempts)
     elif isinstance(error, openai.APIResponseValidationError):
         description = "the model's API answered with data that does not fit the API's own schema"
-    elif isinstance(error, openai.APIStatusError | openai.APIConnectionError):
-        description = None  # the status, or no connection: ModelAPIError words these
     else:
         description = f"the model's API reported an error ({type(error).__name__})"
     return ModelAPIError(status, *scope.error_items(), description=description)
+
+
+def _status_failure(status: int | None, scope: RunScope, attempts: int) -> str:
+    """Why a call the API answered with an error status stopped the run."""
+    policy = scope.config.retry_policy
+    if status not in policy.retry_statuses:
+        return (
+            f"the model's API refused the request (HTTP {status}), which is not retried: the "
+            "same request would fail again (check the API key, the model name and the request)"
+        )
+    if attempts <= policy.max_retries:  # retries were left: the server said not to use them
+        return (
+            f"the model's API failed (HTTP {status}), {_tries(attempts)}: the server asked "
+            "for a longer wait than RetryPolicy.max_retry_after, or not to retry"
+        )
+    return f"the model's API failed (HTTP {status}), {_tries(attempts)}"
+
+
+def _tries(attempts: int) -> str:
+    return "after 1 attempt" if attempts == 1 else f"after {attempts} attempts"
 
 
 def _record(scope: RunScope, response: ModelResponse) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ._guardrails import InputGuardrail, OutputGuardrail, check_guardrail_list
@@ -39,8 +39,8 @@ class RunConfig:
     log_tool_errors: bool = False
     """Log tool exceptions with their messages (off: tool data may hold secrets)."""
     max_retries: int | None = None
-    """Retries of a failed model call; None keeps `retry_policy`'s (2). Overrides
-    `retry_policy.max_retries` when set."""
+    """Retries of a failed model call; None keeps `retry_policy`'s (2). When set, it is
+    written into `retry_policy.max_retries`."""
     retry_policy: RetryPolicy = DEFAULT_RETRY_POLICY  # made once: checking one costs ~30 us
     """When and how a failed model call is retried (docs/limits.md)."""
     usage_limits: UsageLimits | None = None
@@ -68,10 +68,19 @@ class RunConfig:
     `gen_ai.workflow.name`)."""
 
     def __post_init__(self) -> None:
-        check_guardrail_list("RunConfig", "input_guardrails", self.input_guardrails, "input")
-        check_guardrail_list("RunConfig", "output_guardrails", self.output_guardrails, "output")
+        if self.input_guardrails != []:  # the common case, checked for nothing
+            check_guardrail_list("RunConfig", "input_guardrails", self.input_guardrails, "input")
+        if self.output_guardrails != []:
+            check_guardrail_list("RunConfig", "output_guardrails", self.output_guardrails, "output")
         if self.model_settings is not None:
             self.model_settings = as_model_settings("RunConfig", self.model_settings)
+        problems = [*self._number_problems(), *self._type_problems()]
+        if problems:
+            raise UserError(f"RunConfig: {'; '.join(problems)}")
+        if self.max_retries is not None and self.max_retries != self.retry_policy.max_retries:
+            self.retry_policy = replace(self.retry_policy, max_retries=self.max_retries)
+
+    def _number_problems(self) -> list[str]:
         problems: list[str] = []
         if self.tool_timeout is not None and not is_positive_number(self.tool_timeout):
             problems.append(f"tool_timeout={self.tool_timeout!r} must be a positive number or None")
@@ -81,13 +90,15 @@ class RunConfig:
             problems.append(f"max_retries={self.max_retries!r} must be a whole number >= 0 or None")
         if self.run_timeout is not None and not is_positive_number(self.run_timeout):
             problems.append(f"run_timeout={self.run_timeout!r} must be a positive number or None")
-        if self.max_concurrent_tool_calls is not None and not is_whole_number(
-            self.max_concurrent_tool_calls, 1
-        ):
+        cap = self.max_concurrent_tool_calls
+        if cap is not None and not is_whole_number(cap, 1):
             problems.append(
-                f"max_concurrent_tool_calls={self.max_concurrent_tool_calls!r} must be a whole "
-                "number >= 1 or None"
+                f"max_concurrent_tool_calls={cap!r} must be a whole number >= 1 or None"
             )
+        return problems
+
+    def _type_problems(self) -> list[str]:
+        problems: list[str] = []
         if not isinstance(self.usage_limits, UsageLimits | None):  # pyright: ignore[reportUnnecessaryIsInstance]
             problems.append(
                 f"usage_limits must be a UsageLimits, not {type(self.usage_limits).__name__}"
@@ -96,8 +107,15 @@ class RunConfig:
             problems.append(
                 f"retry_policy must be a RetryPolicy, not {type(self.retry_policy).__name__}"
             )
-        if problems:
-            raise UserError(f"RunConfig: {'; '.join(problems)}")
+        if not isinstance(self.tracing_disabled, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
+            problems.append(f"tracing_disabled={self.tracing_disabled!r} must be True or False")
+        sensitive = self.trace_include_sensitive_data
+        if not isinstance(sensitive, bool | None):  # pyright: ignore[reportUnnecessaryIsInstance]
+            # A string such as "false" (read from the environment) must not turn it on.
+            problems.append(
+                f"trace_include_sensitive_data={sensitive!r} must be True, False or None"
+            )
+        return problems
 
 
 def as_run_config(value: object) -> RunConfig:

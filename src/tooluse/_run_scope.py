@@ -17,7 +17,6 @@ from ._handoffs import Handoff, as_handoffs, enabled_handoffs, handoff_tools
 from ._hooks import RunEvents
 from ._items import Item
 from ._output import OutputSchema, output_schema
-from ._retries import RetryPolicy
 from ._run_config import RunConfig
 from ._state import RunState
 from ._tool_execution import ToolExecutor
@@ -114,8 +113,6 @@ class RunScope:
     execute_tools: bool
     streamed: bool
     raw_responses: list[ModelResponse]
-    retry_policy: RetryPolicy
-    """The run's policy, with `RunConfig.max_retries` applied."""
     deadline: float | None = None
     """When the run must end (the event loop's clock), with `run_timeout` set."""
     input_checks: InputChecks | None = None

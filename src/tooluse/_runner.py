@@ -13,7 +13,6 @@ import difflib
 import functools
 from collections.abc import Callable, Coroutine
 from contextlib import AsyncExitStack
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from typing_extensions import Unpack
@@ -213,9 +212,6 @@ class _Run:
                 state.usage = usage
         context = RunContextWrapper(context=options.get("context"), usage=state.usage)
         events = RunEvents(options.get("hooks"), emit, run_tracer(config))
-        policy = config.retry_policy
-        if config.max_retries is not None:
-            policy = replace(policy, max_retries=config.max_retries)
         self.scope = RunScope(
             state=state,
             setup=AgentSetup.of(agent),
@@ -227,7 +223,6 @@ class _Run:
             execute_tools=options.get("execute_tools", True),
             streamed=emit is not None,
             raw_responses=[],
-            retry_policy=policy,
         )
         if not isinstance(input, RunState):
             self.scope.input_checks = self._input_checks(input)

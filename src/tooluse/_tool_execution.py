@@ -142,7 +142,6 @@ class ToolExecutor:
         tool = planned.tool
         if tool is None:
             return ToolOutcome(planned.error or "", failed=not planned.rejected)
-        self.context.usage.tool_calls += 1
         ctx = ToolContext(
             context=self.context.context,
             usage=self.context.usage,
@@ -183,6 +182,7 @@ class ToolExecutor:
             )  # fmt: skip
             if rejection is not None:
                 return ToolOutcome(rejection)
+        self.context.usage.tool_calls += 1  # a call its guardrails refused did not run
         watched = events.watched(agent)
         if watched:
             await events.tool_start(ctx, agent, tool)

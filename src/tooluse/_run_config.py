@@ -130,4 +130,9 @@ def as_run_config(value: object) -> RunConfig:
     Raises:
         UserError: The value is none of these, or the dict names fields that do not exist.
     """
-    return RunConfig() if value is None else from_fields("run_config", RunConfig, value)
+    if value is None:
+        return _DEFAULT  # shared: a run reads its settings, and never changes them
+    return from_fields("run_config", RunConfig, value)
+
+
+_DEFAULT = RunConfig()

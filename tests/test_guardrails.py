@@ -72,10 +72,14 @@ def tripping(name: str) -> InputGuardrail[Any]:
 
 
 class Span(SpanScope):
-    def __init__(self, log: list[str], label: str) -> None:
-        super().__init__()  # no span: the scope itself records nothing
+    """A scope with no OpenTelemetry span behind it: it logs what the run records."""
+
+    def __init__(self, log: list[str], label: str) -> None:  # no span to give SpanScope
         self.log = log
         self.label = label
+
+    def __enter__(self) -> Span:
+        return self
 
     def __exit__(self, kind: Any, error: Any, traceback: Any) -> None:
         self.log.append(f"end {self.label}{' error' if error else ''}")

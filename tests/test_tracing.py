@@ -35,7 +35,7 @@ from tooluse import (
     function_tool,
 )
 from tooluse._context import InputTokensDetails, OutputTokensDetails
-from tooluse._tracing import CONTENT_VARIABLE, RunTracer, SpanScope, error_type, run_tracer
+from tooluse._tracing import CONTENT_VARIABLE, RunTracer, error_type, run_tracer
 from tooluse.models import ModelRequest, ModelResponse, ModelTransportError
 from tooluse.testing import TestModel
 
@@ -582,14 +582,6 @@ def test_guardrails(traced: Traced) -> None:
         StatusCode.ERROR,
         "ValueError",
     )
-
-
-def test_a_scope_without_a_span_does_nothing() -> None:
-    with SpanScope() as scope:
-        scope.set_result("out", failed=True)
-        scope.set_triggered(True)
-    with pytest.raises(KeyError), SpanScope():
-        raise KeyError("x")
 
 
 @pytest.mark.parametrize(

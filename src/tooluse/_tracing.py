@@ -116,23 +116,21 @@ def _records_content(config: RunConfig) -> bool:
 
 
 class SpanScope:
-    """A span that is current while its `with` block runs (a tool call, a guardrail).
-
-    Made without a span, it does nothing: the loop may use `SpanScope()` where a run is
-    not traced.
-    """
+    """A span that is current while its `with` block runs (a tool call, a guardrail)."""
 
     __slots__ = ("_content", "_context", "_failed", "_open", "_span", "_token")
 
+    _token: Token[Context]  # set on entering
+
     def __init__(
         self,
-        span: Span | None = None,
+        span: Span,
         *,
         include_content: bool = False,
         context: Any = None,
         open_spans: set[Span] | None = None,
     ) -> None:
-        """Wrap `span` (None: a scope that records nothing).
+        """Wrap `span`.
 
         Args:
             span: The span, started; the scope ends it.
@@ -145,13 +143,11 @@ class SpanScope:
         self._context = context
         self._open = open_spans
         self._failed = False
-        self._token: Token[Context] | None = None
 
     def __enter__(self) -> SpanScope:
-        if self._span is not None:
-            from opentelemetry import context, trace  # noqa: PLC0415 - imported by run_tracer
+        from opentelemetry import context, trace  # noqa: PLC0415 - imported by run_tracer
 
-            self._token = context.attach(trace.set_span_in_context(self._span))
+        self._token = context.attach(trace.set_span_in_context(self._span))
         return self
 
     def __exit__(
@@ -161,13 +157,10 @@ class SpanScope:
         traceback: TracebackType | None,
     ) -> None:
         """End the span, recording `error` if the block raised."""
-        span = self._span
-        if span is None:
-            return
         from opentelemetry import context  # noqa: PLC0415 - imported by run_tracer
 
-        if self._token is not None:
-            context.detach(self._token)
+        span = self._span
+        context.detach(self._token)
         if self._open is not None:
             self._open.discard(span)
         if error is not None:
@@ -178,8 +171,6 @@ class SpanScope:
 
     def set_result(self, output: str, failed: bool) -> None:
         """Record a tool call's outcome: the text the model gets, and whether it failed."""
-        if self._span is None:
-            return
         if failed:
             self._failed = True
         elif self._content:
@@ -187,8 +178,7 @@ class SpanScope:
 
     def set_triggered(self, triggered: bool) -> None:
         """Record whether a guardrail tripped."""
-        if self._span is not None:
-            self._span.set_attribute("tooluse.guardrail.triggered", triggered)
+        self._span.set_attribute("tooluse.guardrail.triggered", triggered)
 
     def _record_failure(self, span: Span) -> None:
         """A call that failed without raising: the model got an error message instead."""
@@ -214,6 +204,8 @@ class RunTracer:
         "_workflow",
     )
 
+    _token: Token[Context]  # set at run_start, with the run's span
+
     def __init__(self, tracer: Tracer, config: RunConfig, *, include_content: bool) -> None:
         """Trace a run with `tracer`.
 
@@ -227,14 +219,15 @@ class RunTracer:
         self._workflow = config.workflow_name
         self._model: Any = config.model
         self._run: Span | None = None
-        self._token: Token[Context] | None = None
         self._agent: Span | None = None
         self._chat: Span | None = None
         self._tools: set[Span] = set()
 
     def run_start(self, agent: Any) -> None:
-        """The run starts with `agent` (the run's span opens, under the current span)."""
-        del agent  # its own span follows, at agent_start
+        """The run starts with `agent` (the run's span opens, under the current span).
+
+        `agent` is not recorded here: its own span follows, at `agent_start`.
+        """
         from opentelemetry import context, trace  # noqa: PLC0415 - imported by run_tracer
 
         attributes = {OPERATION: "invoke_workflow", "gen_ai.workflow.name": self._workflow}
@@ -252,9 +245,7 @@ class RunTracer:
         if self._run is not None:
             from opentelemetry import context  # noqa: PLC0415 - imported by run_tracer
 
-            if self._token is not None:
-                context.detach(self._token)
-                self._token = None
+            context.detach(self._token)
             _end(self._run, error, self._content)
             self._run = None
 
@@ -292,8 +283,10 @@ class RunTracer:
             )
 
     def llm_start(self, agent: Any, model: Model, request: ModelRequest) -> None:
-        """A model call (one attempt) starts."""
-        del agent  # the span nests in the agent's span, which names it
+        """A model call (one attempt) starts.
+
+        `agent` is not recorded: the span nests in the agent's span, which names it.
+        """
         from opentelemetry.trace import SpanKind  # noqa: PLC0415 - imported by run_tracer
 
         self._end_chat(None)  # an attempt left open by a loop that never said how it ended
@@ -353,14 +346,14 @@ class RunTracer:
         Args:
             context: The call's `ToolContext` (its name, id and arguments), or the run's
                 context for a tool the run answers itself (computer, shell).
-            agent: The agent whose tool it is.
+            agent: The agent whose tool it is (not recorded: the span nests in the agent's
+                span, which names it).
             tool: The tool.
             call_id: The call's id, when `context` does not carry it.
 
         Returns:
             The scope: enter it around the call, and give it the call's result.
         """
-        del agent  # the span nests in the agent's span, which names it
         from opentelemetry.trace import SpanKind  # noqa: PLC0415 - imported by run_tracer
 
         name = str(

@@ -12,7 +12,8 @@ from ._agent_base import AgentBase
 from ._agent_tool import agent_as_tool
 from ._context import RunContextWrapper, TContext
 from ._function_tool import ApprovalPredicate, EnabledPredicate, FunctionTool
-from ._guardrails import InputGuardrail, OutputGuardrail, check_guardrail_list
+from ._guardrail_checks import check_guardrail_list
+from ._guardrails import InputGuardrail, OutputGuardrail
 from ._handoffs import Handoff
 from ._hooks import AgentHooks, check_hooks
 from ._hosted_tools import HostedTool

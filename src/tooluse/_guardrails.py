@@ -25,7 +25,6 @@ from ._context import RunContextWrapper, TContext
 from ._guardrail_checks import (
     called_bare,
     check_guardrail_function,
-    check_guardrail_list,
     default_guardrail_name,
     guardrail_verdict,
 )
@@ -45,7 +44,6 @@ __all__ = [
     "OutputGuardrailResult",
     "beside_input_guardrails",
     "call_guardrail_function",
-    "check_guardrail_list",  # imported from here by _agent.py and _run_config.py
     "guardrail_span",
     "input_guardrail",
     "output_guardrail",

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ._guardrails import InputGuardrail, OutputGuardrail, check_guardrail_list
+from ._guardrail_checks import check_guardrail_list
+from ._guardrails import InputGuardrail, OutputGuardrail
 from ._limits import UsageLimits
 from ._retries import DEFAULT_RETRY_POLICY, RetryPolicy
 from ._settings import ModelSettings, as_model_settings

@@ -34,7 +34,7 @@ tooluse never raises it, tools do.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from ._state import RunState
@@ -314,8 +314,10 @@ class OutputGuardrailTripwireTriggered(GuardrailTripwireTriggered):
         )
 
 
-class ToolInputGuardrailTripwireTriggered(GuardrailTripwireTriggered):
-    """A tool input guardrail tripped before the tool ran: the run stops."""
+class _ToolGuardrailTripped(GuardrailTripwireTriggered):
+    """What the two tool guardrail errors share."""
+
+    _checks: ClassVar[str]
 
     def __init__(
         self,
@@ -326,36 +328,26 @@ class ToolInputGuardrailTripwireTriggered(GuardrailTripwireTriggered):
         tool_call_id: str | None = None,
     ) -> None:
         self.guardrail = guardrail
-        """The `ToolInputGuardrail`."""
+        """The `ToolInputGuardrail` or `ToolOutputGuardrail`."""
         self.output = output
         """Its `ToolGuardrailFunctionOutput`."""
         self.tool_name = tool_name
         """The tool whose call it checked (None if not given)."""
         self.tool_call_id = tool_call_id
         """The id of the call it checked (None if not given)."""
-        super().__init__(_tool_trip_message("input", guardrail, tool_name, tool_call_id))
+        super().__init__(_tool_trip_message(self._checks, guardrail, tool_name, tool_call_id))
 
 
-class ToolOutputGuardrailTripwireTriggered(GuardrailTripwireTriggered):
+class ToolInputGuardrailTripwireTriggered(_ToolGuardrailTripped):
+    """A tool input guardrail tripped before the tool ran: the run stops."""
+
+    _checks = "input"
+
+
+class ToolOutputGuardrailTripwireTriggered(_ToolGuardrailTripped):
     """A tool output guardrail tripped after the tool ran: the run stops."""
 
-    def __init__(
-        self,
-        guardrail: Any,
-        output: Any,
-        *,
-        tool_name: str | None = None,
-        tool_call_id: str | None = None,
-    ) -> None:
-        self.guardrail = guardrail
-        """The `ToolOutputGuardrail`."""
-        self.output = output
-        """Its `ToolGuardrailFunctionOutput`."""
-        self.tool_name = tool_name
-        """The tool whose call's output it checked (None if not given)."""
-        self.tool_call_id = tool_call_id
-        """The id of that call (None if not given)."""
-        super().__init__(_tool_trip_message("output", guardrail, tool_name, tool_call_id))
+    _checks = "output"
 
 
 def _guardrail_name(result: Any) -> str:

@@ -12,6 +12,7 @@ import pytest
 
 from tooluse import (
     Agent,
+    RetryPolicy,
     RunConfig,
     Runner,
     RunTimeoutError,
@@ -22,7 +23,14 @@ from tooluse import (
     UserError,
     function_tool,
 )
-from tooluse.models import Model, ModelRequest, ModelResponse, ResponseDone, StreamEvent
+from tooluse.models import (
+    Model,
+    ModelRequest,
+    ModelResponse,
+    ModelTransportError,
+    ResponseDone,
+    StreamEvent,
+)
 
 from .scripted import ScriptModel, call, text
 
@@ -486,9 +494,110 @@ def test_trace_content_capture_takes_only_a_bool_or_none(value: object) -> None:
         RunConfig(tracing_disabled=value)  # type: ignore[arg-type]
 
 
-def test_max_retries_is_written_into_the_policy() -> None:
-    assert RunConfig(max_retries=5).retry_policy.max_retries == 5
-    assert RunConfig().retry_policy is RunConfig().retry_policy  # one default, made once
+def test_max_retries_overrides_the_policy_whenever_it_is_set() -> None:
+    config = RunConfig(max_retries=5)
+    assert config.effective_retry_policy().max_retries == 5
+    config.max_retries = 0
+    assert config.effective_retry_policy().max_retries == 0
+    assert RunConfig().effective_retry_policy() is RunConfig().retry_policy  # one default
+
+
+async def test_a_tool_changing_its_run_config_leaves_other_runs_alone() -> None:
+    @function_tool
+    def meddle(ctx: ToolContext[Any]) -> str:
+        """Change the run's settings."""
+        assert ctx.run_config is not None
+        ctx.run_config.usage_limits = UsageLimits(tool_calls_limit=1)
+        return "done"
+
+    await Runner.run(Agent("a", tools=[meddle], model=ScriptModel([call("c1", "meddle")])), "go")
+    later = await Runner.run(Agent("b", tools=[ping], model=ScriptModel(calls(1, 2))), "go")
+    assert later.usage.tool_calls == 2
+
+
+async def test_a_limit_of_another_run_started_by_a_tool_is_that_tools_error() -> None:
+    inner = Agent("inner", tools=[ping], model=ScriptModel(calls(1), calls(2)))
+
+    @function_tool
+    async def research() -> str:
+        """Research with a small budget of its own."""
+        result = await Runner.run(inner, "go", run_config=limited(request_limit=1))
+        return str(result.final_output)
+
+    model = ScriptModel([call("c1", "research")], [text("could not research")])
+    result = await Runner.run(Agent("outer", tools=[research], model=model), "go")
+    assert result.final_output == "could not research"
+    outputs = [i["output"] for i in result.new_items if i.get("type") == "function_call_output"]
+    assert "UsageLimitExceeded" in outputs[0]
+
+
+async def test_answers_that_carry_more_than_text_are_not_kept_when_a_turn_stops() -> None:
+    @function_tool
+    def quick() -> str:
+        """Answer at once."""
+        return "the answer"
+
+    @function_tool
+    async def slow() -> str:
+        """Take a long time."""
+        await asyncio.sleep(30)
+        return "late"
+
+    model = ScriptModel([call("c1", "quick"), call("c2", "slow")])
+    agent = Agent("a", tools=[quick, slow], model=model, tool_use_behavior="stop_on_first_tool")
+    with pytest.raises(RunTimeoutError) as raised:
+        await Runner.run(agent, "go", run_config=RunConfig(run_timeout=0.2))
+    state = raised.value.state
+    assert state is not None
+    assert state.turn is not None
+    assert state.turn.answers == {}  # the value it would stop on is not in the state
+
+
+async def test_a_retry_that_would_start_past_the_deadline_is_the_timeout() -> None:
+    class Overloaded(TokenModel):
+        async def get_response(self, request: ModelRequest) -> ModelResponse:
+            self.calls += 1
+            raise ModelTransportError("overloaded", 503)
+
+    model = Overloaded()
+    agent = Agent("a", model=model)
+    policy = RetryPolicy(max_retries=5, initial_delay=0.3, jitter=0)
+    with pytest.raises(RunTimeoutError):
+        await Runner.run(agent, "go", run_config=RunConfig(run_timeout=0.2, retry_policy=policy))
+    assert model.calls == 1
+
+
+async def test_cancelling_a_timed_run_twice_still_waits_for_it_to_stop() -> None:
+    left: list[str] = []
+
+    class SlowToClose:
+        async def __aenter__(self) -> SlowToClose:
+            return self
+
+        async def __aexit__(self, *exc_info: object) -> None:
+            try:
+                await asyncio.sleep(0.1)
+            finally:
+                left.append("closed")
+
+        async def list_tools(self, context: Any, agent: Any) -> list[Any]:
+            return []
+
+    @function_tool
+    async def slow() -> str:
+        """Take a long time."""
+        await asyncio.sleep(30)
+        return "late"
+
+    agent = Agent("a", tools=[slow, SlowToClose()], model=ScriptModel([call("c1", "slow")]))
+    task = asyncio.ensure_future(Runner.run(agent, "go", run_config=RunConfig(run_timeout=10)))
+    await asyncio.sleep(0.05)
+    task.cancel()
+    await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert left == ["closed"]  # the toolset was left before the caller's task ended
 
 
 async def test_a_call_its_guardrail_refused_is_not_counted_as_run() -> None:

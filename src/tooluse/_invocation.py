@@ -193,8 +193,10 @@ class Invoker:
     ) -> ToolOutcome:
         if isinstance(error, UserError) and not isinstance(error, UnwritableOutput):
             raise error  # the developer's mistake, met while the tool ran: not the model's to fix
-        if isinstance(error, UsageLimitExceeded):
-            raise error  # the run's budget (spent by a nested run, say): not the model's to fix
+        if isinstance(error, UsageLimitExceeded) and error.state is None:
+            # This run's budget (reached in a nested run): not the model's to fix. One with
+            # a state is another run's, with limits of its own: the tool's error, as others.
+            raise error
         if isinstance(error, ToolArgumentsError) and error.tool_name != ctx.tool_name:
             error = ToolArgumentsError(ctx.tool_name, error.problems)  # a renamed tool
         ctx.error = error

@@ -135,7 +135,8 @@ async def _fetch(
         except Exception as error:
             # Never again once events went out: the consumer has seen part of an answer.
             retried = stream is not None and stream.produced
-            delay = None if retried else scope.config.retry_policy.retry_delay(error, attempt - 1)
+            policy = scope.config.effective_retry_policy()  # only when a call failed
+            delay = None if retried else policy.retry_delay(error, attempt - 1)
             if events.tracer is not None:
                 events.tracer.llm_error(error, delay)
             if delay is None:
@@ -143,6 +144,9 @@ async def _fetch(
                 if failure is error:
                     raise
                 raise failure from error
+            deadline = scope.deadline
+            if deadline is not None and asyncio.get_running_loop().time() + delay >= deadline:
+                raise RunTimeoutError(scope.config.run_timeout or 0) from error
             if events.watched(agent):
                 await events.llm_retry(scope.context, agent, error, attempt, delay)
             await asyncio.sleep(delay)
@@ -226,7 +230,9 @@ def _api_error(error: Exception, scope: RunScope, attempts: int) -> ModelAPIErro
         return ModelAPIError(None, *scope.error_items(), description=description)
     if isinstance(error, ModelTransportError):
         status = error.status_code
-        what = error.description if status is None else f"{error.description} (HTTP {status})"
+        what = error.description
+        if status is not None:
+            what = f"{what} (HTTP {status}), {_tries(attempts)}"
         return ModelAPIError(status, *scope.error_items(), description=what)
     openai = sys.modules.get("openai")  # not imported until a model uses it: no API error then
     if openai is None or not isinstance(error, openai.APIError):
@@ -248,7 +254,7 @@ def _api_error(error: Exception, scope: RunScope, attempts: int) -> ModelAPIErro
 
 def _status_failure(status: int | None, scope: RunScope, attempts: int) -> str:
     """Why a call the API answered with an error status stopped the run."""
-    policy = scope.config.retry_policy
+    policy = scope.config.effective_retry_policy()
     if status not in policy.retry_statuses:
         return (
             f"the model's API refused the request (HTTP {status}), which is not retried: the "

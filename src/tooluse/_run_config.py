@@ -40,8 +40,8 @@ class RunConfig:
     log_tool_errors: bool = False
     """Log tool exceptions with their messages (off: tool data may hold secrets)."""
     max_retries: int | None = None
-    """Retries of a failed model call; None keeps `retry_policy`'s (2). When set, it is
-    written into `retry_policy.max_retries`."""
+    """Retries of a failed model call; None keeps `retry_policy`'s (2). Overrides
+    `retry_policy.max_retries` when set."""
     retry_policy: RetryPolicy = DEFAULT_RETRY_POLICY  # made once: checking one costs ~30 us
     """When and how a failed model call is retried (docs/limits.md)."""
     usage_limits: UsageLimits | None = None
@@ -78,8 +78,17 @@ class RunConfig:
         problems = [*self._number_problems(), *self._type_problems()]
         if problems:
             raise UserError(f"RunConfig: {'; '.join(problems)}")
-        if self.max_retries is not None and self.max_retries != self.retry_policy.max_retries:
-            self.retry_policy = replace(self.retry_policy, max_retries=self.max_retries)
+
+    def effective_retry_policy(self) -> RetryPolicy:
+        """`retry_policy`, with `max_retries` in it when that is set.
+
+        Returns:
+            The policy a run retries its model calls by.
+        """
+        retries = self.max_retries
+        if retries is None or retries == self.retry_policy.max_retries:
+            return self.retry_policy
+        return replace(self.retry_policy, max_retries=retries)
 
     def _number_problems(self) -> list[str]:
         problems: list[str] = []
@@ -131,9 +140,4 @@ def as_run_config(value: object) -> RunConfig:
     Raises:
         UserError: The value is none of these, or the dict names fields that do not exist.
     """
-    if value is None:
-        return _DEFAULT  # shared: a run reads its settings, and never changes them
-    return from_fields("run_config", RunConfig, value)
-
-
-_DEFAULT = RunConfig()
+    return RunConfig() if value is None else from_fields("run_config", RunConfig, value)

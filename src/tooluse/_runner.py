@@ -269,10 +269,7 @@ class _Run:
         try:
             await asyncio.wait({task})
         except asyncio.CancelledError:
-            task.cancel()
-            await asyncio.wait({task})
-            if not task.cancelled():
-                task.exception()  # retrieved: the caller's cancellation is what goes on
+            await _cancel_and_wait(task)
             raise
         finally:
             timer.cancel()
@@ -411,6 +408,18 @@ class _Run:
             await run_output_guardrails(
                 guardrails, scope.context, agent, output, events.tracer, keep
             )
+
+
+async def _cancel_and_wait(task: asyncio.Task[Any]) -> None:
+    """Cancel the run's task and wait until it has stopped, however often this is cancelled."""
+    task.cancel()
+    while not task.done():
+        try:
+            await asyncio.wait({task})
+        except asyncio.CancelledError:  # noqa: PERF203 - looped only if cancelled again
+            task.cancel()
+    if not task.cancelled():
+        task.exception()  # retrieved: the caller's cancellation is what goes on
 
 
 def _as_given(items: list[Item]) -> str | list[Item]:

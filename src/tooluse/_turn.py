@@ -30,6 +30,7 @@ from typing import Any, NamedTuple, cast
 
 from ._approvals import needs_approval
 from ._handoffs import Handoff, HandoffCall, handoff, read_handoff, run_on_handoff
+from ._invocation import ToolOutcome
 from ._items import Item, function_call_output, valid_text
 from ._local_tools import LOCAL_ITEM_TYPES, LocalTool, answer_id, local_handler
 from ._model_call import call_model, final_output
@@ -318,7 +319,15 @@ async def run(scope: RunScope, plan: TurnPlan) -> list[GroupOutcome]:
         call_id = outcome.group.call_id
         answers[call_id] = function_call_output(call_id, valid_text(outcome.output))
 
-    outcomes = await scope.executor.run(agent, groups, keep=answer)
+    def keep(outcome: GroupOutcome) -> None:
+        # An answer made before the turn stopped early is kept only if its text is all that
+        # counts: what a tool returned beyond it (an agent, context variables, the value a
+        # tool_use_behavior stops on, a failure for the error budget) is not in the state.
+        plain = agent.tool_use_behavior == "run_llm_again"
+        if plain and all(_only_text(o) for o in outcome.outcomes):
+            answer(outcome)
+
+    outcomes = await scope.executor.run(agent, groups, keep=keep)
     for outcome in outcomes:
         answer(outcome)
     for planned in plan.handoffs:
@@ -327,6 +336,10 @@ async def run(scope: RunScope, plan: TurnPlan) -> list[GroupOutcome]:
                 await run_on_handoff(planned.target, scope.context, planned.data)
             answers[planned.call_id] = function_call_output(planned.call_id, planned.answer)
     return outcomes
+
+
+def _only_text(outcome: ToolOutcome) -> bool:
+    return not outcome.failed and outcome.handoff is None and not outcome.context_variables
 
 
 # Step 5: apply, and decide the next step.

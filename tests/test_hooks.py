@@ -568,3 +568,14 @@ def test_the_verdict_is_kept_per_class(monkeypatch: pytest.MonkeyPatch) -> None:
         RunEvents(Fresh(), None)
         assert refusal(FreshWrong()) == first
     assert reads == []
+
+
+def test_a_helper_named_after_the_hook_it_serves_is_not_taken_for_a_misspelling() -> None:
+    class Helped(RunHooks[Any]):
+        async def on_tool_start(self, context: Any, agent: Any, tool: Any) -> None:
+            await self.on_tool_start_impl(tool)
+
+        async def on_tool_start_impl(self, tool: Any) -> None:
+            del tool
+
+    Runner.run_sync(Agent("a", model=ScriptModel([text("hi")])), "hi", hooks=Helped())

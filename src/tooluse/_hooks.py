@@ -485,6 +485,8 @@ def _is_method(value: object) -> bool:
 
 def _guess(name: str, hooks: dict[str, tuple[str, ...]]) -> str | None:
     """The hook `name` is likely a misspelling of, if any."""
+    if any(name.startswith(f"{hook}_") for hook in hooks):
+        return None  # a helper named after the hook it serves (`on_tool_start_impl`)
     normal = "_".join(_SYNONYMS.get(word, word) for word in name.split("_"))
     if normal in hooks:
         return normal

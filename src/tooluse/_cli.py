@@ -5,10 +5,14 @@
   (`TARGET` as pre-commit passes them, optionally `:NAME`): every finding, then
   the targets that could not be checked, then a count. Exit 1 on errors or an
   unusable target, 0 when there are only warnings.
+- `tooluse serve TARGET... [--transport stdio|http] [--host 127.0.0.1] [--port N]`
+  serves the tools of files and modules over MCP (needs `tooluse[mcp]`); HTTP
+  listens on loopback unless `--host` says otherwise. Only MCP is on stdout.
 - `tooluse --version`.
 
-Exit status 2 means the command line itself is wrong (or, for `schema`, that
-there is nothing to print). Only the command's output is on stdout; what
+Exit status 2 means the command line itself is wrong (or, for `schema` and
+`serve`, that there is nothing to print or serve); `serve` exits with 1 when it
+cannot listen where it is told. Only the command's output is on stdout; what
 imported code prints goes to stderr. When whoever reads stdout stops reading
 (`tooluse schema tools.py | head`), the command stops quietly with status 141,
 as a program killed by SIGPIPE does.
@@ -17,6 +21,7 @@ as a program killed by SIGPIPE does.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import sys
@@ -34,6 +39,7 @@ from .exceptions import UserError
 __all__ = ["main"]
 
 EXIT_FINDINGS = 1
+EXIT_SERVE_FAILED = 1  # the server could not start (its address is taken)
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a program killed by SIGPIPE
 
@@ -46,8 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns:
         The exit status: 0 on success; for `check` 1 when it finds errors or a
-        target cannot be checked; 2 when `schema` has nothing to print; 141 when
-        stdout was closed before the output was written. Bad arguments exit
+        target cannot be checked; for `serve` 1 when it cannot listen; 2 when
+        `schema` or `serve` has nothing to use; 141 when stdout was closed before
+        the output was written. Bad arguments exit
         with 2 through argparse (`SystemExit`), as does `--version` with 0.
     """
     args = _parser().parse_args(argv)
@@ -66,6 +73,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "check":
         return _check(args.targets, as_json=args.json)
     try:
+        if args.command == "serve":
+            return _serve(args)
         return _schema(args.target, api=args.api, strict=not args.no_strict)
     except CliError as error:
         print(f"tooluse: error: {error}", file=sys.stderr)
@@ -93,6 +102,62 @@ def _in_mode(tool: FunctionTool, location: str, *, strict: bool) -> FunctionTool
             f"{location}: tool '{tool.name}' cannot be printed strict: {detail}; "
             "print it as defined with --no-strict"
         ) from None
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from .mcp._server import serve  # noqa: PLC0415 - `mcp` is an optional extra
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] not in _MCP_MODULES:
+            raise
+        raise CliError(
+            f"serve needs the '{error.name}' package, which is not installed; "
+            "pip install 'tooluse[mcp]'"
+        ) from None
+    tools = _tools_of(args.targets)
+    try:
+        asyncio.run(
+            serve(tools, name=args.name, transport=args.transport, host=args.host, port=args.port)
+        )
+    except UserError as error:  # tools that cannot be served together
+        raise CliError(" ".join(line.strip() for line in str(error).splitlines())) from None
+    except OSError as error:  # the address: in use, or not this machine's
+        print(
+            f"tooluse: error: {error.strerror or error}; choose another --port (0 for a free "
+            "one) or --host",
+            file=sys.stderr,
+        )
+        return EXIT_SERVE_FAILED
+    except KeyboardInterrupt:  # Ctrl-C: the usual way to stop a server
+        pass
+    return 0
+
+
+_MCP_MODULES = frozenset({"mcp", "mcp_types", "uvicorn", "starlette", "anyio"})
+
+
+def _tools_of(targets: list[str]) -> list[FunctionTool]:
+    """Every tool the targets name, each once (a module named twice adds nothing)."""
+    tools: dict[int, FunctionTool] = {}
+    for target in targets:
+        location, name = split_target(target)
+        try:
+            found = select_tools(import_location(location), location, name)
+        except UserError as error:
+            raise import_failed(location, error) from None
+        for tool in found:
+            tools.setdefault(id(tool), tool)
+    return list(tools.values())
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is no port: give 0 to 65535 (0 for a free one)")
+    return port
 
 
 def _check(targets: list[str], *, as_json: bool) -> int:
@@ -162,4 +227,12 @@ def _parser() -> argparse.ArgumentParser:
         "targets", nargs="+", help=".py files, folders (searched for .py files) or modules"
     )
     check.add_argument("--json", action="store_true", help="print one JSON document")
+    serve = commands.add_parser("serve", help="serve the tools of files or modules over MCP")
+    serve.add_argument(
+        "targets", nargs="+", help=".py files, folders or modules, each optionally :NAME"
+    )
+    serve.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    serve.add_argument("--host", default="127.0.0.1", help="HTTP address (default: loopback)")
+    serve.add_argument("--port", type=_port, default=8000, help="HTTP port; 0 for a free one")
+    serve.add_argument("--name", default="tooluse", help="the server's name, shown to clients")
     return parser

@@ -6,7 +6,7 @@ import dataclasses
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import KW_ONLY, dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal
+from typing import TYPE_CHECKING, Any, Generic, Literal, cast
 
 from ._agent_base import AgentBase
 from ._agent_tool import agent_as_tool
@@ -28,6 +28,7 @@ from ._tool_use import (
     check_tool_use_behavior,
 )
 from ._toolsets import Tool, Toolset, check_tool_entries, list_tools
+from .exceptions import UserError
 from .models import Model
 
 if TYPE_CHECKING:
@@ -81,9 +82,14 @@ class Agent(AgentBase, Generic[TContext]):
         default_factory=list["OutputGuardrail[TContext]"]
     )
     """Checks of the final output (`@output_guardrail`), when this agent gives it."""
+    mcp_servers: Sequence[Toolset] = field(default_factory=list[Toolset])
+    """MCP servers (`tooluse.mcp`), as openai-agents takes them: offered after `tools`, and
+    added to the end of `tools` itself, which is what the run reads. Listing a server in
+    `tools` does the same."""
 
     def __post_init__(self) -> None:
         owner = f"Agent '{self.name}'"
+        self.tools = _with_servers(owner, self.tools, self.mcp_servers)
         check_tool_entries(owner, self.tools)
         check_tool_use_behavior(owner, self.tool_use_behavior)
         check_guardrail_list(owner, "input_guardrails", self.input_guardrails, "input")
@@ -167,3 +173,29 @@ class Agent(AgentBase, Generic[TContext]):
             The new agent.
         """
         return dataclasses.replace(self, **changes)
+
+
+class _ToolsAndServers(list[Any]):
+    """`Agent.tools` with its `mcp_servers` after them; `own` is what `tools=` was given."""
+
+    own: Sequence[Any]
+
+
+def _with_servers(owner: str, tools: Sequence[Any], servers: Sequence[Toolset]) -> Sequence[Any]:
+    """The tools, then the MCP servers (a clone's `tools` hold the old servers: left out)."""
+    own = tools.own if isinstance(tools, _ToolsAndServers) else tools
+    given: Any = servers
+    if isinstance(given, (str, Toolset)) or not isinstance(given, Sequence):
+        raise UserError(f"{owner}: mcp_servers must be a list of MCP servers, not {given!r}")
+    if not servers:
+        return own
+    problems = [
+        f"mcp_servers[{index}] is {server!r}, not an MCP server (a toolset)"
+        for index, server in enumerate(cast(Sequence[Any], servers))
+        if not isinstance(server, Toolset) or isinstance(server, type)
+    ]
+    if problems:
+        raise UserError(f"{owner}: " + "; ".join(problems))
+    combined = _ToolsAndServers([*own, *servers])
+    combined.own = own
+    return combined

@@ -1,0 +1,657 @@
+"""MCP servers as toolsets: `MCPServerStdio`, `MCPServerStreamableHttp`, `MCPServerSse`.
+
+Each is a `Toolset`: `list_tools(context, agent)` lists the server's tools as
+`FunctionTool`s (filtered, prefixed, their schemas strict when they fit, see
+`_schemas`), and each tool's `on_invoke_tool` calls the server. A run enters
+the server (connects) when its agent first takes over and leaves it (closes)
+when the run ends; `async with server:` shares one connection across runs.
+
+The connection lives in a task of its own, so that any task may call the
+server and the transport is opened and closed in one task, as anyio requires.
+A call that finds the server gone is an error for the model; the next call
+reconnects once, and if that fails too the server is given up on until
+`connect()` is called again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, cast
+
+import httpx2
+import mcp_types as types
+from mcp import Client, MCPError, StdioServerParameters
+from mcp.client import Transport
+from mcp.client.sse import sse_client
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from typing_extensions import NotRequired, Self, TypedDict
+
+from .._adapters import AdapterMismatch
+from .._context import RunContextWrapper, ToolContext
+from .._function_tool import FunctionTool
+from .._tool_errors import (
+    default_tool_error_function,
+    format_location,
+    json_syntax_problem,
+    not_an_object_problem,
+)
+from .._values import is_positive_number
+from ..exceptions import ToolArgumentsError, UserError
+from ._results import error_text, result_text
+from ._schemas import ToolSchema, tool_schema
+
+__all__ = [
+    "MCPServer",
+    "MCPServerSse",
+    "MCPServerSseParams",
+    "MCPServerStdio",
+    "MCPServerStdioParams",
+    "MCPServerStreamableHttp",
+    "MCPServerStreamableHttpParams",
+    "MCPToolError",
+    "ToolFilter",
+    "ToolFilterCallable",
+    "ToolFilterContext",
+    "ToolFilterStatic",
+    "create_static_tool_filter",
+]
+
+logger = logging.getLogger("tooluse")
+
+
+@dataclass(frozen=True)
+class ToolFilterContext:
+    """What a tool filter function is told besides the tool."""
+
+    run_context: RunContextWrapper[Any]
+    """The run context."""
+    agent: Any
+    """The agent whose tools are being listed."""
+    server_name: str
+    """The MCP server's name."""
+
+
+class ToolFilterStatic(TypedDict):
+    """Tools allowed or blocked by name (the server's names, before any prefix)."""
+
+    allowed_tool_names: NotRequired[list[str]]
+    """When given, only these tools are offered."""
+    blocked_tool_names: NotRequired[list[str]]
+    """These tools are never offered."""
+
+
+ToolFilterCallable = Callable[[ToolFilterContext, types.Tool], "bool | Awaitable[bool]"]
+"""Decides, from the context and the server's tool, whether the tool is offered."""
+ToolFilter = ToolFilterCallable | ToolFilterStatic | None
+"""Names allowed and blocked, a function, or None for every tool."""
+
+
+def create_static_tool_filter(
+    allowed_tool_names: list[str] | None = None, blocked_tool_names: list[str] | None = None
+) -> ToolFilterStatic | None:
+    """A filter by names, as openai-agents builds one.
+
+    Args:
+        allowed_tool_names: Only these tools are offered, when given.
+        blocked_tool_names: These tools are never offered.
+
+    Returns:
+        The filter, or None when neither list is given.
+    """
+    if allowed_tool_names is None and blocked_tool_names is None:
+        return None
+    found: ToolFilterStatic = {}
+    if allowed_tool_names is not None:
+        found["allowed_tool_names"] = list(allowed_tool_names)
+    if blocked_tool_names is not None:
+        found["blocked_tool_names"] = list(blocked_tool_names)
+    return found
+
+
+class MCPToolError(Exception):
+    """An MCP tool answered with `isError`; set as the call's `ToolContext.error`."""
+
+
+class _Unavailable(Exception):
+    """The server cannot be reached, and reconnecting did not help (or was tried already)."""
+
+
+class MCPServer:
+    """The tools of an MCP server, as a toolset; connect with `async with` or let a run do it.
+
+    The three transports share everything but how the connection is made.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        cache_tools_list: bool,
+        client_session_timeout_seconds: float | None,
+        tool_filter: ToolFilter,
+        tool_name_prefix: str | None,
+        timeout_seconds: float | None,
+    ) -> None:
+        owner = f"MCP server {name!r}"
+        for label, value in (
+            ("client_session_timeout_seconds", client_session_timeout_seconds),
+            ("timeout_seconds", timeout_seconds),
+        ):
+            if value is not None and not is_positive_number(value):
+                raise UserError(f"{owner}: {label}={value!r} must be a positive number or None")
+        given: Any = tool_filter
+        if given is not None and not callable(given) and not isinstance(given, dict):
+            raise UserError(
+                f"{owner}: tool_filter must be create_static_tool_filter(...), a function of "
+                "(ToolFilterContext, tool), or None"
+            )
+        self._name = name
+        self.cache_tools_list = cache_tools_list
+        """Whether the server's tool list is fetched once and kept (`invalidate_tools_cache`)."""
+        self.client_session_timeout_seconds = client_session_timeout_seconds
+        """Seconds each request to the server (listing, calls) may take; None for no limit."""
+        self.tool_filter: ToolFilter = tool_filter
+        """Which of the server's tools are offered."""
+        self.tool_name_prefix = tool_name_prefix
+        """Offer each tool as `<prefix>_<name>`, so that two servers' tools cannot clash."""
+        self.timeout_seconds = timeout_seconds
+        """Seconds one tool call may take in a run (the runner's per-tool timeout)."""
+        self._connection: _Connection | None = None
+        self._broken = False
+        self._gave_up = False
+        self._reconnecting: asyncio.Lock | None = None
+        self._listed: list[types.Tool] | None = None
+        self._built: dict[str, tuple[types.Tool, FunctionTool]] = {}
+
+    @property
+    def name(self) -> str:
+        """A readable name for the server."""
+        return self._name
+
+    def _transport(self) -> Transport:  # pragma: no cover - each transport has its own
+        raise NotImplementedError
+
+    async def connect(self) -> None:
+        """Start the server (stdio) or open the session (HTTP); a reconnect if connected.
+
+        Raises:
+            Exception: Whatever the transport raised when the server could not be reached.
+        """
+        await self.cleanup()
+        connection = _Connection(self._client)
+        await connection.open()
+        self._connection = connection
+        self._broken = self._gave_up = False
+
+    async def cleanup(self) -> None:
+        """Close the session (and stop a stdio server); calling it twice is harmless."""
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            await connection.close()
+
+    async def __aenter__(self) -> Self:
+        await self.connect()
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.cleanup()
+
+    def invalidate_tools_cache(self) -> None:
+        """Fetch the tool list again at the next listing (with `cache_tools_list=True`)."""
+        self._listed = None
+
+    def _client(self) -> Client:
+        return Client(
+            self._transport(), read_timeout_seconds=self.client_session_timeout_seconds, cache=None
+        )
+
+    async def list_tools(
+        self, context: RunContextWrapper[Any] | None = None, agent: Any = None
+    ) -> list[FunctionTool]:
+        """The server's tools for the coming turn, filtered and prefixed.
+
+        Args:
+            context: The run context (for a filter function).
+            agent: The agent about to be called (for a filter function).
+
+        Returns:
+            One `FunctionTool` per server tool the filter keeps.
+        """
+        listed = self._listed if self.cache_tools_list else None
+        if listed is None:
+            listed = await self._fetch_tools()
+            if self.cache_tools_list:
+                self._listed = listed
+        run_context = context if context is not None else RunContextWrapper(None)
+        kept = [t for t in listed if await self._keeps(t, run_context, agent)]
+        return [self._function_tool(tool) for tool in kept]
+
+    async def call_tool(
+        self, tool_name: str, arguments: dict[str, Any] | None
+    ) -> types.CallToolResult:
+        """Call one of the server's tools directly (by its own name), reconnecting once.
+
+        Args:
+            tool_name: The server's name for the tool.
+            arguments: The arguments, as the server's schema has them.
+
+        Returns:
+            The server's result, `isError` ones included.
+        """
+        client = await self._live_client()
+        try:
+            return await client.call_tool(tool_name, arguments or {})
+        except MCPError as error:
+            if error.code == types.CONNECTION_CLOSED or self._lost():
+                self._broken = True
+            raise
+        except Exception:
+            self._broken = self._broken or self._lost()
+            raise
+
+    async def _fetch_tools(self) -> list[types.Tool]:
+        client = await self._live_client()
+        tools: list[types.Tool] = []
+        cursor: str | None = None
+        try:
+            while True:
+                page = await client.list_tools(cursor=cursor)
+                tools.extend(page.tools)
+                cursor = page.next_cursor
+                if cursor is None:
+                    return tools
+        except Exception:
+            self._broken = self._broken or self._lost()
+            raise
+
+    def _lost(self) -> bool:
+        return self._connection is None or self._connection.finished
+
+    async def _live_client(self) -> Client:
+        connection = self._connection
+        if connection is None and not self._broken:
+            raise UserError(
+                f"MCP server {self.name!r} is not connected: use `async with server:`, "
+                "`await server.connect()`, or list it in an agent's tools for a run to connect it"
+            )
+        if connection is not None and not self._broken and not connection.finished:
+            return connection.client
+        if self._reconnecting is None:
+            self._reconnecting = asyncio.Lock()
+        async with self._reconnecting:  # calls that found it gone at once reconnect once
+            current = self._connection
+            if current is not None and not self._broken and not current.finished:
+                return current.client
+            if self._gave_up:
+                raise _Unavailable
+            logger.warning("MCP server %r was lost; reconnecting once", self.name)
+            try:
+                await self.connect()
+            except Exception as error:
+                self._broken = self._gave_up = True
+                logger.warning(
+                    "MCP server %r could not be reconnected (%s)", self.name, type(error).__name__
+                )
+                raise _Unavailable from error
+            return cast(_Connection, self._connection).client
+
+    async def _keeps(self, tool: types.Tool, context: RunContextWrapper[Any], agent: Any) -> bool:
+        chosen = self.tool_filter
+        if chosen is None:
+            return True
+        if not callable(chosen):
+            static: ToolFilterStatic = chosen
+            allowed: list[str] | None = static.get("allowed_tool_names")
+            blocked: list[str] = static.get("blocked_tool_names") or []
+            return (allowed is None or tool.name in allowed) and tool.name not in blocked
+        keep = chosen(ToolFilterContext(context, agent, self.name), tool)
+        return bool(await keep if inspect.isawaitable(keep) else keep)
+
+    def _function_tool(self, tool: types.Tool) -> FunctionTool:
+        built = self._built.get(tool.name)
+        if built is not None and built[0] is tool:
+            return built[1]
+        schema = tool_schema(tool.name, tool.input_schema)
+        name = f"{self.tool_name_prefix}_{tool.name}" if self.tool_name_prefix else tool.name
+        function_tool = FunctionTool(
+            name=name,
+            description=tool.description or tool.title or "",
+            params_json_schema=schema.params_json_schema,
+            on_invoke_tool=_ServerToolInvoker(self, tool.name, schema),
+            strict_json_schema=False,  # already strict when it can be: no second transform
+            timeout_seconds=self.timeout_seconds,
+        )
+        function_tool.strict_json_schema = schema.strict
+        self._built[tool.name] = (tool, function_tool)
+        return function_tool
+
+
+class _ServerToolInvoker:
+    """`on_invoke_tool` of a server's tool: the arguments checked and restored, the call made."""
+
+    def __init__(self, server: MCPServer, tool_name: str, schema: ToolSchema) -> None:
+        self.server = server
+        self.tool_name = tool_name
+        self.schema = schema
+
+    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
+        try:
+            parsed = self._arguments(ctx.tool_name, arguments)
+            result = await self.server.call_tool(self.tool_name, parsed)
+        except ToolArgumentsError as error:
+            ctx.error = error
+            return default_tool_error_function(ctx, error)
+        except _Unavailable as error:
+            ctx.error = error
+            return (
+                f"Tool '{ctx.tool_name}' could not be run: its MCP server is unavailable. "
+                "Do not call its tools again in this conversation."
+            )
+        except MCPError as error:
+            ctx.error = error
+            return self._protocol_error(ctx, error)
+        except Exception as error:
+            ctx.error = error
+            logger.warning("MCP tool %r raised %s", ctx.tool_name, type(error).__name__)
+            return default_tool_error_function(ctx, error)
+        if result.is_error:
+            ctx.error = MCPToolError(f"MCP tool {ctx.tool_name!r} returned an error result")
+            return error_text(ctx.tool_name, result)
+        return result_text(result)
+
+    def _protocol_error(self, ctx: ToolContext[Any], error: MCPError) -> str:
+        name = ctx.tool_name
+        if error.code == types.REQUEST_TIMEOUT:
+            limit = self.server.client_session_timeout_seconds or 0
+            return (
+                f"Tool '{name}' timed out after {limit:g} s waiting for its MCP server; it may "
+                "still finish. Check its effect before retrying."
+            )
+        if error.code == types.CONNECTION_CLOSED:
+            return (
+                f"Tool '{name}' failed: the connection to its MCP server was lost, and the call "
+                "may not have run. The next call reconnects; retry if it is safe to."
+            )
+        logger.warning("MCP tool %r failed with MCPError %s", name, error.code)
+        return default_tool_error_function(ctx, error)
+
+    def _arguments(self, name: str, arguments: str) -> dict[str, Any]:
+        try:
+            parsed: Any = json.loads(arguments) if arguments.strip() else {}
+        except json.JSONDecodeError as error:
+            raise ToolArgumentsError(name, [json_syntax_problem(error)]) from None
+        if not isinstance(parsed, dict):
+            raise ToolArgumentsError(name, [not_an_object_problem(cast(object, parsed))])
+        values = cast(dict[str, Any], parsed)
+        adapters = self.schema.adapters
+        if adapters is None:
+            return values
+        try:
+            return adapters.apply(values)
+        except AdapterMismatch as error:
+            problem = f"{format_location(error.location)}: {error.message}"
+            raise ToolArgumentsError(name, [problem]) from None
+
+
+class _Connection:
+    """One session with a server, opened and closed by a task of its own."""
+
+    def __init__(self, make_client: Callable[[], Client]) -> None:
+        self._make_client = make_client
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._client: Client | None = None
+
+    @property
+    def client(self) -> Client:
+        return cast(Client, self._client)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the session ended on its own (the server went away)."""
+        return self._task is None or self._task.done()
+
+    async def open(self) -> None:
+        ready: asyncio.Future[Client] = asyncio.get_running_loop().create_future()
+        self._task = asyncio.create_task(self._hold(ready))
+        try:
+            self._client = await asyncio.shield(ready)
+        except BaseException:
+            await self.close()
+            raise
+
+    async def _hold(self, ready: asyncio.Future[Client]) -> None:
+        try:
+            async with self._make_client() as client:
+                ready.set_result(client)
+                await self._stop.wait()
+        except Exception as error:
+            if not ready.done():
+                ready.set_exception(error)
+            else:
+                logger.debug("An MCP session ended with %s", type(error).__name__)
+        if not ready.done():  # pragma: no cover - the session ended before it started
+            ready.set_exception(ConnectionError("the MCP session ended before it started"))
+
+    async def close(self) -> None:
+        self._stop.set()
+        task = self._task
+        if task is not None and not task.done():
+            await asyncio.wait((task,))
+
+
+class MCPServerStdioParams(TypedDict):
+    """How to start a server that talks over its standard input and output."""
+
+    command: str
+    """The program to run."""
+    args: NotRequired[list[str]]
+    """Its command-line arguments."""
+    env: NotRequired[dict[str, str]]
+    """Environment variables, over the few the `mcp` package passes on (PATH, HOME, ...)."""
+    cwd: NotRequired[str | Path]
+    """Its working directory."""
+    encoding: NotRequired[str]
+    """The text encoding of the messages; utf-8 by default."""
+    encoding_error_handler: NotRequired[Literal["strict", "ignore", "replace"]]
+    """What to do with bytes the encoding cannot read."""
+
+
+class MCPServerStdio(MCPServer):
+    """An MCP server run as a subprocess, over its standard input and output."""
+
+    def __init__(
+        self,
+        params: MCPServerStdioParams,
+        cache_tools_list: bool = False,
+        name: str | None = None,
+        client_session_timeout_seconds: float | None = 5,
+        tool_filter: ToolFilter = None,
+        *,
+        tool_name_prefix: str | None = None,
+        timeout_seconds: float | None = None,
+    ) -> None:
+        """Start `params["command"]` when connected, stop it when closed.
+
+        Args:
+            params: The command, its args, env and cwd.
+            cache_tools_list: Fetch the tool list once (until `invalidate_tools_cache()`).
+            name: A readable name; default `stdio: <command>`.
+            client_session_timeout_seconds: Seconds each request may take; None for no limit.
+            tool_filter: `create_static_tool_filter(...)`, or a function of
+                (`ToolFilterContext`, tool) returning whether to offer it.
+            tool_name_prefix: Offer tools as `<prefix>_<name>`.
+            timeout_seconds: Seconds one tool call may take in a run.
+        """
+        self.params = StdioServerParameters(
+            command=params["command"],
+            args=params.get("args", []),
+            env=params.get("env"),
+            cwd=params.get("cwd"),
+            encoding=params.get("encoding", "utf-8"),
+            encoding_error_handler=params.get("encoding_error_handler", "strict"),
+        )
+        """The `mcp` package's parameters for the subprocess."""
+        super().__init__(
+            name=name or f"stdio: {params['command']}",
+            cache_tools_list=cache_tools_list,
+            client_session_timeout_seconds=client_session_timeout_seconds,
+            tool_filter=tool_filter,
+            tool_name_prefix=tool_name_prefix,
+            timeout_seconds=timeout_seconds,
+        )
+
+    def _transport(self) -> Transport:
+        return stdio_client(self.params)
+
+
+class MCPServerStreamableHttpParams(TypedDict):
+    """Where a Streamable HTTP server is, and how to talk to it."""
+
+    url: str
+    """The endpoint, e.g. `http://127.0.0.1:8000/mcp`."""
+    headers: NotRequired[dict[str, str]]
+    """Headers sent with every request (authorization, ...)."""
+    timeout: NotRequired[float]
+    """Seconds to connect and send; 5 by default."""
+    sse_read_timeout: NotRequired[float]
+    """Seconds to wait for the next event of a response stream; 300 by default."""
+    terminate_on_close: NotRequired[bool]
+    """Whether closing ends the session on the server too; True by default."""
+
+
+class MCPServerStreamableHttp(MCPServer):
+    """An MCP server reached over Streamable HTTP."""
+
+    def __init__(
+        self,
+        params: MCPServerStreamableHttpParams,
+        cache_tools_list: bool = False,
+        name: str | None = None,
+        client_session_timeout_seconds: float | None = 5,
+        tool_filter: ToolFilter = None,
+        *,
+        tool_name_prefix: str | None = None,
+        timeout_seconds: float | None = None,
+    ) -> None:
+        """Open a session with `params["url"]` when connected.
+
+        Args:
+            params: The URL, headers and timeouts.
+            cache_tools_list: Fetch the tool list once (until `invalidate_tools_cache()`).
+            name: A readable name; default `streamable_http: <url>`.
+            client_session_timeout_seconds: Seconds each request may take; None for no limit.
+            tool_filter: `create_static_tool_filter(...)`, or a function of
+                (`ToolFilterContext`, tool) returning whether to offer it.
+            tool_name_prefix: Offer tools as `<prefix>_<name>`.
+            timeout_seconds: Seconds one tool call may take in a run.
+        """
+        self.params = params
+        """Where the server is, and how to talk to it."""
+        super().__init__(
+            name=name or f"streamable_http: {params['url']}",
+            cache_tools_list=cache_tools_list,
+            client_session_timeout_seconds=client_session_timeout_seconds,
+            tool_filter=tool_filter,
+            tool_name_prefix=tool_name_prefix,
+            timeout_seconds=timeout_seconds,
+        )
+
+    def _transport(self) -> Transport:
+        return _streamable_http(self.params)
+
+
+@asynccontextmanager
+async def _streamable_http(
+    params: MCPServerStreamableHttpParams,
+) -> AsyncGenerator[Any]:
+    timeout = httpx2.Timeout(params.get("timeout", 5), read=params.get("sse_read_timeout", 300))
+    http_client: httpx2.AsyncClient = httpx2.AsyncClient(
+        headers=params.get("headers"), timeout=timeout
+    )
+    async with (
+        http_client,
+        streamable_http_client(
+            params["url"],
+            http_client=http_client,
+            terminate_on_close=params.get("terminate_on_close", True),
+        ) as streams,
+    ):
+        yield streams
+
+
+class MCPServerSseParams(TypedDict):
+    """Where a server speaking the older HTTP with server-sent events transport is."""
+
+    url: str
+    """The SSE endpoint, e.g. `http://127.0.0.1:8000/sse`."""
+    headers: NotRequired[dict[str, str]]
+    """Headers sent with every request."""
+    timeout: NotRequired[float]
+    """Seconds for each HTTP operation; 5 by default."""
+    sse_read_timeout: NotRequired[float]
+    """Seconds to wait for the next event; 300 by default."""
+
+
+class MCPServerSse(MCPServer):
+    """An MCP server reached over HTTP with server-sent events (the older transport)."""
+
+    def __init__(
+        self,
+        params: MCPServerSseParams,
+        cache_tools_list: bool = False,
+        name: str | None = None,
+        client_session_timeout_seconds: float | None = 5,
+        tool_filter: ToolFilter = None,
+        *,
+        tool_name_prefix: str | None = None,
+        timeout_seconds: float | None = None,
+    ) -> None:
+        """Open a session with `params["url"]` when connected.
+
+        Args:
+            params: The URL, headers and timeouts.
+            cache_tools_list: Fetch the tool list once (until `invalidate_tools_cache()`).
+            name: A readable name; default `sse: <url>`.
+            client_session_timeout_seconds: Seconds each request may take; None for no limit.
+            tool_filter: `create_static_tool_filter(...)`, or a function of
+                (`ToolFilterContext`, tool) returning whether to offer it.
+            tool_name_prefix: Offer tools as `<prefix>_<name>`.
+            timeout_seconds: Seconds one tool call may take in a run.
+        """
+        self.params = params
+        """Where the server is, and how to talk to it."""
+        super().__init__(
+            name=name or f"sse: {params['url']}",
+            cache_tools_list=cache_tools_list,
+            client_session_timeout_seconds=client_session_timeout_seconds,
+            tool_filter=tool_filter,
+            tool_name_prefix=tool_name_prefix,
+            timeout_seconds=timeout_seconds,
+        )
+
+    def _transport(self) -> Transport:
+        params = self.params
+        return cast(
+            AbstractAsyncContextManager[Any],
+            sse_client(
+                params["url"],
+                headers=params.get("headers"),
+                timeout=params.get("timeout", 5),
+                sse_read_timeout=params.get("sse_read_timeout", 300),
+            ),
+        )

@@ -1,0 +1,482 @@
+"""MCP servers as toolsets, against a real server (`tests/mcp_test_server.py`) in a subprocess."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import mcp_types
+import pytest
+from mcp import StdioServerParameters
+
+from tooluse import Agent, FunctionTool, Runner, UserError, function_tool
+from tooluse.mcp import (
+    MCPServer,
+    MCPServerSse,
+    MCPServerStdio,
+    MCPServerStreamableHttp,
+    MCPToolError,
+    ToolFilterContext,
+    create_static_tool_filter,
+)
+from tooluse.mcp._results import error_text, result_text
+from tooluse.mcp._schemas import tool_schema
+from tooluse.testing import FunctionModel, ModelReply, ToolCall
+
+from .conftest import tool_context
+from .mcp_test_server import ODD_SCHEMA
+from .openai_server import Call, ScriptedServer, Turn
+
+SERVER = Path(__file__).with_name("mcp_test_server.py")
+
+
+def stdio(**options: Any) -> MCPServerStdio:
+    return MCPServerStdio({"command": sys.executable, "args": [str(SERVER)]}, **options)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def started(mode: str) -> Iterator[str]:
+    """The test server over HTTP on a free port: its base URL, until the test module ends."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, str(SERVER), mode, str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    try:
+        while True:
+            if process.poll() is not None:
+                _, err = process.communicate()
+                pytest.fail(f"the MCP test server ({mode}) exited at start:\n{err.decode()}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the MCP test server ({mode}) did not listen on {port} in 30 s")
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a server that ignores SIGTERM
+            process.kill()
+            process.wait()
+        assert process.stderr is not None
+        process.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def http_url() -> Iterator[str]:
+    yield from started("http")
+
+
+@pytest.fixture(scope="module")
+def sse_url() -> Iterator[str]:
+    yield from started("sse")
+
+
+def by_name(tools: Sequence[FunctionTool]) -> dict[str, FunctionTool]:
+    return {tool.name: tool for tool in tools}
+
+
+async def call(tool: FunctionTool, arguments: dict[str, Any] | str) -> tuple[str, Any]:
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    ctx = tool_context(tool.name, text)
+    return await tool.on_invoke_tool(ctx, text), ctx.error
+
+
+def test_importing_tooluse_does_not_import_mcp() -> None:
+    code = "import sys, tooluse; print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types') or m == 'tooluse.mcp'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+async def test_lists_and_calls_tools_over_stdio() -> None:
+    async with stdio() as server:
+        tools = by_name(await server.list_tools())
+        assert set(tools) == {"echo", "add", "fail", "slow", "report", "pid", "odd", "nested"}
+        assert tools["add"].description == "Add two integers."
+        assert tools["add"].strict_json_schema
+        assert tools["add"].params_json_schema["additionalProperties"] is False
+        assert await call(tools["add"], {"a": 2, "b": 3}) == ('{"result": 5}', None)
+        assert await call(tools["echo"], {"text": "hé"}) == ('{"result": "hé"}', None)
+
+
+async def test_structured_content_and_an_image() -> None:
+    async with stdio() as server:
+        report = by_name(await server.list_tools())["report"]
+        text, error = await call(report, {"city": "Oslo"})
+    assert error is None
+    assert text == '{"city": "Oslo", "temperature": 21}\n[image: image/png, 9 bytes]'
+
+
+async def test_an_is_error_result_is_the_servers_message_for_the_model() -> None:
+    async with stdio() as server:
+        fail = by_name(await server.list_tools())["fail"]
+        text, error = await call(fail, {"reason": "secret-value"})
+    assert text == "Tool 'fail' reported an error: Error executing tool fail"
+    assert isinstance(error, MCPToolError)
+
+
+async def test_bad_arguments_are_refused_before_the_server_sees_them() -> None:
+    async with stdio() as server:
+        tools = by_name(await server.list_tools())
+        text, error = await call(tools["add"], "{not json")
+        assert text == (
+            "Tool 'add' was called with invalid arguments:\n"
+            "- the arguments are not valid JSON: Expecting property name enclosed in double "
+            "quotes at line 1 column 2\nCall 'add' again with corrected arguments."
+        )
+        assert error is not None
+        text, error = await call(tools["add"], "[1]")
+        assert "the arguments must be a JSON object, not a JSON array" in text
+        assert error is not None
+    schema = {"type": "object", "properties": {"d": {"type": "object"}}, "required": ["d"]}
+    listed = mcp_types.Tool(name="pairs", input_schema=schema)
+    pairs = stdio()._function_tool(listed)  # pyright: ignore[reportPrivateUsage]
+    text, error = await call(pairs, {"d": "not pairs"})  # refused before any connection
+    assert text == (
+        "Tool 'pairs' was called with invalid arguments:\n"
+        '- d: expected an array of {"key": ..., "value": ...} objects\n'
+        "Call 'pairs' again with corrected arguments."
+    )
+
+
+async def test_a_schema_strict_mode_cannot_express_is_sent_non_strict(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.DEBUG, logger="tooluse"):
+        async with stdio() as server:
+            odd = by_name(await server.list_tools())["odd"]
+            assert await call(odd, {"text": "x", "n": 2}) == ('{"result": "x:2"}', None)
+    assert not odd.strict_json_schema
+    assert odd.params_json_schema == ODD_SCHEMA
+    assert "MCP tool 'odd' is offered non-strict: parameter 'n' (at properties.n) uses 'allOf'" in (
+        caplog.text
+    )
+
+
+async def test_optional_keys_are_nullable_and_left_out_when_null() -> None:
+    async with stdio() as server:
+        nested = by_name(await server.list_tools())["nested"]
+        assert nested.strict_json_schema
+        options = nested.params_json_schema["properties"]["options"]
+        assert options["anyOf"][1] == {"type": "null"}
+        full = {"query": "q", "options": {"limit": 2, "lang": "en"}}
+        assert (await call(nested, full))[0] == "{\"result\": \"q [('lang', 'en'), ('limit', 2)]\"}"
+        partial = {"query": "q", "options": {"limit": 2, "lang": None}}
+        assert (await call(nested, partial))[0] == '{"result": "q [(\'limit\', 2)]"}'
+        assert (await call(nested, {"query": "q", "options": None}))[0] == '{"result": "q []"}'
+
+
+async def test_filters_by_name_and_by_function() -> None:
+    allowed = stdio(tool_filter=create_static_tool_filter(allowed_tool_names=["echo", "add"]))
+    blocked = stdio(tool_filter=create_static_tool_filter(blocked_tool_names=["fail", "slow"]))
+    seen: list[ToolFilterContext] = []
+
+    async def only_e(context: ToolFilterContext, tool: mcp_types.Tool) -> bool:
+        seen.append(context)
+        return tool.name.startswith("e")
+
+    by_function = stdio(tool_filter=only_e, name="mine")
+
+    def only_pid(context: ToolFilterContext, tool: mcp_types.Tool) -> bool:
+        return tool.name == "pid"
+
+    sync = stdio(tool_filter=only_pid)
+    async with allowed, blocked, by_function, sync:
+        assert {t.name for t in await allowed.list_tools()} == {"echo", "add"}
+        assert {t.name for t in await blocked.list_tools()} == {
+            "echo", "add", "report", "pid", "odd", "nested"
+        }  # fmt: skip
+        assert [t.name for t in await by_function.list_tools()] == ["echo"]
+        assert [t.name for t in await sync.list_tools()] == ["pid"]
+    assert seen[0].server_name == "mine"
+    assert create_static_tool_filter() is None
+
+
+async def test_prefixes_keep_two_servers_tools_apart() -> None:
+    async with stdio(tool_name_prefix="a") as a, stdio(tool_name_prefix="b") as b:
+        names = [t.name for t in [*await a.list_tools(), *await b.list_tools()]]
+        echo = by_name(await b.list_tools())["b_echo"]
+        assert await call(echo, {"text": "hi"}) == ('{"result": "hi"}', None)
+    assert "a_echo" in names
+    assert "b_echo" in names
+    assert len(set(names)) == len(names)
+
+
+async def test_the_tool_list_is_cached_until_invalidated() -> None:
+    async with stdio(cache_tools_list=True) as cached, stdio() as fresh:
+        first, second = await cached.list_tools(), await cached.list_tools()
+        assert first[0] is second[0]
+        cached.invalidate_tools_cache()
+        assert (await cached.list_tools())[0] is not first[0]
+        assert (await fresh.list_tools())[0] is not (await fresh.list_tools())[0]
+
+
+async def test_a_call_past_the_session_timeout_is_an_error_for_the_model() -> None:
+    async with stdio(client_session_timeout_seconds=0.5) as server:
+        slow = by_name(await server.list_tools())["slow"]
+        text, error = await call(slow, {"seconds": 5})
+    assert text == (
+        "Tool 'slow' timed out after 0.5 s waiting for its MCP server; it may still finish. "
+        "Check its effect before retrying."
+    )
+    assert error is not None
+
+
+async def test_a_killed_server_is_an_error_once_then_reconnected() -> None:
+    async with stdio() as server:
+        tools = by_name(await server.list_tools())
+        pid = json.loads((await call(tools["pid"], {}))[0])["result"]
+        os.kill(pid, signal.SIGKILL)
+        text, error = await call(tools["add"], {"a": 1, "b": 2})
+        assert text.startswith("Tool 'add' failed: the connection to its MCP server was lost")
+        assert error is not None
+        assert await call(tools["add"], {"a": 1, "b": 2}) == ('{"result": 3}', None)
+        new_pid = json.loads((await call(tools["pid"], {}))[0])["result"]
+        assert new_pid != pid
+
+
+async def test_a_server_that_cannot_be_restarted_is_given_up() -> None:
+    async with stdio() as server:
+        tools = by_name(await server.list_tools())
+        pid = json.loads((await call(tools["pid"], {}))[0])["result"]
+        server.params = StdioServerParameters(command=str(SERVER.with_name("no-such-server")))
+        os.kill(pid, signal.SIGKILL)
+        assert "connection to its MCP server was lost" in (await call(tools["add"], {}))[0]
+        unavailable = (
+            "Tool 'add' could not be run: its MCP server is unavailable. "
+            "Do not call its tools again in this conversation."
+        )
+        assert (await call(tools["add"], {"a": 1, "b": 2}))[0] == unavailable
+        assert (await call(tools["add"], {"a": 1, "b": 2}))[0] == unavailable
+        with pytest.raises(Exception):  # noqa: B017, PT011 - listing raises the transport's error
+            await server.list_tools()
+
+
+async def test_unknown_tools_and_protocol_errors() -> None:
+    async with stdio() as server:
+        result = await server.call_tool("nope", None)
+        assert result.is_error
+        assert error_text("nope", result) == "Tool 'nope' reported an error: Unknown tool: nope"
+
+
+async def test_a_server_that_is_not_connected_says_how_to_connect() -> None:
+    server = stdio()
+    with pytest.raises(UserError, match="is not connected: use `async with server:`"):
+        await server.list_tools()
+    await server.cleanup()  # harmless when not connected
+
+
+async def test_a_server_that_cannot_start_raises_at_connect() -> None:
+    server = MCPServerStdio({"command": str(SERVER.with_name("no-such-server"))})
+    with pytest.raises(OSError, match="no-such-server"):
+        await server.connect()
+    assert server.name == f"stdio: {SERVER.with_name('no-such-server')}"
+
+
+def test_settings_are_checked() -> None:
+    with pytest.raises(UserError, match="client_session_timeout_seconds=-1 must be a positive"):
+        stdio(client_session_timeout_seconds=-1)
+    with pytest.raises(UserError, match="tool_filter must be create_static_tool_filter"):
+        stdio(tool_filter=["echo"])  # pyright: ignore[reportArgumentType]
+
+
+async def test_streamable_http(http_url: str) -> None:
+    server = MCPServerStreamableHttp(
+        {"url": f"{http_url}/mcp", "headers": {"X-Test": "1"}, "timeout": 10},
+        tool_name_prefix="web",
+    )
+    assert server.name == f"streamable_http: {http_url}/mcp"
+    async with server:
+        tools = by_name(await server.list_tools())
+        assert await call(tools["web_add"], {"a": 4, "b": 5}) == ('{"result": 9}', None)
+        text, _ = await call(tools["web_report"], {"city": "Rome"})
+        assert text.startswith('{"city": "Rome"')
+
+
+async def test_sse(sse_url: str) -> None:
+    server = MCPServerSse({"url": f"{sse_url}/sse"})
+    assert server.name == f"sse: {sse_url}/sse"
+    async with server:
+        tools = by_name(await server.list_tools())
+        assert await call(tools["echo"], {"text": "over sse"}) == ('{"result": "over sse"}', None)
+
+
+@function_tool
+def shout(text: str) -> str:
+    """Upper-case the text."""
+    return text.upper()
+
+
+async def test_an_agent_calls_mcp_tools_next_to_function_tools() -> None:
+    server = stdio(tool_name_prefix="srv")
+    offered: list[list[str]] = []
+
+    def reply(items: list[Any], tools: Sequence[Any]) -> ModelReply | str:
+        offered.append([tool.name for tool in tools])
+        outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
+        if outputs:
+            return " | ".join(outputs)
+        return ModelReply(
+            tool_calls=[
+                ToolCall("srv_add", {"a": 20, "b": 22}),
+                ToolCall("shout", {"text": "hi"}),
+                ToolCall("srv_fail", {"reason": "x"}),
+            ]
+        )
+
+    agent = Agent("helper", tools=[shout], mcp_servers=[server], model=FunctionModel(reply))
+    result = await Runner.run(agent, "go")
+    assert result.final_output == (
+        "{\"result\": 42} | HI | Tool 'srv_fail' reported an error: Error executing tool fail"
+    )
+    assert offered[0][0] == "shout"
+    assert "srv_add" in offered[0]
+    with pytest.raises(UserError, match="is not connected"):  # the run closed it
+        await server.list_tools()
+
+
+async def test_a_runner_timeout_applies_to_mcp_tools() -> None:
+    server = stdio(timeout_seconds=0.3)
+
+    def reply(items: list[Any], tools: Sequence[Any]) -> ModelReply | str:
+        outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
+        return outputs[0] if outputs else ModelReply(tool_calls=[ToolCall("slow", {"seconds": 3})])
+
+    result = await Runner.run(Agent("helper", tools=[server], model=FunctionModel(reply)), "go")
+    assert result.final_output.startswith("Tool 'slow' timed out after 0.3 s and was stopped")
+
+
+@pytest.mark.parametrize("api", ["responses", "chat"])
+async def test_an_agent_over_the_openai_client(openai_server: ScriptedServer, api: str) -> None:
+    openai_server.script(
+        Turn(
+            calls=[Call("mcp_add", '{"a": 1, "b": 2}', "c1"), Call("shout", '{"text": "x"}', "c2")]
+        ),
+        Turn(text="done"),
+    )
+    agent = Agent(
+        "helper", tools=[shout], mcp_servers=[stdio(tool_name_prefix="mcp")],
+        model=openai_server.model(api),
+    )  # fmt: skip
+    result = await Runner.run(agent, "go")
+    assert result.final_output == "done"
+    first, second = (request["body"] for request in openai_server.requests)
+    names = [t.get("name") or t["function"]["name"] for t in first["tools"]]
+    assert names[0] == "shout"
+    assert "mcp_nested" in names
+    sent = json.dumps(second)
+    assert '{\\"result\\": 3}' in sent
+    assert "X" in sent
+
+
+def test_agent_mcp_servers_join_its_tools() -> None:
+    server = stdio()
+    other = stdio()
+    agent = Agent("a", tools=[shout], mcp_servers=[server])
+    assert list(agent.tools) == [shout, server]
+    clone = agent.clone(mcp_servers=[other])
+    assert list(clone.tools) == [shout, other]
+    assert list(agent.clone(tools=[]).tools) == [server]
+    assert list(Agent("b", tools=[shout]).tools) == [shout]
+    with pytest.raises(UserError, match=r"mcp_servers\[0\] is 'x', not an MCP server"):
+        Agent("c", mcp_servers=["x"])  # pyright: ignore[reportArgumentType]
+    with pytest.raises(UserError, match="mcp_servers must be a list of MCP servers"):
+        Agent("c", mcp_servers=server)  # pyright: ignore[reportArgumentType]
+    assert isinstance(server, MCPServer)
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        None,
+        "text",
+        {},
+        {"type": "string"},
+        {"type": "object"},
+        {"$ref": "#/$defs/Missing"},
+        {"type": "object", "properties": {"a": {"$ref": "#/definitions/Nope"}}},
+        {"type": "object", "properties": {"d": {"type": "object"}}},
+        {"type": "object", "properties": {"t": {"prefixItems": [{"type": "string"}]}}},
+        {"type": "object", "properties": {"x": {"type": "object", "properties": 3}}},
+        {"properties": {"a": {"type": "integer", "description": "A."}}},
+        {"type": "object", "additionalProperties": True},
+    ],
+)
+def test_no_schema_makes_listing_fail(schema: Any) -> None:
+    result = tool_schema("t", schema)
+    assert result.params_json_schema["type"] == "object"
+    assert result.strict or result.reasons
+
+
+def test_optional_root_keys_keep_their_description() -> None:
+    schema = {"properties": {"a": {"type": "integer", "description": "A."}}}
+    result = tool_schema("t", schema)
+    assert result.params_json_schema["properties"]["a"] == {
+        "anyOf": [{"type": "integer"}, {"type": "null"}],
+        "description": "A.",
+    }
+    assert result.adapters is not None
+    assert result.adapters.apply({"a": None}) == {}
+
+
+def test_results_describe_what_is_not_text() -> None:
+    blocks: list[Any] = [
+        mcp_types.TextContent(type="text", text="hello"),
+        mcp_types.AudioContent(type="audio", data="AAAA", mime_type="audio/wav"),
+        mcp_types.ResourceLink(
+            type="resource_link", name="f", uri="file:///f.txt", mime_type="text/plain"
+        ),
+        mcp_types.EmbeddedResource(
+            type="resource",
+            resource=mcp_types.TextResourceContents(uri="file:///a", text="inline text"),
+        ),
+        mcp_types.EmbeddedResource(
+            type="resource",
+            resource=mcp_types.BlobResourceContents(uri="file:///b", blob="AAAA"),
+        ),
+    ]
+    text = result_text(mcp_types.CallToolResult(content=blocks))
+    assert text.splitlines() == [
+        "hello",
+        "[audio: audio/wav, 3 bytes]",
+        "[resource link: file:///f.txt, text/plain]",
+        "inline text",
+        "[resource: file:///b]",
+    ]
+    empty = mcp_types.CallToolResult(content=[], is_error=True)
+    assert error_text("t", empty) == "Tool 't' reported an error without a message."
+    long = mcp_types.CallToolResult(
+        content=[mcp_types.TextContent(type="text", text="x" * 3000)], is_error=True
+    )
+    assert error_text("t", long).endswith("x [...]")
+
+
+async def test_the_connection_outlives_the_task_that_opened_it() -> None:
+    server = stdio()
+    await asyncio.create_task(server.connect())
+    try:
+        tools = by_name(await server.list_tools())
+        assert await call(tools["add"], {"a": 1, "b": 1}) == ('{"result": 2}', None)
+    finally:
+        await asyncio.create_task(server.cleanup())

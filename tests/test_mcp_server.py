@@ -76,7 +76,7 @@ async def slow() -> str:
     return "too late"
 
 
-@function_tool
+@function_tool(mcp_annotations={"readOnlyHint": True, "title": "Who am I"})
 def whoami(ctx: ToolContext[Any]) -> str:
     """Say the id of this call."""
     return ctx.tool_call_id
@@ -119,6 +119,10 @@ async def check_served_tools(client: Client) -> None:
         assert by_name[name].input_schema == schema
     assert by_name["fetch_data"].input_schema["required"] == ["path"]  # not strict's all-required
     assert by_name["fetch_weather"].description == "Fetch the weather for a given location."
+    assert by_name["whoami"].annotations == types.ToolAnnotations(
+        read_only_hint=True, title="Who am I"
+    )
+    assert by_name["fetch_weather"].annotations is None
 
     weather = await client.call_tool("fetch_weather", {"location": {"lat": 1, "long": 2}})
     assert (text_of(weather), weather.is_error) == ("Sunny at 1.00, 2.00", False)
@@ -363,6 +367,63 @@ def test_tools_that_cannot_be_served_together() -> None:
         tool_server([add.__wrapped__])  # pyright: ignore[reportArgumentType]
     with pytest.raises(UserError, match=r"annotations for 'sum', which no tool is named"):
         tool_server([add], annotations={"sum": types.ToolAnnotations()})
+
+
+def test_annotations_from_the_decorator_and_over_them() -> None:
+    @function_tool(mcp_annotations={"destructiveHint": True, "idempotentHint": False})
+    def wipe() -> str:
+        """Wipe everything."""
+        return "gone"
+
+    assert wipe.mcp_annotations == {"destructiveHint": True, "idempotentHint": False}
+    assert wipe.with_strict_mode(False).mcp_annotations == wipe.mcp_annotations
+    listed = tool_server([wipe])
+    over = tool_server([wipe], annotations={"wipe": types.ToolAnnotations(title="Wipe")})
+
+    async def annotations_of(server: Any) -> types.ToolAnnotations | None:
+        async with Client(server) as client:
+            return (await client.list_tools()).tools[0].annotations
+
+    async def both() -> list[types.ToolAnnotations | None]:
+        return [await annotations_of(listed), await annotations_of(over)]
+
+    assert asyncio.run(both()) == [
+        types.ToolAnnotations(destructive_hint=True, idempotent_hint=False),
+        types.ToolAnnotations(title="Wipe"),  # the server's option replaces the decorator's
+    ]
+
+
+@pytest.mark.parametrize(
+    ("annotations", "message"),
+    [
+        (
+            {"readOnly": True, "title": 3, "openWorldHint": "no"},
+            "FunctionTool 'f': mcp_annotations: 'readOnly' is no MCP annotation; use "
+            "readOnlyHint, destructiveHint, idempotentHint, openWorldHint or title; 'title' must "
+            "be a str, not int; 'openWorldHint' must be True or False, not str",
+        ),
+        (
+            [("readOnlyHint", True)],
+            "FunctionTool 'f': mcp_annotations=[('readOnlyHint', True)] must be a dict such as "
+            '{"readOnlyHint": True}, or None',
+        ),
+    ],
+)
+def test_mcp_annotations_are_checked_when_the_tool_is_made(annotations: Any, message: str) -> None:
+    def f() -> str:
+        """Do nothing."""
+        return ""
+
+    with pytest.raises(UserError) as raised:
+        function_tool(mcp_annotations=annotations)(f)
+    assert str(raised.value) == message
+
+    async def invoke(ctx: ToolContext[Any], arguments: str) -> str:
+        return ""
+
+    schema: dict[str, Any] = {"type": "object", "properties": {}}
+    with pytest.raises(UserError):  # a hand-built tool too
+        FunctionTool("f", "", schema, invoke, strict_json_schema=False, mcp_annotations=annotations)
 
 
 def test_the_input_schema_lookup_of_modern_http() -> None:

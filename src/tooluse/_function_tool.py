@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, TypeAlias, overload
+from typing import Any, Literal, TypeAlias, cast, overload
 
 from ._context import RunContextWrapper, ToolContext
 from ._docstrings import DocstringStyle
@@ -38,6 +38,10 @@ EnabledPredicate: TypeAlias = Callable[[RunContextWrapper[Any], Any], "bool | Aw
 """Decides, per run context and agent, whether a tool is offered."""
 TimeoutBehavior: TypeAlias = Literal["error_as_result", "raise_exception"]
 """What a timeout does: tell the model, or stop the run."""
+MCPAnnotations: TypeAlias = dict[str, "bool | str"]
+"""MCP tool annotations by their MCP names: `title` (a str) and the hints `readOnlyHint`,
+`destructiveHint`, `idempotentHint`, `openWorldHint` (bools)."""
+_MCP_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 
 @dataclass
@@ -83,6 +87,9 @@ class FunctionTool:
     """The Responses API namespace the tool is offered in (set by `tool_namespace`)."""
     namespace_description: str | None = None
     """What the namespace's tools are for, shown to the model with the namespace."""
+    mcp_annotations: MCPAnnotations | None = None
+    """What MCP clients are told of the tool when it is served over MCP (`tooluse serve`):
+    `{"readOnlyHint": True, "title": "Weather"}`; hints, which a run does not read."""
     _remake: Callable[[bool], FunctionTool] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -106,6 +113,7 @@ class FunctionTool:
         check_tool_guardrails(
             f"FunctionTool '{self.name}'", self.tool_input_guardrails, self.tool_output_guardrails
         )
+        _check_mcp_annotations(self.name, self.mcp_annotations)
         if not self.strict_json_schema:
             return
         loose = self.params_json_schema
@@ -160,6 +168,7 @@ def function_tool(
     needs_approval: bool | ApprovalPredicate = False,
     tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
     tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
+    mcp_annotations: MCPAnnotations | None = None,
 ) -> FunctionTool: ...
 
 
@@ -179,6 +188,7 @@ def function_tool(
     needs_approval: bool | ApprovalPredicate = False,
     tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
     tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
+    mcp_annotations: MCPAnnotations | None = None,
 ) -> Callable[[ToolFunction], FunctionTool]: ...
 
 
@@ -199,6 +209,7 @@ def function_tool(
     needs_approval: bool | ApprovalPredicate = False,
     tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
     tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
+    mcp_annotations: MCPAnnotations | None = None,
 ) -> FunctionTool | Callable[[ToolFunction], FunctionTool]:
     """Turn a function into a `FunctionTool`; use it bare (`@function_tool`) or called.
 
@@ -222,6 +233,9 @@ def function_tool(
             of the run context and the call's arguments.
         tool_input_guardrails: Checks each call goes through before the tool runs.
         tool_output_guardrails: Checks of each call's output.
+        mcp_annotations: Hints for MCP clients when the tool is served over MCP, by
+            their MCP names (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
+            `openWorldHint`, `title`).
 
     Returns:
         The tool, or a decorator that makes one.
@@ -240,6 +254,7 @@ def function_tool(
         needs_approval=needs_approval,
         tool_input_guardrails=tool_input_guardrails,
         tool_output_guardrails=tool_output_guardrails,
+        mcp_annotations=mcp_annotations,
     )
 
     def decorate(f: ToolFunction) -> FunctionTool:
@@ -270,6 +285,7 @@ class _ToolOptions:
     needs_approval: bool | ApprovalPredicate
     tool_input_guardrails: list[ToolInputGuardrail[Any]] | None
     tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None
+    mcp_annotations: MCPAnnotations | None
 
 
 def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
@@ -294,6 +310,7 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         needs_approval=options.needs_approval,
         tool_input_guardrails=options.tool_input_guardrails,
         tool_output_guardrails=options.tool_output_guardrails,
+        mcp_annotations=options.mcp_annotations,
     )
     tool.strict_json_schema = options.strict_mode
     # __post_init__ found the tool-level findings; a strict tool's bad name already failed.
@@ -302,3 +319,27 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
     # Rebuilding from the function (not the schema) keeps `with_strict_mode` exact.
     tool._remake = lambda strict: _make_tool(func, replace(options, strict_mode=strict))  # pyright: ignore[reportPrivateUsage]
     return tool
+
+
+def _check_mcp_annotations(name: str, annotations: Any) -> None:
+    """Raise one `UserError` naming every annotation that MCP does not have, or mistypes."""
+    if annotations is None:
+        return
+    if not isinstance(annotations, dict):
+        raise UserError(
+            f"FunctionTool '{name}': mcp_annotations={annotations!r} must be a dict such as "
+            '{"readOnlyHint": True}, or None'
+        )
+    given = cast("dict[Any, Any]", annotations)
+    problems: list[str] = []
+    for key, value in given.items():
+        if key == "title":
+            if not isinstance(value, str):
+                problems.append(f"'title' must be a str, not {type(value).__name__}")
+        elif key in _MCP_HINTS:
+            if not isinstance(value, bool):
+                problems.append(f"{key!r} must be True or False, not {type(value).__name__}")
+        else:
+            problems.append(f"{key!r} is no MCP annotation; use {', '.join(_MCP_HINTS)} or title")
+    if problems:
+        raise UserError(f"FunctionTool '{name}': mcp_annotations: {'; '.join(problems)}")

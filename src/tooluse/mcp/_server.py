@@ -71,7 +71,7 @@ def tool_server(
         name: The server's name, shown to clients.
         context: The object each call's `ToolContext.context` holds, as a run's `context=`.
         annotations: MCP hints per tool name (read-only, destructive, idempotent,
-            open-world, title).
+            open-world, title), over those the tools were given (`mcp_annotations`).
 
     Returns:
         The server, not yet running.
@@ -194,7 +194,7 @@ class _ServedTools:
                 name=tool.name,
                 description=tool.description or None,
                 input_schema=tool.params_json_schema,
-                annotations=annotations.get(tool.name),
+                annotations=annotations.get(tool.name) or _annotations(tool),
             )
             for tool in self._tools.values()
         ]
@@ -272,6 +272,11 @@ async def _timed_out(tool: FunctionTool, ctx: ToolContext[Any], limit: CallTimed
     ctx.error = error
     text = tool.timeout_error_function(ctx, error)
     return ToolOutcome(await text if inspect.isawaitable(text) else text, failed=True)
+
+
+def _annotations(tool: FunctionTool) -> types.ToolAnnotations | None:
+    given = tool.mcp_annotations
+    return None if given is None else types.ToolAnnotations.model_validate(given)
 
 
 def _result(text: str, *, failed: bool) -> types.CallToolResult:

@@ -269,8 +269,29 @@ async def test_a_server_that_cannot_be_restarted_is_given_up() -> None:
         )
         assert (await call(tools["add"], {"a": 1, "b": 2}))[0] == unavailable
         assert (await call(tools["add"], {"a": 1, "b": 2}))[0] == unavailable
-        with pytest.raises(Exception):  # noqa: B017, PT011 - listing raises the transport's error
-            await server.list_tools()
+        with pytest.raises(ConnectionError, match="could not be reconnected"):
+            await server.call_tool("add", {"a": 1, "b": 2})
+        assert await server.list_tools() == []  # a run goes on without its tools
+
+
+async def test_a_listing_that_finds_the_server_gone_reconnects() -> None:
+    async with stdio() as server:
+        tools = by_name(await server.list_tools())
+        pid = json.loads((await call(tools["pid"], {}))[0])["result"]
+        os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        assert len(await server.list_tools()) == len(tools)
+
+
+async def test_a_connect_cancelled_midway_leaves_nothing_running() -> None:
+    server = stdio()
+    connecting = asyncio.create_task(server.connect())
+    await asyncio.sleep(0.05)
+    connecting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await connecting
+    with pytest.raises(UserError, match="is not connected"):
+        await server.list_tools()
 
 
 async def test_unknown_tools_and_protocol_errors() -> None:

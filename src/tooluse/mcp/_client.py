@@ -121,8 +121,14 @@ class MCPToolError(Exception):
     """An MCP tool answered with `isError`; set as the call's `ToolContext.error`."""
 
 
-class _Unavailable(Exception):
+class _Unavailable(ConnectionError):
     """The server cannot be reached, and reconnecting did not help (or was tried already)."""
+
+    def __init__(self, server: str) -> None:
+        super().__init__(
+            f"MCP server {server!r} is unavailable: it was lost and could not be reconnected; "
+            "call connect() to try again"
+        )
 
 
 class MCPServer:
@@ -255,31 +261,43 @@ class MCPServer:
         client = await self._live_client()
         try:
             return await client.call_tool(tool_name, arguments or {})
-        except MCPError as error:
-            if error.code == types.CONNECTION_CLOSED or self._lost():
-                self._broken = True
-            raise
-        except Exception:
-            self._broken = self._broken or self._lost()
+        except Exception as error:
+            self._note_if_lost(error)
             raise
 
     async def _fetch_tools(self) -> list[types.Tool]:
+        """The server's whole tool list; none (with a warning) once the server is given up."""
+        try:
+            try:
+                return await self._pages()
+            except Exception as error:
+                if not self._note_if_lost(error):
+                    raise
+                return await self._pages()  # the server was lost: this reconnects, once
+        except _Unavailable:
+            logger.warning("MCP server %r is unavailable: its tools are not offered", self.name)
+            return []
+
+    async def _pages(self) -> list[types.Tool]:
         client = await self._live_client()
         tools: list[types.Tool] = []
         cursor: str | None = None
-        try:
-            while True:
-                page = await client.list_tools(cursor=cursor)
-                tools.extend(page.tools)
-                cursor = page.next_cursor
-                if cursor is None:
-                    return tools
-        except Exception:
-            self._broken = self._broken or self._lost()
-            raise
+        while True:
+            page = await client.list_tools(cursor=cursor)
+            tools.extend(page.tools)
+            cursor = page.next_cursor
+            if cursor is None:
+                return tools
 
-    def _lost(self) -> bool:
-        return self._connection is None or self._connection.finished
+    def _note_if_lost(self, error: Exception) -> bool:
+        """Whether `error` means the server is gone; if so, the next request reconnects."""
+        connection = self._connection
+        if connection is None:  # not connected (a UserError), or already given up
+            return False
+        closed = isinstance(error, MCPError) and error.code == types.CONNECTION_CLOSED
+        lost = closed or connection.finished
+        self._broken = self._broken or lost
+        return lost
 
     async def _live_client(self) -> Client:
         connection = self._connection
@@ -297,7 +315,7 @@ class MCPServer:
             if current is not None and not self._broken and not current.finished:
                 return current.client
             if self._gave_up:
-                raise _Unavailable
+                raise _Unavailable(self.name)
             logger.warning("MCP server %r was lost; reconnecting once", self.name)
             try:
                 await self.connect()
@@ -306,7 +324,7 @@ class MCPServer:
                 logger.warning(
                     "MCP server %r could not be reconnected (%s)", self.name, type(error).__name__
                 )
-                raise _Unavailable from error
+                raise _Unavailable(self.name) from error
             return cast(_Connection, self._connection).client
 
     async def _keeps(self, tool: types.Tool, context: RunContextWrapper[Any], agent: Any) -> bool:
@@ -427,11 +445,12 @@ class _Connection:
 
     async def open(self) -> None:
         ready: asyncio.Future[Client] = asyncio.get_running_loop().create_future()
-        self._task = asyncio.create_task(self._hold(ready))
+        task = self._task = asyncio.create_task(self._hold(ready))
         try:
             self._client = await asyncio.shield(ready)
         except BaseException:
-            await self.close()
+            task.cancel()  # cancelled while connecting: the handshake is not waited for
+            await asyncio.wait((task,))
             raise
 
     async def _hold(self, ready: asyncio.Future[Client]) -> None:

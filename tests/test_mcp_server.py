@@ -447,10 +447,9 @@ def free_port() -> int:
 async def test_serve_over_http_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     port = free_port()
     task = asyncio.create_task(serve([add], transport="http", port=port))
+    await asyncio.sleep(0)  # it listens from its first step: the client waits in the backlog
     try:
         with anyio.fail_after(START_SECONDS):
-            while f":{port}/mcp" not in capsys.readouterr().err:
-                await asyncio.sleep(0.01)
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
                 result = await client.call_tool("add", {"a": 1, "b": 2})
         assert text_of(result) == "3"
@@ -458,6 +457,8 @@ async def test_serve_over_http_in_process(capsys: pytest.CaptureFixture[str]) ->
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+    assert task.cancelled()  # stopped as at Ctrl-C: nothing logged
+    assert capsys.readouterr().err == f"tooluse: serving MCP on http://127.0.0.1:{port}/mcp\n"
 
 
 @contextlib.contextmanager

@@ -13,6 +13,7 @@ client asks its user itself) and tool guardrails (they take the agent).
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 import socket
@@ -127,14 +128,14 @@ async def serve(
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket bound to `host:port`, so that a port in use fails before serving starts.
+    """A TCP socket listening at `host:port`, so that a port in use fails before serving starts.
 
     Args:
         host: The address to listen on.
         port: The port; 0 for a free one.
 
     Returns:
-        The bound socket.
+        The listening socket.
 
     Raises:
         OSError: If the address cannot be bound, with the address in its message.
@@ -144,6 +145,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen()  # clients that come before the server is up wait in the backlog
     except OSError as error:
         sock.close()
         raise OSError(error.errno, f"cannot listen on {host}:{port}: {error.strerror}") from None
@@ -156,8 +158,15 @@ async def _serve_http(server: Server[Any], sock: socket.socket) -> None:
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     shown = f"[{host}]" if ":" in host else host
     print(f"tooluse: serving MCP on http://{shown}:{port}/mcp", file=sys.stderr, flush=True)
+    http = uvicorn.Server(config)
     with sock:
-        await uvicorn.Server(config).serve(sockets=[sock])
+        running = asyncio.ensure_future(http.serve(sockets=[sock]))
+        try:
+            await asyncio.shield(running)
+        except asyncio.CancelledError:  # stop as at Ctrl-C: open requests end, then lifespan
+            http.should_exit = True
+            await running
+            raise
 
 
 class _ServedTools:

@@ -26,9 +26,11 @@ from tooluse.mcp import (
     MCPServerStdio,
     MCPServerStreamableHttp,
     MCPToolError,
+    RequireApproval,
     ToolFilterContext,
     create_static_tool_filter,
 )
+from tooluse.mcp._options import approval_for
 from tooluse.mcp._results import error_text, result_text
 from tooluse.mcp._schemas import tool_schema
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
@@ -501,3 +503,41 @@ async def test_the_connection_outlives_the_task_that_opened_it() -> None:
         assert await call(tools["add"], {"a": 1, "b": 1}) == ('{"result": 2}', None)
     finally:
         await asyncio.create_task(server.cleanup())
+
+
+async def test_calls_can_wait_for_approval() -> None:
+    server = stdio(require_approval={"always": {"tool_names": ["add"]}})
+
+    def reply(items: list[Any], tools: Sequence[Any]) -> ModelReply | str:
+        outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
+        if outputs:
+            return " | ".join(outputs)
+        return ModelReply(
+            tool_calls=[ToolCall("add", {"a": 1, "b": 1}), ToolCall("echo", {"text": "e"})]
+        )
+
+    agent = Agent("helper", mcp_servers=[server], model=FunctionModel(reply))
+    paused = await Runner.run(agent, "go")
+    assert [i.tool_name for i in paused.interruptions] == ["add"]
+    state = paused.to_state()
+    state.approve(paused.interruptions[0])
+    resumed = await Runner.run(agent, state)
+    assert resumed.final_output == '{"result": 2} | {"result": "e"}'
+
+
+def test_require_approval_forms() -> None:
+    assert approval_for(None, "a") is False
+    assert approval_for(True, "a") is True
+    assert approval_for("always", "a") is True
+    assert approval_for("never", "a") is False
+    assert approval_for({"a": "always", "b": "never"}, "a") is True
+    assert approval_for({"a": "always", "b": "never"}, "b") is False
+    assert approval_for({"a": "always"}, "c") is False
+    per_list: RequireApproval = {
+        "always": {"tool_names": ["x"]},
+        "never": {"tool_names": ["y"]},
+    }
+    assert (approval_for(per_list, "x"), approval_for(per_list, "y")) == (True, False)
+    for bad in ("sometimes", {"a": "maybe"}, {"always": ["x"]}, {1: "always"}, 3):
+        with pytest.raises(UserError, match=r"require_approval=.* must be 'always', 'never'"):
+            stdio(require_approval=bad)  # pyright: ignore[reportArgumentType]

@@ -12,6 +12,10 @@ from ._client import (
     MCPServerStreamableHttp,
     MCPServerStreamableHttpParams,
     MCPToolError,
+)
+from ._options import (
+    RequireApproval,
+    RequireApprovalToolList,
     ToolFilter,
     ToolFilterCallable,
     ToolFilterContext,
@@ -28,6 +32,8 @@ __all__ = [
     "MCPServerStreamableHttp",
     "MCPServerStreamableHttpParams",
     "MCPToolError",
+    "RequireApproval",
+    "RequireApprovalToolList",
     "ToolFilter",
     "ToolFilterCallable",
     "ToolFilterContext",

@@ -19,9 +19,8 @@ import asyncio
 import inspect
 import json
 import logging
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, cast
@@ -44,8 +43,17 @@ from .._tool_errors import (
     json_syntax_problem,
     not_an_object_problem,
 )
+from .._tool_guardrails import ToolInputGuardrail, ToolOutputGuardrail
 from .._values import is_positive_number
 from ..exceptions import ToolArgumentsError, UserError
+from ._options import (
+    RequireApproval,
+    ToolFilter,
+    ToolFilterContext,
+    ToolFilterStatic,
+    approval_for,
+    check_require_approval,
+)
 from ._results import error_text, result_text
 from ._schemas import ToolSchema, tool_schema
 
@@ -58,63 +66,9 @@ __all__ = [
     "MCPServerStreamableHttp",
     "MCPServerStreamableHttpParams",
     "MCPToolError",
-    "ToolFilter",
-    "ToolFilterCallable",
-    "ToolFilterContext",
-    "ToolFilterStatic",
-    "create_static_tool_filter",
 ]
 
 logger = logging.getLogger("tooluse")
-
-
-@dataclass(frozen=True)
-class ToolFilterContext:
-    """What a tool filter function is told besides the tool."""
-
-    run_context: RunContextWrapper[Any]
-    """The run context."""
-    agent: Any
-    """The agent whose tools are being listed."""
-    server_name: str
-    """The MCP server's name."""
-
-
-class ToolFilterStatic(TypedDict):
-    """Tools allowed or blocked by name (the server's names, before any prefix)."""
-
-    allowed_tool_names: NotRequired[list[str]]
-    """When given, only these tools are offered."""
-    blocked_tool_names: NotRequired[list[str]]
-    """These tools are never offered."""
-
-
-ToolFilterCallable = Callable[[ToolFilterContext, types.Tool], "bool | Awaitable[bool]"]
-"""Decides, from the context and the server's tool, whether the tool is offered."""
-ToolFilter = ToolFilterCallable | ToolFilterStatic | None
-"""Names allowed and blocked, a function, or None for every tool."""
-
-
-def create_static_tool_filter(
-    allowed_tool_names: list[str] | None = None, blocked_tool_names: list[str] | None = None
-) -> ToolFilterStatic | None:
-    """A filter by names, as openai-agents builds one.
-
-    Args:
-        allowed_tool_names: Only these tools are offered, when given.
-        blocked_tool_names: These tools are never offered.
-
-    Returns:
-        The filter, or None when neither list is given.
-    """
-    if allowed_tool_names is None and blocked_tool_names is None:
-        return None
-    found: ToolFilterStatic = {}
-    if allowed_tool_names is not None:
-        found["allowed_tool_names"] = list(allowed_tool_names)
-    if blocked_tool_names is not None:
-        found["blocked_tool_names"] = list(blocked_tool_names)
-    return found
 
 
 class MCPToolError(Exception):
@@ -146,8 +100,12 @@ class MCPServer:
         tool_filter: ToolFilter,
         tool_name_prefix: str | None,
         timeout_seconds: float | None,
+        require_approval: RequireApproval = None,
+        tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
+        tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
     ) -> None:
         owner = f"MCP server {name!r}"
+        check_require_approval(owner, require_approval)
         for label, value in (
             ("client_session_timeout_seconds", client_session_timeout_seconds),
             ("timeout_seconds", timeout_seconds),
@@ -171,6 +129,13 @@ class MCPServer:
         """Offer each tool as `<prefix>_<name>`, so that two servers' tools cannot clash."""
         self.timeout_seconds = timeout_seconds
         """Seconds one tool call may take in a run (the runner's per-tool timeout)."""
+        self.require_approval: RequireApproval = require_approval
+        """Which tools' calls wait for a human's approval (the run pauses, as for a function
+        tool's `needs_approval`)."""
+        self.tool_input_guardrails = tool_input_guardrails
+        """Checks every call of the server's tools goes through before it is sent."""
+        self.tool_output_guardrails = tool_output_guardrails
+        """Checks of every call's output."""
         self._connection: _Connection | None = None
         self._broken = False
         self._gave_up = False
@@ -352,6 +317,9 @@ class MCPServer:
             on_invoke_tool=_ServerToolInvoker(self, tool.name, schema),
             strict_json_schema=False,  # already strict when it can be: no second transform
             timeout_seconds=self.timeout_seconds,
+            needs_approval=approval_for(self.require_approval, tool.name),
+            tool_input_guardrails=self.tool_input_guardrails,
+            tool_output_guardrails=self.tool_output_guardrails,
         )
         function_tool.strict_json_schema = schema.strict
         self._built[tool.name] = (tool, function_tool)
@@ -503,6 +471,9 @@ class MCPServerStdio(MCPServer):
         *,
         tool_name_prefix: str | None = None,
         timeout_seconds: float | None = None,
+        require_approval: RequireApproval = None,
+        tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
+        tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
     ) -> None:
         """Start `params["command"]` when connected, stop it when closed.
 
@@ -515,6 +486,10 @@ class MCPServerStdio(MCPServer):
                 (`ToolFilterContext`, tool) returning whether to offer it.
             tool_name_prefix: Offer tools as `<prefix>_<name>`.
             timeout_seconds: Seconds one tool call may take in a run.
+            require_approval: Which tools' calls wait for a human: "always", "never", or
+                per tool (`{"delete": "always"}`, `{"always": {"tool_names": [...]}}`).
+            tool_input_guardrails: Checks every call goes through before it is sent.
+            tool_output_guardrails: Checks of every call's output.
         """
         self.params = StdioServerParameters(
             command=params["command"],
@@ -532,6 +507,9 @@ class MCPServerStdio(MCPServer):
             tool_filter=tool_filter,
             tool_name_prefix=tool_name_prefix,
             timeout_seconds=timeout_seconds,
+            require_approval=require_approval,
+            tool_input_guardrails=tool_input_guardrails,
+            tool_output_guardrails=tool_output_guardrails,
         )
 
     def _transport(self) -> Transport:
@@ -566,6 +544,9 @@ class MCPServerStreamableHttp(MCPServer):
         *,
         tool_name_prefix: str | None = None,
         timeout_seconds: float | None = None,
+        require_approval: RequireApproval = None,
+        tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
+        tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
     ) -> None:
         """Open a session with `params["url"]` when connected.
 
@@ -578,6 +559,10 @@ class MCPServerStreamableHttp(MCPServer):
                 (`ToolFilterContext`, tool) returning whether to offer it.
             tool_name_prefix: Offer tools as `<prefix>_<name>`.
             timeout_seconds: Seconds one tool call may take in a run.
+            require_approval: Which tools' calls wait for a human: "always", "never", or
+                per tool (`{"delete": "always"}`, `{"always": {"tool_names": [...]}}`).
+            tool_input_guardrails: Checks every call goes through before it is sent.
+            tool_output_guardrails: Checks of every call's output.
         """
         self.params = params
         """Where the server is, and how to talk to it."""
@@ -588,6 +573,9 @@ class MCPServerStreamableHttp(MCPServer):
             tool_filter=tool_filter,
             tool_name_prefix=tool_name_prefix,
             timeout_seconds=timeout_seconds,
+            require_approval=require_approval,
+            tool_input_guardrails=tool_input_guardrails,
+            tool_output_guardrails=tool_output_guardrails,
         )
 
     def _transport(self) -> Transport:
@@ -639,6 +627,9 @@ class MCPServerSse(MCPServer):
         *,
         tool_name_prefix: str | None = None,
         timeout_seconds: float | None = None,
+        require_approval: RequireApproval = None,
+        tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
+        tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
     ) -> None:
         """Open a session with `params["url"]` when connected.
 
@@ -651,6 +642,10 @@ class MCPServerSse(MCPServer):
                 (`ToolFilterContext`, tool) returning whether to offer it.
             tool_name_prefix: Offer tools as `<prefix>_<name>`.
             timeout_seconds: Seconds one tool call may take in a run.
+            require_approval: Which tools' calls wait for a human: "always", "never", or
+                per tool (`{"delete": "always"}`, `{"always": {"tool_names": [...]}}`).
+            tool_input_guardrails: Checks every call goes through before it is sent.
+            tool_output_guardrails: Checks of every call's output.
         """
         self.params = params
         """Where the server is, and how to talk to it."""
@@ -661,6 +656,9 @@ class MCPServerSse(MCPServer):
             tool_filter=tool_filter,
             tool_name_prefix=tool_name_prefix,
             timeout_seconds=timeout_seconds,
+            require_approval=require_approval,
+            tool_input_guardrails=tool_input_guardrails,
+            tool_output_guardrails=tool_output_guardrails,
         )
 
     def _transport(self) -> Transport:

@@ -52,37 +52,47 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def started(mode: str) -> Iterator[str]:
-    """The test server over HTTP on a free port: its base URL, until the test module ends."""
-    port = free_port()
+def launch(mode: str, port: int) -> subprocess.Popen[bytes]:
+    """The test server over HTTP on `port`, once it listens; a clear failure if it does not."""
     process = subprocess.Popen(
         [sys.executable, str(SERVER), mode, str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 30
+    while True:
+        if process.poll() is not None:
+            _, err = process.communicate()
+            pytest.fail(f"the MCP test server ({mode}) exited at start:\n{err.decode()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return process
+        except OSError:
+            if time.monotonic() > deadline:
+                stop(process)
+                pytest.fail(f"the MCP test server ({mode}) did not listen on {port} in 30 s")
+            time.sleep(0.05)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
     try:
-        while True:
-            if process.poll() is not None:
-                _, err = process.communicate()
-                pytest.fail(f"the MCP test server ({mode}) exited at start:\n{err.decode()}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"the MCP test server ({mode}) did not listen on {port} in 30 s")
-                time.sleep(0.05)
+        process.wait(10)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a server that ignores SIGTERM
+        process.kill()
+        process.wait()
+    assert process.stderr is not None
+    process.stderr.close()
+
+
+def started(mode: str) -> Iterator[str]:
+    """The test server over HTTP on a free port: its base URL, until the test module ends."""
+    port = free_port()
+    process = launch(mode, port)
+    try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a server that ignores SIGTERM
-            process.kill()
-            process.wait()
-        assert process.stderr is not None
-        process.stderr.close()
+        stop(process)
 
 
 @pytest.fixture(scope="module")
@@ -335,6 +345,24 @@ async def test_streamable_http(http_url: str) -> None:
         assert await call(tools["web_add"], {"a": 4, "b": 5}) == ('{"result": 9}', None)
         text, _ = await call(tools["web_report"], {"city": "Rome"})
         assert text.startswith('{"city": "Rome"')
+
+
+async def test_a_streamable_http_server_restarted_is_reconnected() -> None:
+    port = free_port()
+    process = launch("http", port)
+    try:
+        async with MCPServerStreamableHttp({"url": f"http://127.0.0.1:{port}/mcp"}) as server:
+            add = by_name(await server.list_tools())["add"]
+            assert await call(add, {"a": 1, "b": 2}) == ('{"result": 3}', None)
+            stop(process)
+            text, error = await call(add, {"a": 1, "b": 2})
+            assert "the connection to its MCP server was lost" in text
+            assert error is not None
+            process = launch("http", port)
+            assert await call(add, {"a": 1, "b": 2}) == ('{"result": 3}', None)
+    finally:
+        if process.poll() is None:
+            stop(process)
 
 
 async def test_sse(sse_url: str) -> None:

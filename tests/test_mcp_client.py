@@ -569,3 +569,16 @@ def test_require_approval_forms() -> None:
     for bad in ("sometimes", {"a": "maybe"}, {"always": ["x"]}, {1: "always"}, 3):
         with pytest.raises(UserError, match=r"require_approval=.* must be 'always', 'never'"):
             stdio(require_approval=bad)  # pyright: ignore[reportArgumentType]
+
+
+def test_without_the_mcp_package_the_import_error_says_what_to_install() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['mcp'] = None\n"
+        "try:\n"
+        "    import tooluse.mcp\n"
+        "except ImportError as error:\n"
+        "    print(error)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "tooluse.mcp needs the mcp package: pip install 'tooluse[mcp]'"

@@ -3,6 +3,11 @@
 Needs the `mcp` package (`pip install 'tooluse[mcp]'`); `import tooluse` never imports it.
 """
 
+from importlib.util import find_spec
+
+if find_spec("mcp") is None:  # pragma: no cover - the tests run with the extra installed
+    raise ImportError("tooluse.mcp needs the mcp package: pip install 'tooluse[mcp]'", name="mcp")
+
 from ._client import (
     MCPServer,
     MCPServerSse,

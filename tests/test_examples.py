@@ -73,6 +73,7 @@ def test_quickstart_runs_offline() -> None:
             "approval.py",
             "answer: Done: deleted /tmp/cache.db; The user refused: system files stay.",
         ),
+        ("mcp_roundtrip.py", "answer: Sunny at 48.85, 2.35; 69.8"),
     ],
 )
 def test_multi_agent_examples_run_offline(example: str, last_line: str) -> None:

@@ -32,7 +32,7 @@ from tooluse import FunctionTool, ModelRetry, RunContextWrapper, ToolContext, fu
 from tooluse._cli import main
 from tooluse._loading import import_location, module_tools
 from tooluse.exceptions import UserError
-from tooluse.mcp import _server
+from tooluse.mcp import _server  # pyright: ignore[reportPrivateUsage]
 from tooluse.mcp._server import listening_socket, serve, tool_server
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -27,6 +27,7 @@ from ._options import (
     ToolFilterStatic,
     create_static_tool_filter,
 )
+from ._server import Transport, serve, tool_server
 
 __all__ = [
     "MCPServer",
@@ -43,5 +44,8 @@ __all__ = [
     "ToolFilterCallable",
     "ToolFilterContext",
     "ToolFilterStatic",
+    "Transport",
     "create_static_tool_filter",
+    "serve",
+    "tool_server",
 ]

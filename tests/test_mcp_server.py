@@ -28,12 +28,21 @@ import pytest
 from mcp import Client, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 
-from tooluse import FunctionTool, ModelRetry, RunContextWrapper, ToolContext, function_tool
+from tooluse import (
+    Agent,
+    FunctionTool,
+    ModelRetry,
+    RunContextWrapper,
+    Runner,
+    ToolContext,
+    function_tool,
+)
 from tooluse._cli import main
 from tooluse._loading import import_location, module_tools
 from tooluse.exceptions import UserError
 from tooluse.mcp import _server  # pyright: ignore[reportPrivateUsage]
 from tooluse.mcp._server import listening_socket, serve, tool_server
+from tooluse.testing import TestModel
 
 ROOT = Path(__file__).resolve().parent.parent
 WEATHER = str(ROOT / "examples" / "weather.py")
@@ -257,6 +266,40 @@ async def test_calls_get_the_context_and_json_output() -> None:
     assert text_of(who) == "ada"
     assert unknown.is_error
     assert text_of(unknown) == "There is no tool 'nope'; call one of: add, owner."
+
+
+@function_tool
+async def count(ctx: ToolContext[Any]) -> str:
+    """Count to 3, reporting each step."""
+    for step in range(1, 4):
+        await ctx.report_progress(step, 3, f"step {step}")
+    return "counted to 3"
+
+
+async def test_progress_reports_reach_the_client_as_notifications() -> None:
+    reports: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        reports.append((progress, total, message))
+
+    async with connected(count) as client:
+        reported = await client.call_tool("count", {}, progress_callback=on_progress)
+        unasked = await client.call_tool("count", {})  # no progress token: none sent
+    assert (text_of(reported), reported.is_error) == ("counted to 3", False)
+    assert reports == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")]
+    assert (text_of(unasked), unasked.is_error) == ("counted to 3", False)
+    assert len(reports) == 3
+
+
+async def test_progress_reports_in_a_run_go_nowhere() -> None:
+    agent = Agent("counter", tools=[count], model=TestModel())
+    result = await Runner.run(agent, "Count.")
+    [output] = [
+        item for item in result.to_input_list() if item.get("type") == "function_call_output"
+    ]
+    assert output["output"] == "counted to 3"
+    ctx = ToolContext.for_testing(tool_name="count")
+    assert await ctx.report_progress(1, message="alone") is None
 
 
 async def test_a_strict_hand_built_tool_is_served_with_its_loose_schema() -> None:

@@ -226,3 +226,19 @@ class ToolContext(RunContextWrapper[TContext]):
     def cancel(self) -> None:
         """Tell the tool to stop: set `cancelled` (the runner does, at a timeout or a cancel)."""
         self.cancelled.set()
+
+    async def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """Tell whoever called the tool how far it has got; in a run, nobody is told.
+
+        Served over MCP (`tooluse.mcp.tool_server`), each report reaches the client as a
+        progress notification when its request asked for them; in a run it does nothing
+        and costs an await. Await it from an async tool: a sync tool cannot report.
+
+        Args:
+            progress: How much is done; it should grow with each report.
+            total: How much there is to do, if known.
+            message: What is being done, for a person to read.
+        """
+        del progress, total, message

@@ -5,7 +5,8 @@ natural schema (`tool.with_strict_mode(False)`) and called through that same too
 arguments are validated as in a run, and every failure (bad arguments, an exception, a
 timeout) comes back as an `isError` result with the text the model would get in a run,
 free of argument values and exception messages; a `ModelRetry` message goes as written.
-Each call gets a `ToolContext` whose `tool_call_id` is the MCP request's id.
+Each call gets a `ToolContext` whose `tool_call_id` is the MCP request's id and whose
+`report_progress` sends MCP progress notifications, when the request asked for them.
 
 What only a run has is not applied here: `is_enabled`, `needs_approval` (an MCP
 client asks its user itself) and tool guardrails (they take the agent).
@@ -19,6 +20,7 @@ import logging
 import socket
 import sys
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import uvicorn
@@ -226,14 +228,35 @@ class _ServedTools:
             known = ", ".join(self._tools) or "none"
             return _result(f"There is no tool '{params.name}'; call one of: {known}.", failed=True)
         arguments = tool_output_text(params.arguments or {})
-        call = ToolContext(
+        call = _ServedToolContext(
             context=self._context,
             tool_name=tool.name,
             tool_call_id=str(ctx.request_id),
             tool_arguments=arguments,
+            request=ctx,
         )
         outcome = await call_served_tool(tool, call, arguments)
         return _result(outcome.output, failed=outcome.failed)
+
+
+@dataclass(eq=False, kw_only=True)
+class _ServedToolContext(ToolContext[Any]):
+    """A call's context whose progress reports go to the MCP client."""
+
+    request: ServerRequestContext[Any]
+    """The MCP request being answered."""
+
+    async def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """Send an MCP progress notification (nothing, when the request has no progress token).
+
+        Args:
+            progress: How much is done.
+            total: How much there is to do, if known.
+            message: What is being done.
+        """
+        await self.request.session.report_progress(progress, total, message)
 
 
 async def call_served_tool(

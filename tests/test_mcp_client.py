@@ -17,7 +17,6 @@ from typing import Any
 
 import mcp_types
 import pytest
-from mcp import StdioServerParameters
 
 from tooluse import Agent, FunctionTool, Runner, UserError, function_tool
 from tooluse.mcp import (
@@ -272,7 +271,7 @@ async def test_a_server_that_cannot_be_restarted_is_given_up() -> None:
     async with stdio() as server:
         tools = by_name(await server.list_tools())
         pid = json.loads((await call(tools["pid"], {}))[0])["result"]
-        server.params = StdioServerParameters(command=str(SERVER.with_name("no-such-server")))
+        server.params = {"command": str(SERVER.with_name("no-such-server"))}
         os.kill(pid, signal.SIGKILL)
         assert "connection to its MCP server was lost" in (await call(tools["add"], {}))[0]
         unavailable = (

@@ -23,7 +23,7 @@ from collections.abc import AsyncGenerator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, cast
+from typing import Any, Generic, Literal, TypeVar, cast
 
 import httpx2
 import mcp_types as types
@@ -69,6 +69,8 @@ __all__ = [
 ]
 
 logger = logging.getLogger("tooluse")
+ParamsT = TypeVar("ParamsT")
+"""What a transport needs to reach its server (`MCPServerStdioParams`, ...)."""
 
 
 class MCPToolError(Exception):
@@ -85,25 +87,46 @@ class _Unavailable(ConnectionError):
         )
 
 
-class MCPServer:
+class MCPServer(Generic[ParamsT]):
     """The tools of an MCP server, as a toolset; connect with `async with` or let a run do it.
 
-    The three transports share everything but how the connection is made.
+    The three transports share everything but how the connection is made: each subclass
+    says how from its `params`, and what the server is called by default.
     """
 
     def __init__(
         self,
+        params: ParamsT,
+        cache_tools_list: bool = False,
+        name: str | None = None,
+        client_session_timeout_seconds: float | None = 5,
+        tool_filter: ToolFilter = None,
         *,
-        name: str,
-        cache_tools_list: bool,
-        client_session_timeout_seconds: float | None,
-        tool_filter: ToolFilter,
-        tool_name_prefix: str | None,
-        timeout_seconds: float | None,
+        tool_name_prefix: str | None = None,
+        timeout_seconds: float | None = None,
         require_approval: RequireApproval = None,
         tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
         tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
     ) -> None:
+        """Connect to the server `params` describes, when connected (by a run, or `async with`).
+
+        Args:
+            params: How to reach the server: the command to start (stdio), or its URL.
+            cache_tools_list: Fetch the tool list once (until `invalidate_tools_cache()`).
+            name: A readable name; default the transport and the command or URL.
+            client_session_timeout_seconds: Seconds each request may take; None for no limit.
+            tool_filter: `create_static_tool_filter(...)`, or a function of
+                (`ToolFilterContext`, tool) returning whether to offer it.
+            tool_name_prefix: Offer tools as `<prefix>_<name>`.
+            timeout_seconds: Seconds one tool call may take in a run.
+            require_approval: Which tools' calls wait for a human: "always", "never", or
+                per tool (`{"delete": "always"}`, `{"always": {"tool_names": [...]}}`).
+            tool_input_guardrails: Checks every call goes through before it is sent.
+            tool_output_guardrails: Checks of every call's output.
+        """
+        self.params: ParamsT = params
+        """How to reach the server."""
+        name = name or self._default_name(params)
         owner = f"MCP server {name!r}"
         check_require_approval(owner, require_approval)
         for label, value in (
@@ -147,6 +170,9 @@ class MCPServer:
     def name(self) -> str:
         """A readable name for the server."""
         return self._name
+
+    def _default_name(self, params: ParamsT) -> str:  # pragma: no cover - each has its own
+        raise NotImplementedError
 
     def _transport(self) -> Transport:  # pragma: no cover - each transport has its own
         raise NotImplementedError
@@ -329,7 +355,7 @@ class MCPServer:
 class _ServerToolInvoker:
     """`on_invoke_tool` of a server's tool: the arguments checked and restored, the call made."""
 
-    def __init__(self, server: MCPServer, tool_name: str, schema: ToolSchema) -> None:
+    def __init__(self, server: MCPServer[Any], tool_name: str, schema: ToolSchema) -> None:
         self.server = server
         self.tool_name = tool_name
         self.schema = schema
@@ -458,62 +484,28 @@ class MCPServerStdioParams(TypedDict):
     """What to do with bytes the encoding cannot read."""
 
 
-class MCPServerStdio(MCPServer):
-    """An MCP server run as a subprocess, over its standard input and output."""
+class MCPServerStdio(MCPServer[MCPServerStdioParams]):
+    """An MCP server run as a subprocess, over its standard input and output.
 
-    def __init__(
-        self,
-        params: MCPServerStdioParams,
-        cache_tools_list: bool = False,
-        name: str | None = None,
-        client_session_timeout_seconds: float | None = 5,
-        tool_filter: ToolFilter = None,
-        *,
-        tool_name_prefix: str | None = None,
-        timeout_seconds: float | None = None,
-        require_approval: RequireApproval = None,
-        tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
-        tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
-    ) -> None:
-        """Start `params["command"]` when connected, stop it when closed.
+    `params` holds the command, its args, env and cwd; it is started when connected and
+    stopped when closed. Its default name is `stdio: <command>`.
+    """
 
-        Args:
-            params: The command, its args, env and cwd.
-            cache_tools_list: Fetch the tool list once (until `invalidate_tools_cache()`).
-            name: A readable name; default `stdio: <command>`.
-            client_session_timeout_seconds: Seconds each request may take; None for no limit.
-            tool_filter: `create_static_tool_filter(...)`, or a function of
-                (`ToolFilterContext`, tool) returning whether to offer it.
-            tool_name_prefix: Offer tools as `<prefix>_<name>`.
-            timeout_seconds: Seconds one tool call may take in a run.
-            require_approval: Which tools' calls wait for a human: "always", "never", or
-                per tool (`{"delete": "always"}`, `{"always": {"tool_names": [...]}}`).
-            tool_input_guardrails: Checks every call goes through before it is sent.
-            tool_output_guardrails: Checks of every call's output.
-        """
-        self.params = StdioServerParameters(
-            command=params["command"],
-            args=params.get("args", []),
-            env=params.get("env"),
-            cwd=params.get("cwd"),
-            encoding=params.get("encoding", "utf-8"),
-            encoding_error_handler=params.get("encoding_error_handler", "strict"),
-        )
-        """The `mcp` package's parameters for the subprocess."""
-        super().__init__(
-            name=name or f"stdio: {params['command']}",
-            cache_tools_list=cache_tools_list,
-            client_session_timeout_seconds=client_session_timeout_seconds,
-            tool_filter=tool_filter,
-            tool_name_prefix=tool_name_prefix,
-            timeout_seconds=timeout_seconds,
-            require_approval=require_approval,
-            tool_input_guardrails=tool_input_guardrails,
-            tool_output_guardrails=tool_output_guardrails,
-        )
+    def _default_name(self, params: MCPServerStdioParams) -> str:
+        return f"stdio: {params['command']}"
 
     def _transport(self) -> Transport:
-        return stdio_client(self.params)
+        params = self.params
+        return stdio_client(
+            StdioServerParameters(
+                command=params["command"],
+                args=params.get("args", []),
+                env=params.get("env"),
+                cwd=params.get("cwd"),
+                encoding=params.get("encoding", "utf-8"),
+                encoding_error_handler=params.get("encoding_error_handler", "strict"),
+            )
+        )
 
 
 class MCPServerStreamableHttpParams(TypedDict):
@@ -531,52 +523,15 @@ class MCPServerStreamableHttpParams(TypedDict):
     """Whether closing ends the session on the server too; True by default."""
 
 
-class MCPServerStreamableHttp(MCPServer):
-    """An MCP server reached over Streamable HTTP."""
+class MCPServerStreamableHttp(MCPServer[MCPServerStreamableHttpParams]):
+    """An MCP server reached over Streamable HTTP.
 
-    def __init__(
-        self,
-        params: MCPServerStreamableHttpParams,
-        cache_tools_list: bool = False,
-        name: str | None = None,
-        client_session_timeout_seconds: float | None = 5,
-        tool_filter: ToolFilter = None,
-        *,
-        tool_name_prefix: str | None = None,
-        timeout_seconds: float | None = None,
-        require_approval: RequireApproval = None,
-        tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
-        tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
-    ) -> None:
-        """Open a session with `params["url"]` when connected.
+    `params` holds the URL, headers and timeouts. Its default name is
+    `streamable_http: <url>`.
+    """
 
-        Args:
-            params: The URL, headers and timeouts.
-            cache_tools_list: Fetch the tool list once (until `invalidate_tools_cache()`).
-            name: A readable name; default `streamable_http: <url>`.
-            client_session_timeout_seconds: Seconds each request may take; None for no limit.
-            tool_filter: `create_static_tool_filter(...)`, or a function of
-                (`ToolFilterContext`, tool) returning whether to offer it.
-            tool_name_prefix: Offer tools as `<prefix>_<name>`.
-            timeout_seconds: Seconds one tool call may take in a run.
-            require_approval: Which tools' calls wait for a human: "always", "never", or
-                per tool (`{"delete": "always"}`, `{"always": {"tool_names": [...]}}`).
-            tool_input_guardrails: Checks every call goes through before it is sent.
-            tool_output_guardrails: Checks of every call's output.
-        """
-        self.params = params
-        """Where the server is, and how to talk to it."""
-        super().__init__(
-            name=name or f"streamable_http: {params['url']}",
-            cache_tools_list=cache_tools_list,
-            client_session_timeout_seconds=client_session_timeout_seconds,
-            tool_filter=tool_filter,
-            tool_name_prefix=tool_name_prefix,
-            timeout_seconds=timeout_seconds,
-            require_approval=require_approval,
-            tool_input_guardrails=tool_input_guardrails,
-            tool_output_guardrails=tool_output_guardrails,
-        )
+    def _default_name(self, params: MCPServerStreamableHttpParams) -> str:
+        return f"streamable_http: {params['url']}"
 
     def _transport(self) -> Transport:
         return _streamable_http(self.params)
@@ -614,52 +569,14 @@ class MCPServerSseParams(TypedDict):
     """Seconds to wait for the next event; 300 by default."""
 
 
-class MCPServerSse(MCPServer):
-    """An MCP server reached over HTTP with server-sent events (the older transport)."""
+class MCPServerSse(MCPServer[MCPServerSseParams]):
+    """An MCP server reached over HTTP with server-sent events (the older transport).
 
-    def __init__(
-        self,
-        params: MCPServerSseParams,
-        cache_tools_list: bool = False,
-        name: str | None = None,
-        client_session_timeout_seconds: float | None = 5,
-        tool_filter: ToolFilter = None,
-        *,
-        tool_name_prefix: str | None = None,
-        timeout_seconds: float | None = None,
-        require_approval: RequireApproval = None,
-        tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
-        tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
-    ) -> None:
-        """Open a session with `params["url"]` when connected.
+    `params` holds the URL, headers and timeouts. Its default name is `sse: <url>`.
+    """
 
-        Args:
-            params: The URL, headers and timeouts.
-            cache_tools_list: Fetch the tool list once (until `invalidate_tools_cache()`).
-            name: A readable name; default `sse: <url>`.
-            client_session_timeout_seconds: Seconds each request may take; None for no limit.
-            tool_filter: `create_static_tool_filter(...)`, or a function of
-                (`ToolFilterContext`, tool) returning whether to offer it.
-            tool_name_prefix: Offer tools as `<prefix>_<name>`.
-            timeout_seconds: Seconds one tool call may take in a run.
-            require_approval: Which tools' calls wait for a human: "always", "never", or
-                per tool (`{"delete": "always"}`, `{"always": {"tool_names": [...]}}`).
-            tool_input_guardrails: Checks every call goes through before it is sent.
-            tool_output_guardrails: Checks of every call's output.
-        """
-        self.params = params
-        """Where the server is, and how to talk to it."""
-        super().__init__(
-            name=name or f"sse: {params['url']}",
-            cache_tools_list=cache_tools_list,
-            client_session_timeout_seconds=client_session_timeout_seconds,
-            tool_filter=tool_filter,
-            tool_name_prefix=tool_name_prefix,
-            timeout_seconds=timeout_seconds,
-            require_approval=require_approval,
-            tool_input_guardrails=tool_input_guardrails,
-            tool_output_guardrails=tool_output_guardrails,
-        )
+    def _default_name(self, params: MCPServerSseParams) -> str:
+        return f"sse: {params['url']}"
 
     def _transport(self) -> Transport:
         params = self.params

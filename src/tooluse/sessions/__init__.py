@@ -1,0 +1,39 @@
+"""Sessions: a conversation's history, kept in a database between runs.
+
+A session stores the items of a conversation, so the next run on it starts where
+the last one ended, and, for a run paused on an approval, that run's state:
+
+```python
+from tooluse.sessions import SQLiteSession
+
+session = SQLiteSession("user-42", "conversations.db")
+await session.add_items([{"role": "user", "content": "Hi"}])
+await session.get_items()        # oldest first; get_items(limit=10) for the last 10
+await session.pop_item()         # removes and returns the newest item
+await session.clear_session()    # items and paused state
+session.close()
+```
+
+- `Session` is the protocol (openai-agents' names: `get_items`, `add_items`,
+  `pop_item`, `clear_session`); implement it to keep conversations anywhere.
+- `RunSession` adds what the runner uses when a session offers it: `add_turn`
+  (a turn's items and the paused run's state in one transaction, so a session
+  never holds half a turn), `get_paused_state`, and `claim()`, an exclusive hold
+  on the session id for one run at a time (`SessionBusyError` for a second).
+- `SQLiteSession` is the embedded default, on the standard library's `sqlite3`:
+  in memory, or in a file that many sessions and processes can share.
+- `tooluse.sessions.sqlalchemy.SQLAlchemySession` does the same over any
+  SQLAlchemy async engine (PostgreSQL, MySQL, SQLite), with
+  `pip install 'tooluse[sqlalchemy]'`.
+
+Both use openai-agents' tables (`agent_sessions`, `agent_messages`) beside
+their own `agent_session_runs`, so they read and extend a history that SDK
+wrote. A claim lasts `lease_seconds` (30) and is renewed while the run goes on;
+a claim whose process was killed on the same host is taken over at once, one
+on another host once it expires.
+"""
+
+from ._protocol import RunSession, Session, SessionBusyError, SessionSettings
+from ._sqlite import SQLiteSession
+
+__all__ = ["RunSession", "SQLiteSession", "Session", "SessionBusyError", "SessionSettings"]

@@ -1,0 +1,83 @@
+"""What both stores share: items to and from JSON text, and the limit a read uses."""
+
+from __future__ import annotations
+
+import json
+
+from .._items import Item
+from ..exceptions import UserError
+from ._protocol import SessionSettings
+
+__all__ = ["check_paused_state", "dump_items", "load_item", "resolve_limit"]
+
+
+def dump_items(session_id: str, items: list[Item]) -> list[str]:
+    """Each item as JSON text, or one error naming the first item that is not JSON.
+
+    Raises:
+        UserError: An item holds a value JSON cannot represent.
+    """
+    if not isinstance(items, list):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise UserError(
+            f"Session {session_id!r}: items must be a list of item dicts, "
+            f"not {type(items).__name__}"
+        )
+    return [_dump(session_id, index, len(items), item) for index, item in enumerate(items)]
+
+
+def _dump(session_id: str, index: int, count: int, item: Item) -> str:
+    try:
+        return json.dumps(item, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError) as error:
+        raise UserError(
+            f"Session {session_id!r}: item {index} (of {count}) cannot be stored as JSON: "
+            f"{error}. Session items must hold only JSON values (dict, list, str, int, "
+            "float, bool, None); convert the value first, e.g. to a string. Nothing was stored"
+        ) from error
+
+
+def load_item(session_id: str, row_id: object, text: str) -> Item:
+    """One stored item back from its JSON text.
+
+    Raises:
+        ValueError: The stored text is not JSON (the row was written by something else).
+    """
+    try:
+        item = json.loads(text)
+    except ValueError as error:
+        raise ValueError(
+            f"Session {session_id!r}: the stored item with id {row_id} is not valid JSON "
+            f"({error}); remove that row or clear the session"
+        ) from error
+    return item  # pyright: ignore[reportUnknownVariableType]
+
+
+def resolve_limit(session_id: str, limit: int | None, settings: SessionSettings) -> int | None:
+    """The limit a read uses: the one given, else the settings' limit.
+
+    Raises:
+        UserError: The limit given is not an integer of 0 or more.
+    """
+    given: object = limit
+    if given is None:
+        return settings.limit
+    if type(given) is not int or given < 0:
+        raise UserError(
+            f"Session {session_id!r}: get_items(limit={given!r}) needs an integer of 0 or "
+            "more (the most recent items to return), or None"
+        )
+    return given
+
+
+def check_paused_state(session_id: str, paused_state: object) -> str | None:
+    """The paused state, checked to be text or None.
+
+    Raises:
+        UserError: It is something else.
+    """
+    if paused_state is None or isinstance(paused_state, str):
+        return paused_state
+    raise UserError(
+        f"Session {session_id!r}: paused_state must be the run state's JSON text "
+        f"(RunState.to_json()) or None, not {type(paused_state).__name__}"
+    )

@@ -5,7 +5,8 @@ Run with: python tests/mcp_test_server.py [stdio | http PORT | sse PORT]
 Tools: `echo`, `add`, `fail` (raises: an `isError` result), `slow` (sleeps),
 `odd` (an input schema strict mode cannot express), `report` (structured
 content and an image), `pid` (the server's process id, to kill it mid-run) and
-`nested` (optional keys, nested, that strict mode makes nullable).
+`nested` (optional keys, nested, that strict mode makes nullable) and `files.read` (a
+name the OpenAI API refuses).
 """
 
 from __future__ import annotations
@@ -76,6 +77,11 @@ def nested(query: str, options: dict[str, Any] | None = None) -> str:
     return f"{query} {sorted((options or {}).items())}"
 
 
+def read_file(path: str) -> str:
+    """Served as `files.read`, a name the OpenAI API refuses."""
+    return f"contents of {path}"
+
+
 def build() -> MCPServer:
     odd_tool = Tool.from_function(odd)
     odd_tool.parameters = ODD_SCHEMA
@@ -93,6 +99,7 @@ def build() -> MCPServer:
         "required": ["query"],
     }
     tools = [Tool.from_function(f) for f in (echo, add, fail, slow, report, pid)]
+    tools.append(Tool.from_function(read_file, name="files.read"))
     return MCPServer("tooluse-test", tools=[*tools, odd_tool, nested_tool], log_level="CRITICAL")
 
 

@@ -19,6 +19,7 @@ import mcp_types
 import pytest
 
 from tooluse import Agent, FunctionTool, Runner, UserError, function_tool
+from tooluse._run_scope import TurnTools
 from tooluse.mcp import (
     MCPServer,
     MCPServerSse,
@@ -29,6 +30,7 @@ from tooluse.mcp import (
     ToolFilterContext,
     create_static_tool_filter,
 )
+from tooluse.mcp._names import model_name
 from tooluse.mcp._options import approval_for
 from tooluse.mcp._results import error_text, result_text
 from tooluse.mcp._schemas import tool_schema
@@ -123,7 +125,9 @@ def test_importing_tooluse_does_not_import_mcp() -> None:
 async def test_lists_and_calls_tools_over_stdio() -> None:
     async with stdio() as server:
         tools = by_name(await server.list_tools())
-        assert set(tools) == {"echo", "add", "fail", "slow", "report", "pid", "odd", "nested"}
+        assert set(tools) == {
+            "echo", "add", "fail", "slow", "report", "pid", "odd", "nested", "files_read"
+        }  # fmt: skip
         assert tools["add"].description == "Add two integers."
         assert tools["add"].strict_json_schema
         assert tools["add"].params_json_schema["additionalProperties"] is False
@@ -216,7 +220,7 @@ async def test_filters_by_name_and_by_function() -> None:
     async with allowed, blocked, by_function, sync:
         assert {t.name for t in await allowed.list_tools()} == {"echo", "add"}
         assert {t.name for t in await blocked.list_tools()} == {
-            "echo", "add", "report", "pid", "odd", "nested"
+            "echo", "add", "report", "pid", "odd", "nested", "files_read"
         }  # fmt: skip
         assert [t.name for t in await by_function.list_tools()] == ["echo"]
         assert [t.name for t in await sync.list_tools()] == ["pid"]
@@ -581,3 +585,66 @@ def test_without_the_mcp_package_the_import_error_says_what_to_install() -> None
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "tooluse.mcp needs the mcp package: pip install 'tooluse[mcp]'"
+
+
+def test_tool_names_the_api_refuses_are_rewritten() -> None:
+    assert model_name("files.read") == "files_read"
+    assert model_name("github/search issues") == "github_search_issues"
+    assert model_name("ok-name_1") == "ok-name_1"
+    long_a, long_b = "a" * 70, "a" * 69 + "b"
+    cut_a, cut_b = model_name(long_a), model_name(long_b)
+    assert len(cut_a) == len(cut_b) == 64
+    assert cut_a != cut_b
+    assert cut_a == model_name(long_a)  # stable from run to run
+    assert cut_a.startswith("a" * 55 + "_")
+
+
+async def test_a_renamed_tool_calls_the_server_by_its_own_name(
+    http_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    only = create_static_tool_filter(allowed_tool_names=["files.read"])  # the server's name
+    server = MCPServerStreamableHttp(
+        {"url": f"{http_url}/mcp"}, tool_filter=only, tool_name_prefix="my.disk"
+    )
+    with caplog.at_level(logging.DEBUG, logger="tooluse"):
+        async with server:
+            [tool] = await server.list_tools()
+            assert tool.name == "my_disk_files_read"
+            assert await call(tool, {"path": "a.txt"}) == ('{"result": "contents of a.txt"}', None)
+    assert "tool 'my.disk_files.read' is offered as 'my_disk_files_read'" in caplog.text
+
+
+def cached(name: str, *tool_names: str, **options: Any) -> MCPServerStdio:
+    """A server whose tool list is already fetched: listing it needs no connection."""
+    server = stdio(cache_tools_list=True, name=name, **options)
+    schema: dict[str, Any] = {"type": "object", "properties": {}}
+    server._listed = [mcp_types.Tool(name=n, input_schema=schema) for n in tool_names]  # pyright: ignore[reportPrivateUsage]
+    return server
+
+
+async def test_two_tools_offered_under_one_name_are_refused() -> None:
+    with pytest.raises(UserError) as caught:
+        await cached("disk", "files.read", "files_read", "ok").list_tools()
+    assert str(caught.value) == (
+        "MCP server 'disk' has tools the model could not tell apart (names the API refuses are "
+        "rewritten: other characters than letters, digits, '_' and '-' become '_', and names "
+        "past 64 characters are cut):\n"
+        "  - 'files.read' and 'files_read' would both be offered as 'files_read'\n"
+        "Offer one of each only, e.g. tool_filter=create_static_tool_filter("
+        "blocked_tool_names=['files.read'])"
+    )
+    blocked = create_static_tool_filter(blocked_tool_names=["files.read"])
+    kept = await cached("disk", "files.read", "files_read", tool_filter=blocked).list_tools()
+    assert [tool.name for tool in kept] == ["files_read"]
+
+
+async def test_two_servers_tools_of_one_name_are_refused_naming_both() -> None:
+    a, b = cached("a", "search"), cached("b", "search")
+    tools: list[Any] = [*await a.list_tools(), *await b.list_tools()]
+    with pytest.raises(UserError) as caught:
+        TurnTools.index(Agent("helper"), tools, [])
+    assert str(caught.value) == (
+        "Agent 'helper' offers more than one tool named 'search' (tool 'search' of MCP server "
+        "'a', tool 'search' of MCP server 'b'): rename one (function_tool(name_override=...)), "
+        "give each MCP server its own tool_name_prefix, or wrap a toolset in PrefixedToolset"
+    )

@@ -57,15 +57,26 @@ class TurnTools:
         Raises:
             UserError: If two tools share a name: the model could not tell them apart.
         """
+        offered = [t for t in tools if isinstance(t, FunctionTool)] + handoffs
         functions = {tool.name: tool for tool in tools if isinstance(tool, FunctionTool)}
-        named = [t.name for t in tools if isinstance(t, FunctionTool)] + [h.name for h in handoffs]
+        named = [tool.name for tool in offered]
         if len(set(named)) != len(named):
             twice = sorted({name for name in named if named.count(name) > 1})
             raise UserError(
-                f"Agent '{agent.name}' offers more than one tool named {', '.join(twice)}: rename "
-                "one (function_tool(name_override=...)), or wrap a toolset in PrefixedToolset"
+                f"Agent '{agent.name}' offers more than one tool named "
+                f"{', '.join(_clash(name, offered) for name in twice)}: rename one "
+                "(function_tool(name_override=...)), give each MCP server its own "
+                "tool_name_prefix, or wrap a toolset in PrefixedToolset"
             )
         return cls([*tools, *handoffs], functions)
+
+
+def _clash(name: str, tools: list[FunctionTool]) -> str:
+    """`'search' (tool 'search' of MCP server 'a', tool 'search' of MCP server 'b')`."""
+    # An MCP server's tool says where it comes from (`origin`); a function tool need not.
+    origins = [getattr(t.on_invoke_tool, "origin", None) for t in tools if t.name == name]
+    known = [origin for origin in origins if isinstance(origin, str)]
+    return f"'{name}' ({', '.join(known)})" if known else name
 
 
 @dataclass

@@ -46,6 +46,7 @@ from .._tool_errors import (
 from .._tool_guardrails import ToolInputGuardrail, ToolOutputGuardrail
 from .._values import is_positive_number
 from ..exceptions import ToolArgumentsError, UserError
+from ._names import model_name
 from ._options import (
     RequireApproval,
     ToolFilter,
@@ -235,7 +236,9 @@ class MCPServer(Generic[ParamsT]):
                 self._listed = listed
         run_context = context if context is not None else RunContextWrapper(None)
         kept = [t for t in listed if await self._keeps(t, run_context, agent)]
-        return [self._function_tool(tool) for tool in kept]
+        tools = [self._function_tool(tool) for tool in kept]
+        self._refuse_clashes(kept, tools)
+        return tools
 
     async def call_tool(
         self, tool_name: str, arguments: dict[str, Any] | None
@@ -335,7 +338,15 @@ class MCPServer(Generic[ParamsT]):
         if built is not None and built[0] is tool:
             return built[1]
         schema = tool_schema(tool.name, tool.input_schema)
-        name = f"{self.tool_name_prefix}_{tool.name}" if self.tool_name_prefix else tool.name
+        given = f"{self.tool_name_prefix}_{tool.name}" if self.tool_name_prefix else tool.name
+        name = model_name(given)
+        if name != given:
+            logger.debug(
+                "MCP server %r: tool %r is offered as %r, a name the API accepts",
+                self.name,
+                given,
+                name,
+            )
         function_tool = FunctionTool(
             name=name,
             description=tool.description or tool.title or "",
@@ -351,6 +362,29 @@ class MCPServer(Generic[ParamsT]):
         self._built[tool.name] = (tool, function_tool)
         return function_tool
 
+    def _refuse_clashes(self, listed: list[types.Tool], tools: list[FunctionTool]) -> None:
+        """Refuse two server tools offered under one name (`files.read` and `files_read`)."""
+        originals: dict[str, list[str]] = {}
+        for tool, offered in zip(listed, tools, strict=True):
+            names = originals.setdefault(offered.name, [])
+            if tool.name not in names:
+                names.append(tool.name)
+        clashes = {name: names for name, names in originals.items() if len(names) > 1}
+        if not clashes:
+            return
+        lines = "\n".join(
+            f"  - {' and '.join(map(repr, names))} would both be offered as {name!r}"
+            for name, names in clashes.items()
+        )
+        blocked = [names[0] for names in clashes.values()]
+        raise UserError(
+            f"MCP server {self.name!r} has tools the model could not tell apart (names the API "
+            f"refuses are rewritten: other characters than letters, digits, '_' and '-' become "
+            f"'_', and names past 64 characters are cut):\n{lines}\n"
+            "Offer one of each only, e.g. tool_filter=create_static_tool_filter("
+            f"blocked_tool_names={blocked!r})"
+        )
+
 
 class _ServerToolInvoker:
     """`on_invoke_tool` of a server's tool: the arguments checked and restored, the call made."""
@@ -359,6 +393,11 @@ class _ServerToolInvoker:
         self.server = server
         self.tool_name = tool_name
         self.schema = schema
+
+    @property
+    def origin(self) -> str:
+        """Where the tool comes from, for messages (a run's clash of tool names reads it)."""
+        return f"tool {self.tool_name!r} of MCP server {self.server.name!r}"
 
     async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
         try:

@@ -1,0 +1,221 @@
+"""Sessions: the contract against both stores, then what is particular to each."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tooluse.exceptions import UserError
+from tooluse.sessions import RunSession, SessionBusyError, SessionSettings, SQLiteSession
+from tooluse.sessions.sqlalchemy import SQLAlchemySession
+
+from .session_contract import Backend, SessionContract, items
+
+
+def _sqlite_file(path: Path) -> Backend:
+    def make(session_id: str, **kwargs: object) -> RunSession:
+        return SQLiteSession(session_id, path, **kwargs)  # pyright: ignore[reportArgumentType]
+
+    return Backend(
+        "sqlite-file",
+        make,
+        lambda _session, sql: _execute_on_file(path, sql),
+        f"from tooluse.sessions import SQLiteSession\n"
+        f"def make(session_id, **kwargs):\n"
+        f"    return SQLiteSession(session_id, {str(path)!r}, **kwargs)\n",
+        shares_database=True,
+    )
+
+
+def _sqlite_memory() -> Backend:
+    def make(session_id: str, **kwargs: object) -> RunSession:
+        return SQLiteSession(session_id, **kwargs)  # pyright: ignore[reportArgumentType]
+
+    async def execute(session: RunSession, sql: str) -> None:
+        assert isinstance(session, SQLiteSession)
+        await session._run(lambda connection: connection.executescript(sql))  # pyright: ignore[reportPrivateUsage]
+
+    return Backend("sqlite-memory", make, execute, None, shares_database=False)
+
+
+def _sqlalchemy(path: Path) -> Backend:
+    url = f"sqlite+aiosqlite:///{path}"
+
+    def make(session_id: str, **kwargs: Any) -> RunSession:
+        return SQLAlchemySession.from_url(session_id, url=url, create_tables=True, **kwargs)
+
+    return Backend(
+        "sqlalchemy",
+        make,
+        lambda _session, sql: _execute_on_file(path, sql),
+        f"from tooluse.sessions.sqlalchemy import SQLAlchemySession\n"
+        f"def make(session_id, **kwargs):\n"
+        f"    return SQLAlchemySession.from_url(\n"
+        f"        session_id, url={url!r}, create_tables=True, **kwargs\n"
+        f"    )\n",
+        shares_database=True,
+    )
+
+
+async def _execute_on_file(path: Path, sql: str) -> None:
+    def run() -> None:
+        connection = sqlite3.connect(path, isolation_level=None)
+        try:
+            connection.executescript(sql)
+        finally:
+            connection.close()
+
+    await asyncio.to_thread(run)
+
+
+@pytest.fixture(params=["sqlite-file", "sqlite-memory", "sqlalchemy"])
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    name: str = request.param
+    made = {
+        "sqlite-file": lambda: _sqlite_file(tmp_path / "sessions.db"),
+        "sqlite-memory": _sqlite_memory,
+        "sqlalchemy": lambda: _sqlalchemy(tmp_path / "sessions.db"),
+    }[name]()
+    yield made
+    for session in made.made:
+        if isinstance(session, SQLAlchemySession):
+            await session.close()
+        else:
+            assert isinstance(session, SQLiteSession)
+            session.close()
+
+
+class TestSessionContract(SessionContract):
+    """The contract, against each store."""
+
+
+# -- settings and arguments ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("limit", [0, -3, 1.5, True, "10"])
+def test_settings_limit_must_be_positive(limit: object) -> None:
+    with pytest.raises(UserError, match=r"SessionSettings\(limit=.*\): the limit must be"):
+        SessionSettings(limit=limit)  # pyright: ignore[reportArgumentType]
+
+
+@pytest.mark.parametrize("lease", [0, -1, True, "30"])
+def test_lease_seconds_must_be_positive(lease: object) -> None:
+    with pytest.raises(UserError, match=r"SQLiteSession\(lease_seconds=.*\): the lease must be"):
+        SQLiteSession("s", lease_seconds=lease)  # pyright: ignore[reportArgumentType]
+
+
+def test_table_names_must_be_identifiers() -> None:
+    with pytest.raises(UserError, match=r"SQLiteSession\(runs_table='runs; DROP'\)"):
+        SQLiteSession("s", runs_table="runs; DROP")
+
+
+def test_busy_error_says_how_to_fix() -> None:
+    error = SessionBusyError("chat-1")
+    assert error.session_id == "chat-1"
+    assert isinstance(error, UserError)
+    assert "Wait for that run to finish, or use another session id" in str(error)
+
+
+async def test_items_must_be_a_list() -> None:
+    session = SQLiteSession("s")
+    with pytest.raises(UserError, match="items must be a list of item dicts, not dict"):
+        await session.add_items({"role": "user"})  # pyright: ignore[reportArgumentType]
+    session.close()
+
+
+# -- SQLiteSession ------------------------------------------------------------------
+
+
+async def test_a_closed_sqlite_session_says_so() -> None:
+    session = SQLiteSession("s")
+    await session.add_items(items("a", 1))
+    session.close()
+    with pytest.raises(UserError, match=r"SQLiteSession 's' \(:memory:\) is closed"):
+        await session.get_items()
+
+
+async def test_a_file_is_in_wal_mode(tmp_path: Path) -> None:
+    session = SQLiteSession("s", tmp_path / "chat.db")
+    await session.add_items(items("a", 1))
+    session.close()
+    connection = sqlite3.connect(tmp_path / "chat.db")
+    assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    connection.close()
+
+
+async def test_a_row_that_is_not_json_is_named(tmp_path: Path) -> None:
+    session = SQLiteSession("s", tmp_path / "chat.db")
+    await session.add_items(items("a", 1))
+    connection = sqlite3.connect(tmp_path / "chat.db")
+    connection.execute("UPDATE agent_messages SET message_data = 'not json'")
+    connection.commit()
+    connection.close()
+    with pytest.raises(ValueError, match="the stored item with id 1 is not valid JSON"):
+        await session.get_items()
+    session.close()
+
+
+async def test_custom_table_names(tmp_path: Path) -> None:
+    session = SQLiteSession(
+        "s", tmp_path / "chat.db", sessions_table="s_t", messages_table="m_t", runs_table="r_t"
+    )
+    await session.add_turn(items("a", 1), paused_state="p")
+    session.close()
+    connection = sqlite3.connect(tmp_path / "chat.db")
+    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    connection.close()
+    assert {"s_t", "m_t", "r_t"} <= tables
+    assert "agent_messages" not in tables
+
+
+# -- SQLAlchemySession --------------------------------------------------------------
+
+
+async def test_sqlalchemy_engine_passed_in_is_left_open(tmp_path: Path) -> None:
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'chat.db'}")
+    session = SQLAlchemySession("s", engine=engine, create_tables=True)
+    assert session.engine is engine
+    await session.add_items(items("a", 2))
+    await session.close()
+    again = SQLAlchemySession("s", engine=engine)
+    assert await again.get_items() == items("a", 2)
+    await engine.dispose()
+
+
+# -- openai-agents' tables ----------------------------------------------------------
+
+
+async def test_reads_and_extends_what_openai_agents_wrote(tmp_path: Path) -> None:
+    agents = pytest.importorskip("agents")
+    path = tmp_path / "agents.db"
+    theirs = agents.SQLiteSession("s", path)
+    await theirs.add_items(items("a", 2))
+    ours = SQLiteSession("s", path)
+    assert await ours.get_items() == items("a", 2)
+    await ours.add_turn(items("b", 1), paused_state=None)
+    assert await theirs.get_items() == items("a", 2) + items("b", 1)
+    theirs.close()
+    ours.close()
+
+
+# -- import weight ------------------------------------------------------------------
+
+
+def test_importing_tooluse_imports_neither_database_module() -> None:
+    code = (
+        "import sys, tooluse, tooluse.sessions\n"
+        "assert 'sqlalchemy' not in sys.modules, 'sqlalchemy'\n"
+        "import tooluse as t\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    code = "import sys, tooluse\nassert 'sqlite3' not in sys.modules\n"
+    subprocess.run([sys.executable, "-c", code], check=True)

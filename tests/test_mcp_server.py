@@ -631,3 +631,39 @@ def test_importing_tooluse_imports_no_mcp() -> None:
     code = "import sys, tooluse, tooluse._cli; print(sorted(m for m in sys.modules if m.split('.')[0] in {'mcp', 'uvicorn'}))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout == "[]\n"
+
+
+@function_tool
+def count_sync(ctx: ToolContext[Any]) -> str:
+    """Count to 3 in a worker thread, reporting each step."""
+    assert threading.current_thread() is not threading.main_thread()
+    for step in range(1, 4):
+        ctx.report_progress_sync(step, 3, f"step {step}")
+    return "counted to 3"
+
+
+@function_tool
+async def count_async_sync(ctx: ToolContext[Any]) -> str:
+    """Report with the sync form from the event loop: it is scheduled, not waited for."""
+    ctx.report_progress_sync(1, 1, "scheduled")
+    await asyncio.sleep(0.01)
+    return "scheduled"
+
+
+async def test_sync_tools_report_progress_from_their_thread() -> None:
+    reports: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        reports.append((progress, total, message))
+
+    async with connected(count_sync, count_async_sync) as client:
+        counted = await client.call_tool("count_sync", {}, progress_callback=on_progress)
+        unasked = await client.call_tool("count_sync", {})  # no progress token: none sent
+        scheduled = await client.call_tool("count_async_sync", {}, progress_callback=on_progress)
+    assert (text_of(counted), counted.is_error) == ("counted to 3", False)
+    assert (text_of(unasked), unasked.is_error) == ("counted to 3", False)
+    assert (text_of(scheduled), scheduled.is_error) == ("scheduled", False)
+    assert reports == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3"), (1, 1, "scheduled")]
+    result = await Runner.run(Agent("counter", tools=[count_sync], model=TestModel()), "Count.")
+    assert "counted to 3" in str(result.to_input_list())  # in a run, reports go nowhere
+    assert ToolContext.for_testing().report_progress_sync(1) is None

@@ -234,7 +234,24 @@ class ToolContext(RunContextWrapper[TContext]):
 
         Served over MCP (`tooluse.mcp.tool_server`), each report reaches the client as a
         progress notification when its request asked for them; in a run it does nothing
-        and costs an await. Await it from an async tool: a sync tool cannot report.
+        and costs an await. Await it from an async tool; a sync tool calls
+        `report_progress_sync` instead.
+
+        Args:
+            progress: How much is done; it should grow with each report.
+            total: How much there is to do, if known.
+            message: What is being done, for a person to read.
+        """
+        del progress, total, message
+
+    def report_progress_sync(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """`report_progress` for a sync tool, which runs in a worker thread and cannot await.
+
+        Served over MCP, the report is handed to the server's event loop and this returns
+        once it is sent, so reports arrive in order; in a run it does nothing. Called from
+        the event loop itself (an async tool), it schedules the report and returns at once.
 
         Args:
             progress: How much is done; it should grow with each report.

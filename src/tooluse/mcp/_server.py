@@ -6,7 +6,9 @@ arguments are validated as in a run, and every failure (bad arguments, an except
 timeout) comes back as an `isError` result with the text the model would get in a run,
 free of argument values and exception messages; a `ModelRetry` message goes as written.
 Each call gets a `ToolContext` whose `tool_call_id` is the MCP request's id and whose
-`report_progress` sends MCP progress notifications, when the request asked for them.
+`report_progress` (awaited by an async tool) and `report_progress_sync` (called by a sync
+tool, from its worker thread) send MCP progress notifications, when the request asked
+for them.
 
 What only a run has is not applied here: `is_enabled`, `needs_approval` (an MCP
 client asks its user itself) and tool guardrails (they take the agent).
@@ -20,7 +22,7 @@ import logging
 import socket
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import uvicorn
@@ -234,6 +236,7 @@ class _ServedTools:
             tool_call_id=str(ctx.request_id),
             tool_arguments=arguments,
             request=ctx,
+            loop=asyncio.get_running_loop(),
         )
         outcome = await call_served_tool(tool, call, arguments)
         return _result(outcome.output, failed=outcome.failed)
@@ -245,6 +248,9 @@ class _ServedToolContext(ToolContext[Any]):
 
     request: ServerRequestContext[Any]
     """The MCP request being answered."""
+    loop: asyncio.AbstractEventLoop
+    """The server's event loop: where a sync tool's reports are sent from."""
+    _sending: set[asyncio.Task[None]] = field(default_factory=set[asyncio.Task[None]], repr=False)
 
     async def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None
@@ -257,6 +263,36 @@ class _ServedToolContext(ToolContext[Any]):
             message: What is being done.
         """
         await self.request.session.report_progress(progress, total, message)
+
+    def report_progress_sync(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """Send an MCP progress notification from a sync tool's thread, and wait until it is.
+
+        Args:
+            progress: How much is done.
+            total: How much there is to do, if known.
+            message: What is being done.
+        """
+        sending = self.report_progress(progress, total, message)
+        if _running_loop() is self.loop:  # an async tool: the loop cannot wait for itself
+            task = self.loop.create_task(sending)
+            self._sending.add(task)  # held until done, as the loop keeps only weak references
+            task.add_done_callback(self._sending.discard)
+            return
+        try:
+            sent = asyncio.run_coroutine_threadsafe(sending, self.loop)
+        except RuntimeError:  # the loop is closed: the server stopped, there is nobody to tell
+            sending.close()
+            return
+        sent.result()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # a worker thread
+        return None
 
 
 async def call_served_tool(

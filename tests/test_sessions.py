@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -219,3 +220,51 @@ def test_importing_tooluse_imports_neither_database_module() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
     code = "import sys, tooluse\nassert 'sqlite3' not in sys.modules\n"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -- the claim's lease ----------------------------------------------------------------
+
+
+async def test_a_claim_taken_over_stops_renewing_with_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    session = SQLiteSession("s", lease_seconds=0.15)
+    async with session.claim():
+        await session._run(  # pyright: ignore[reportPrivateUsage]
+            lambda connection: connection.execute("UPDATE agent_session_runs SET owner = 'x'")
+        )
+        await asyncio.sleep(0.2)
+    assert "the run's claim lapsed and another run took the session" in caplog.text
+    session.close()
+
+
+async def test_a_failed_renewal_is_logged_and_tried_again(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = SQLiteSession("s", lease_seconds=0.15)
+    renew = session._renew  # pyright: ignore[reportPrivateUsage]
+    calls: list[float] = []
+
+    async def flaky(owner: str, expires_at: float) -> bool:
+        calls.append(expires_at)
+        if len(calls) == 1:
+            raise sqlite3.OperationalError("database is locked")
+        return await renew(owner, expires_at)
+
+    monkeypatch.setattr(session, "_renew", flaky)
+    async with session.claim():
+        await asyncio.sleep(0.3)
+    assert len(calls) >= 2
+    assert "renewing the run's claim failed" in caplog.text
+    session.close()
+
+
+def test_a_process_of_another_user_counts_as_alive(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tooluse.sessions._lease import owner_is_gone
+
+    def refuse(pid: int, signal: int) -> None:
+        raise PermissionError(pid)
+
+    monkeypatch.setattr("os.kill", refuse)
+    assert not owner_is_gone(f"{socket.gethostname()}|12345|token")
+    assert not owner_is_gone("not an owner string")

@@ -107,6 +107,10 @@ EXPECTED_PUBLIC = {
     "OutputGuardrailTripwireTriggered",
     "ToolInputGuardrailTripwireTriggered",
     "ToolOutputGuardrailTripwireTriggered",
+    "ToolOutput",
+    "ToolOutputText",
+    "ToolOutputImage",
+    "ToolOutputFileContent",
 }
 
 

@@ -257,8 +257,14 @@ RESPONSES_FORMS = [
             },
         ],
         pictured,
-        r"input\[1\]\.output\[0\] \(a 'input_image' part\).*a Chat Completions tool message "
-        r"holds text only",
+        [  # a tool message holds text only: the image becomes a line saying what it is
+            {"role": "assistant", "content": None, "tool_calls": [chat_call()]},
+            {
+                "role": "tool",
+                "tool_call_id": "call_1",
+                "content": [{"type": "text", "text": f"[image: {IMAGE_URL}]"}],
+            },
+        ],
     ),
     Shape(
         "custom tool call and its output",

@@ -76,6 +76,7 @@ from ._tool_guardrails import (
     tool_input_guardrail,
     tool_output_guardrail,
 )
+from ._tool_outputs import ToolOutput, ToolOutputFileContent, ToolOutputImage, ToolOutputText
 from ._tool_params import chat_completions_tool_param, responses_tool_param, tool_namespace
 from ._toolsets import FilteredToolset, PrefixedToolset, RenamedToolset, Toolset
 from ._version import __version__ as __version__
@@ -168,10 +169,14 @@ __all__ = [
     "ToolInputGuardrailData",
     "ToolInputGuardrailResult",
     "ToolInputGuardrailTripwireTriggered",
+    "ToolOutput",
+    "ToolOutputFileContent",
     "ToolOutputGuardrail",
     "ToolOutputGuardrailData",
     "ToolOutputGuardrailResult",
     "ToolOutputGuardrailTripwireTriggered",
+    "ToolOutputImage",
+    "ToolOutputText",
     "ToolTimeoutError",
     "ToolsToFinalOutputResult",
     "Toolset",

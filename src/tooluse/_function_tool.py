@@ -59,8 +59,10 @@ class FunctionTool:
     """What the tool does, for the model."""
     params_json_schema: dict[str, Any]
     """The JSON schema of the arguments."""
-    on_invoke_tool: Callable[[ToolContext[Any], str], Awaitable[str]]
-    """Runs the tool with the raw JSON arguments; returns the output text for the model."""
+    on_invoke_tool: Callable[[ToolContext[Any], str], Awaitable[Any]]
+    """Runs the tool with the raw JSON arguments; returns the output for the model: text,
+    a `ToolOutputImage` (or other `ToolOutput`, or a list of them), or a value written
+    as JSON. A decorated function's returns its text form."""
     strict_json_schema: bool = True
     """Whether the model's arguments are constrained to the schema (OpenAI strict mode)."""
     is_enabled: bool | EnabledPredicate = True

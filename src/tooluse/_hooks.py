@@ -124,7 +124,8 @@ class RunHooks(Generic[TContext]):
             context: As for `on_tool_start`.
             agent: The agent whose tool it is.
             tool: The tool.
-            result: The text the model receives (for computer, shell and MCP items, the
+            result: The text the model receives (for an image or a file a tool returned,
+                a line saying what it is; for computer, shell and MCP items, the
                 answering item as JSON text).
         """
 

@@ -23,9 +23,11 @@ from pydantic_core import PydanticSerializationError, to_json
 
 from ._context import RunContextWrapper, ToolContext
 from ._function_schema import FuncSchema
+from ._items import Item
 from ._returns import Result, is_agent
 from ._threads import CallTimedOut, run_in_thread
 from ._tool_errors import default_tool_error_function
+from ._tool_outputs import parts_text, rich_parts
 from .exceptions import ModelRetry, ToolArgumentsError, UsageLimitExceeded, UserError
 
 __all__ = [
@@ -35,6 +37,7 @@ __all__ = [
     "ToolErrorFunction",
     "ToolOutcome",
     "UnwritableOutput",
+    "returned_outcome",
     "timeout_text",
     "tool_output_text",
     "unwritable_outcome",
@@ -62,6 +65,9 @@ class ToolOutcome(NamedTuple):
     """Values the tool merges into the run context (a Swarm-style return)."""
     value: Any = _AS_TEXT
     """What the tool returned, when it is more than `output` (a value rendered as JSON)."""
+    parts: list[Item] | None = None
+    """The Responses input parts the model receives in place of `output`, for a rich
+    output (images, files); `output` is then their text form, for hooks and traces."""
 
     def returned(self) -> Any:
         """What the tool returned, as a Python value; the text when it failed, or is text."""
@@ -271,24 +277,44 @@ def tool_output_text(value: Any, tool_name: str = "tool") -> str:
         ) from error
 
 
-_PLAIN_RETURNS = frozenset({str, int, float, bool, type(None), dict, list})
+_SCALAR_RETURNS = frozenset({int, float, bool, type(None)})
+
+
+def returned_outcome(value: Any, tool_name: str, *, failed: bool = False) -> ToolOutcome:
+    """What the model sees of a value a tool returned: text, or rich output's parts.
+
+    Args:
+        value: What the tool returned.
+        tool_name: The tool's name, for the error message.
+        failed: Whether the call failed.
+
+    Returns:
+        The outcome; a `ToolOutput` (or a list of them) as Responses input parts.
+
+    Raises:
+        UnwritableOutput: If the value cannot be written as JSON.
+    """
+    if type(value) is str:
+        return ToolOutcome(value, failed, value=value)
+    parts = rich_parts(value)
+    if parts is not None:
+        return ToolOutcome(parts_text(parts), failed, value=value, parts=parts)
+    return ToolOutcome(tool_output_text(value, tool_name), failed, value=value)
 
 
 def _outcome(ctx: ToolContext[Any], result: Any) -> ToolOutcome:
     """What the model sees of a return value, and a handoff or context update it carries."""
     if type(result) is str:
         return ToolOutcome(result)
-    if type(result) in _PLAIN_RETURNS:  # the common cases, decided without an isinstance chain
+    if type(result) in _SCALAR_RETURNS:  # the common cases, decided without an isinstance chain
         return ToolOutcome(tool_output_text(result, ctx.tool_name), value=result)
     if isinstance(result, Result):
-        text = tool_output_text(result.value, ctx.tool_name)
+        given = returned_outcome(result.value, ctx.tool_name)
         variables = result.context_variables
-        return ToolOutcome(
-            text, handoff=result.agent, context_variables=variables, value=result.value
-        )
+        return given._replace(handoff=result.agent, context_variables=variables)
     if is_agent(result):
         return ToolOutcome(tool_output_text({"assistant": result.name}), handoff=result)
-    return ToolOutcome(tool_output_text(result, ctx.tool_name), value=result)
+    return returned_outcome(result, ctx.tool_name)
 
 
 class UnwritableOutput(UserError):

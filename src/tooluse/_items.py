@@ -85,12 +85,13 @@ def function_call(call_id: str, name: str, arguments: str, item_id: str | None =
     return item
 
 
-def function_call_output(call_id: str, output: str) -> Item:
+def function_call_output(call_id: str, output: str | list[Item]) -> Item:
     """A tool's output for the model.
 
     Args:
         call_id: The id of the call it answers.
-        output: The text the model receives.
+        output: The text the model receives, or its input parts (`input_text`,
+            `input_image`, `input_file`).
 
     Returns:
         A Responses `function_call_output` item.

@@ -1,8 +1,9 @@
 """Running a turn's planned calls: concurrently, each within its timeout, all or none.
 
-Every planned call ends as a `ToolOutcome`: the text the model receives and
-whether the call failed. A group's one output is that text, or, for a
-parallel wrapper, a JSON array of each inner call's tool and output. When a
+Every planned call ends as a `ToolOutcome`: the text the model receives (or,
+for images and files, input parts with their text form) and whether the call
+failed. A group's one output is that, or, for a parallel wrapper, a JSON array
+of each inner call's tool and output text. When a
 call raises instead (a tool with `failure_error_function=None`, a hook), the
 turn's other calls are cancelled before the error goes on.
 """
@@ -24,9 +25,9 @@ from ._invocation import (
     InvokeSettings,
     ToolOutcome,
     UnwritableOutput,
+    returned_outcome,
     run_within,
     timeout_text,
-    tool_output_text,
     unwritable_outcome,
 )
 from ._items import Item
@@ -72,6 +73,14 @@ class GroupOutcome:
             for call, outcome in zip(group.calls, self.outcomes, strict=True)
         ]
         return json.dumps(answers, ensure_ascii=False)
+
+    @property
+    def parts(self) -> list[Item] | None:
+        """The input parts that answer the id in place of `output`, for a rich output."""
+        group = self.group
+        if group.error is not None or group.wrapper:
+            return None  # a parallel wrapper's answer is one JSON text: its outputs as text
+        return self.outcomes[0].parts
 
     @property
     def failed(self) -> bool:
@@ -251,10 +260,9 @@ async def _invoke_within(
     timeout = settings.timeout
     output = await (call if timeout is None else run_within(call, timeout, ctx))
     try:
-        text = tool_output_text(output, tool.name)
+        return returned_outcome(output, tool.name, failed=ctx.error is not None)
     except UnwritableOutput as error:
         return unwritable_outcome(ctx, error)
-    return ToolOutcome(text, failed=ctx.error is not None, value=output)
 
 
 async def _timed_out(tool: FunctionTool, ctx: ToolContext[Any], limit: CallTimedOut) -> ToolOutcome:

@@ -28,6 +28,7 @@ import sys
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
+from ._tool_outputs import parts_text
 from ._version import __version__
 from .exceptions import UserError
 
@@ -556,6 +557,14 @@ def _response_attributes(response: ModelResponse, finish: str) -> dict[str, Any]
     return attributes
 
 
+def _output_text(output: Any) -> Any:
+    """A tool's output for a span: images and files as a line each, not their data."""
+    if isinstance(output, list):
+        parts = cast(list[Any], output)
+        return parts_text([part for part in parts if isinstance(part, dict)])
+    return output
+
+
 def _message(item: Item) -> dict[str, Any]:
     """An item as the conventions' message: `{"role": ..., "parts": [...]}` (content mode)."""
     kind = item.get("type", "message")
@@ -564,7 +573,7 @@ def _message(item: Item) -> dict[str, Any]:
         return {"role": "assistant", "parts": [{**call, "arguments": item.get("arguments")}]}
     if kind == "function_call_output":
         result = {"type": "tool_call_response", "id": item.get("call_id")}
-        return {"role": "tool", "parts": [{**result, "result": item.get("output")}]}
+        return {"role": "tool", "parts": [{**result, "result": _output_text(item.get("output"))}]}
     if kind != "message":  # reasoning, hosted tool calls, ...: named, as they are
         return {"role": "assistant", "parts": [{"type": kind, "content": item}]}
     parts = _text_parts(item.get("content"))

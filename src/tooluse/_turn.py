@@ -317,7 +317,9 @@ async def run(scope: RunScope, plan: TurnPlan) -> list[GroupOutcome]:
 
     def answer(outcome: GroupOutcome) -> None:
         call_id = outcome.group.call_id
-        answers[call_id] = function_call_output(call_id, valid_text(outcome.output))
+        parts = outcome.parts
+        output = valid_text(outcome.output) if parts is None else parts
+        answers[call_id] = function_call_output(call_id, output)
 
     def keep(outcome: GroupOutcome) -> None:
         # An answer made before the turn stopped early is kept only if its text is all that

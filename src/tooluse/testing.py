@@ -32,13 +32,14 @@ import itertools
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ._context import Usage
 from ._function_tool import FunctionTool
 from ._invocation import Invoker
 from ._items import Item, assistant_message, function_call
 from ._sample_args import accepted_sample, sample
+from ._tool_outputs import parts_text
 from .exceptions import ToolArgumentsError
 from .models import (
     Model,
@@ -173,7 +174,7 @@ class TestModel(_ScriptedModel):
     async def _reply(self, request: ModelRequest) -> ModelReply:
         tools = [tool for tool in request.tools if isinstance(tool, FunctionTool)]
         outputs = {
-            item["call_id"]: item["output"]
+            item["call_id"]: _output_text(item["output"])
             for item in request.input
             if item.get("type") == "function_call_output"
         }
@@ -203,6 +204,11 @@ def _arguments_for(tool: FunctionTool) -> Any:
         return []
 
     return accepted_sample(schema, refusals, hints=hints)
+
+
+def _output_text(output: Any) -> Any:
+    """A tool's output as text: an image or a file as a line saying what it is."""
+    return parts_text(cast(list[Item], output)) if isinstance(output, list) else output
 
 
 def _summary(items: list[Item], outputs: dict[str, str]) -> str:

@@ -8,8 +8,10 @@ text parts become its text (with `refusal` parts, a list of parts); the
 function calls after an assistant message join it as its `tool_calls`; each
 function call output becomes a `tool` message. Items only the Responses API
 knows (reasoning, hosted tool calls, item references) have no message form, and
-neither do images given by file id, files given by URL, or images and files in
-a tool's output: each is refused with a `UserError` naming it and the fix.
+neither do images given by file id or files given by URL: each is refused with a
+`UserError` naming it and the fix. A tool message holds text only, so an image
+or file in a tool's output becomes a short line saying what it is
+(`[image: image/png, 1234 bytes]`, `[file: report.pdf]`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from .._items import Item, assistant_message, function_call
+from .._tool_outputs import part_text
 from ._input import (
     METADATA_KEYS,
     TEXT_PART_TYPES,
@@ -192,10 +195,11 @@ def _tool_output_part(part: Any, index: int, error: InputError) -> dict[str, Any
         text_part = cast(dict[str, Any], part)
         text = required_text(text_part.get("text"), "text", where)
         return with_extras({"type": "text", "text": text}, text_part)
+    if kind in ("input_image", "input_file"):  # a tool message holds text only: say what it is
+        return {"type": "text", "text": part_text(cast(dict[str, Any], part))}
     raise where(
-        "a Chat Completions tool message holds text only",
-        f"Give the tool's output as text (say, a description of the image or file), "
-        f"{_USE_RESPONSES}",
+        "a Chat Completions tool message holds text parts only",
+        "Give the tool's output as input_text, input_image or input_file parts",
     )
 
 

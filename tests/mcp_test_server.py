@@ -4,8 +4,8 @@ Run with: python tests/mcp_test_server.py [stdio | http PORT | sse PORT]
 
 Tools: `echo`, `add`, `fail` (raises: an `isError` result), `slow` (sleeps),
 `odd` (an input schema strict mode cannot express), `report` (structured
-content and an image), `pid` (the server's process id, to kill it mid-run) and
-`nested` (optional keys, nested, that strict mode makes nullable) and `files.read` (a
+content, an image, an embedded PDF and audio), `pid` (the server's process id, to
+kill it mid-run) and `nested` (optional keys, nested, that strict mode makes nullable) and `files.read` (a
 name the OpenAI API refuses).
 """
 
@@ -18,7 +18,14 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
-from mcp_types import CallToolResult, ImageContent, TextContent
+from mcp_types import (
+    AudioContent,
+    BlobResourceContents,
+    CallToolResult,
+    EmbeddedResource,
+    ImageContent,
+    TextContent,
+)
 
 ODD_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -57,11 +64,16 @@ def odd(text: str, n: int = 0) -> str:
 
 
 def report(city: str) -> CallToolResult:
-    """Structured content and an image."""
+    """Structured content, an image, an embedded file and audio."""
+    pdf = BlobResourceContents(
+        uri=f"file:///reports/{city}.pdf", blob="JVBERi0xLjQK", mime_type="application/pdf"
+    )
     return CallToolResult(
         content=[
             TextContent(type="text", text=f"Report for {city}"),
             ImageContent(type="image", data="iVBORw0KGgo=", mime_type="image/png"),
+            EmbeddedResource(type="resource", resource=pdf),
+            AudioContent(type="audio", data="UklGRg==", mime_type="audio/wav"),
         ],
         structured_content={"city": city, "temperature": 21},
     )

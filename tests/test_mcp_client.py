@@ -17,8 +17,19 @@ from typing import Any
 
 import mcp_types
 import pytest
+from mcp import MCPError
 
-from tooluse import Agent, FunctionTool, Runner, UserError, function_tool
+from tooluse import (
+    Agent,
+    FunctionTool,
+    RunConfig,
+    Runner,
+    ToolOutputFileContent,
+    ToolOutputImage,
+    ToolOutputText,
+    UserError,
+    function_tool,
+)
 from tooluse._run_scope import TurnTools
 from tooluse.mcp import (
     MCPServer,
@@ -29,10 +40,11 @@ from tooluse.mcp import (
     RequireApproval,
     ToolFilterContext,
     create_static_tool_filter,
+    server_error_message,
 )
 from tooluse.mcp._names import model_name
 from tooluse.mcp._options import approval_for
-from tooluse.mcp._results import error_text, result_text
+from tooluse.mcp._results import error_message, result_output, result_text
 from tooluse.mcp._schemas import tool_schema
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
 
@@ -110,7 +122,7 @@ def by_name(tools: Sequence[FunctionTool]) -> dict[str, FunctionTool]:
     return {tool.name: tool for tool in tools}
 
 
-async def call(tool: FunctionTool, arguments: dict[str, Any] | str) -> tuple[str, Any]:
+async def call(tool: FunctionTool, arguments: dict[str, Any] | str) -> tuple[Any, Any]:
     text = arguments if isinstance(arguments, str) else json.dumps(arguments)
     ctx = tool_context(tool.name, text)
     return await tool.on_invoke_tool(ctx, text), ctx.error
@@ -135,20 +147,51 @@ async def test_lists_and_calls_tools_over_stdio() -> None:
         assert await call(tools["echo"], {"text": "hé"}) == ('{"result": "hé"}', None)
 
 
-async def test_structured_content_and_an_image() -> None:
+REPORT_PARTS = [
+    ToolOutputText(text='{"city": "Oslo", "temperature": 21}'),
+    ToolOutputImage(image_url="data:image/png;base64,iVBORw0KGgo="),
+    ToolOutputFileContent(
+        file_data="data:application/pdf;base64,JVBERi0xLjQK", filename="Oslo.pdf"
+    ),
+    ToolOutputText(text="[audio: audio/wav, 6 bytes]"),
+]
+
+
+async def test_structured_content_an_image_a_file_and_audio() -> None:
     async with stdio() as server:
         report = by_name(await server.list_tools())["report"]
-        text, error = await call(report, {"city": "Oslo"})
+        output, error = await call(report, {"city": "Oslo"})
     assert error is None
-    assert text == '{"city": "Oslo", "temperature": 21}\n[image: image/png, 9 bytes]'
+    assert output == REPORT_PARTS
 
 
-async def test_an_is_error_result_is_the_servers_message_for_the_model() -> None:
+async def test_an_is_error_result_hides_the_servers_message_unless_trusted(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     async with stdio() as server:
         fail = by_name(await server.list_tools())["fail"]
-        text, error = await call(fail, {"reason": "secret-value"})
-    assert text == "Tool 'fail' reported an error: Error executing tool fail"
-    assert isinstance(error, MCPToolError)
+        with caplog.at_level(logging.DEBUG, logger="tooluse"):
+            text, error = await call(fail, {"reason": "secret-value"})
+        assert text == (
+            "Tool 'fail' reported an error; the server's message is hidden, as it may repeat "
+            "tool data. Check the arguments against the tool's description before calling it "
+            "again."
+        )
+        assert isinstance(error, MCPToolError)
+        assert error.message == "Error executing tool fail"
+        assert "returned an error result: Error executing tool fail" in caplog.text
+        server.failure_error_function = server_error_message  # read at each call
+        text, _ = await call(fail, {"reason": "x"})
+        assert text == "Tool 'fail' reported an error: Error executing tool fail"
+
+        def custom(ctx: Any, error: Exception) -> str:
+            return f"custom: {type(error).__name__}"
+
+        server.failure_error_function = custom
+        assert (await call(fail, {"reason": "x"}))[0] == "custom: MCPToolError"
+        server.failure_error_function = None
+        with pytest.raises(MCPToolError, match="Error executing tool fail"):
+            await call(fail, {"reason": "x"})
 
 
 async def test_bad_arguments_are_refused_before_the_server_sees_them() -> None:
@@ -313,7 +356,7 @@ async def test_unknown_tools_and_protocol_errors() -> None:
     async with stdio() as server:
         result = await server.call_tool("nope", None)
         assert result.is_error
-        assert error_text("nope", result) == "Tool 'nope' reported an error: Unknown tool: nope"
+        assert error_message(result) == "Unknown tool: nope"
 
 
 async def test_a_server_that_is_not_connected_says_how_to_connect() -> None:
@@ -346,8 +389,8 @@ async def test_streamable_http(http_url: str) -> None:
     async with server:
         tools = by_name(await server.list_tools())
         assert await call(tools["web_add"], {"a": 4, "b": 5}) == ('{"result": 9}', None)
-        text, _ = await call(tools["web_report"], {"city": "Rome"})
-        assert text.startswith('{"city": "Rome"')
+        output, _ = await call(tools["web_report"], {"city": "Rome"})
+        assert output[0] == ToolOutputText(text='{"city": "Rome", "temperature": 21}')
 
 
 async def test_a_streamable_http_server_restarted_is_reconnected() -> None:
@@ -400,10 +443,12 @@ async def test_an_agent_calls_mcp_tools_next_to_function_tools() -> None:
         )
 
     agent = Agent("helper", tools=[shout], mcp_servers=[server], model=FunctionModel(reply))
-    result = await Runner.run(agent, "go")
-    assert result.final_output == (
-        "{\"result\": 42} | HI | Tool 'srv_fail' reported an error: Error executing tool fail"
-    )
+
+    def run_wide(ctx: Any, error: Exception) -> str:  # for tools that kept the default
+        return f"run-wide: {ctx.tool_name} {type(error).__name__}"
+
+    result = await Runner.run(agent, "go", run_config=RunConfig(failure_error_function=run_wide))
+    assert result.final_output == '{"result": 42} | HI | run-wide: srv_fail MCPToolError'
     assert offered[0][0] == "shout"
     assert "srv_add" in offered[0]
     with pytest.raises(UserError, match="is not connected"):  # the run closed it
@@ -423,12 +468,16 @@ async def test_a_runner_timeout_applies_to_mcp_tools() -> None:
 
 @pytest.mark.parametrize("api", ["responses", "chat"])
 async def test_an_agent_over_the_openai_client(openai_server: ScriptedServer, api: str) -> None:
+    report = Call("mcp_report", '{"city": "Oslo"}', "c3")
     openai_server.script(
         Turn(
-            calls=[Call("mcp_add", '{"a": 1, "b": 2}', "c1"), Call("shout", '{"text": "x"}', "c2")]
+            calls=[
+                Call("mcp_add", '{"a": 1, "b": 2}', "c1"), Call("shout", '{"text": "x"}', "c2"),
+                report,
+            ]
         ),
         Turn(text="done"),
-    )
+    )  # fmt: skip
     agent = Agent(
         "helper", tools=[shout], mcp_servers=[stdio(tool_name_prefix="mcp")],
         model=openai_server.model(api),
@@ -442,6 +491,29 @@ async def test_an_agent_over_the_openai_client(openai_server: ScriptedServer, ap
     sent = json.dumps(second)
     assert '{\\"result\\": 3}' in sent
     assert "X" in sent
+    if api == "responses":  # the image and the file as input parts
+        (output,) = [
+            i["output"] for i in second["input"] if i.get("call_id") == "c3" and "output" in i
+        ]
+        assert output == [
+            {"type": "input_text", "text": '{"city": "Oslo", "temperature": 21}'},
+            {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+            {
+                "type": "input_file",
+                "file_data": "data:application/pdf;base64,JVBERi0xLjQK",
+                "filename": "Oslo.pdf",
+            },
+            {"type": "input_text", "text": "[audio: audio/wav, 6 bytes]"},
+        ]
+    else:  # a tool message holds text only: a line says what each is
+        (content,) = [m["content"] for m in second["messages"] if m.get("tool_call_id") == "c3"]
+        assert [part["text"] for part in content] == [
+            '{"city": "Oslo", "temperature": 21}',
+            "[image: image/png, 9 bytes]",
+            "[file: Oslo.pdf]",
+            "[audio: audio/wav, 6 bytes]",
+        ]
+    assert result.new_items[-2]["output"][1]["type"] == "input_image"  # the run's items too
 
 
 def test_agent_mcp_servers_join_its_tools() -> None:
@@ -518,12 +590,32 @@ def test_results_describe_what_is_not_text() -> None:
         "inline text",
         "[resource: file:///b]",
     ]
-    empty = mcp_types.CallToolResult(content=[], is_error=True)
-    assert error_text("t", empty) == "Tool 't' reported an error without a message."
-    long = mcp_types.CallToolResult(
-        content=[mcp_types.TextContent(type="text", text="x" * 3000)], is_error=True
+    assert result_output(mcp_types.CallToolResult(content=blocks[:4])) == text.rsplit("\n", 1)[0]
+    assert result_output(mcp_types.CallToolResult(content=blocks)) == [
+        ToolOutputText(text="hello"),
+        ToolOutputText(text="[audio: audio/wav, 3 bytes]"),
+        ToolOutputText(text="[resource link: file:///f.txt, text/plain]"),
+        ToolOutputText(text="inline text"),
+        ToolOutputFileContent(file_data="data:application/octet-stream;base64,AAAA", filename="b"),
+    ]
+    image = mcp_types.ImageContent(type="image", data="AAAA", mime_type="image/gif")
+    assert result_output(mcp_types.CallToolResult(content=[image])) == [
+        ToolOutputImage(image_url="data:image/gif;base64,AAAA")
+    ]
+
+
+def test_server_error_message_passes_the_servers_words_cut_at_2000() -> None:
+    ctx = tool_context("t", "{}")
+    assert server_error_message(ctx, MCPToolError("t", "")) == (
+        "Tool 't' reported an error without a message."
     )
-    assert error_text("t", long).endswith("x [...]")
+    assert server_error_message(ctx, MCPToolError("t", "x" * 3000)).endswith("x [...]")
+    assert len(server_error_message(ctx, MCPToolError("t", "x" * 3000))) < 2100
+    protocol = MCPError(code=-32603, message="db down")
+    assert server_error_message(ctx, protocol) == (
+        "Tool 't' failed: its MCP server answered: db down"
+    )
+    assert "internal error (ValueError)" in server_error_message(ctx, ValueError("secret"))
 
 
 async def test_the_connection_outlives_the_task_that_opened_it() -> None:

@@ -27,6 +27,7 @@ from ._options import (
     ToolFilterStatic,
     create_static_tool_filter,
 )
+from ._results import server_error_message
 from ._server import Transport, serve, tool_server
 
 __all__ = [
@@ -47,5 +48,6 @@ __all__ = [
     "Transport",
     "create_static_tool_filter",
     "serve",
+    "server_error_message",
     "tool_server",
 ]

@@ -37,6 +37,7 @@ from typing_extensions import NotRequired, Self, TypedDict
 from .._adapters import AdapterMismatch
 from .._context import RunContextWrapper, ToolContext
 from .._function_tool import FunctionTool
+from .._invocation import ToolErrorFunction
 from .._tool_errors import (
     default_tool_error_function,
     format_location,
@@ -44,6 +45,7 @@ from .._tool_errors import (
     not_an_object_problem,
 )
 from .._tool_guardrails import ToolInputGuardrail, ToolOutputGuardrail
+from .._tool_outputs import ToolOutput
 from .._values import is_positive_number
 from ..exceptions import ToolArgumentsError, UserError
 from ._names import model_name
@@ -55,7 +57,7 @@ from ._options import (
     approval_for,
     check_require_approval,
 )
-from ._results import error_text, result_text
+from ._results import MCPToolError, error_message, failure_text, result_output
 from ._schemas import ToolSchema, tool_schema
 
 __all__ = [
@@ -72,10 +74,6 @@ __all__ = [
 logger = logging.getLogger("tooluse")
 ParamsT = TypeVar("ParamsT")
 """What a transport needs to reach its server (`MCPServerStdioParams`, ...)."""
-
-
-class MCPToolError(Exception):
-    """An MCP tool answered with `isError`; set as the call's `ToolContext.error`."""
 
 
 class _Unavailable(ConnectionError):
@@ -108,6 +106,7 @@ class MCPServer(Generic[ParamsT]):
         require_approval: RequireApproval = None,
         tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
         tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
+        failure_error_function: ToolErrorFunction | None = default_tool_error_function,
     ) -> None:
         """Connect to the server `params` describes, when connected (by a run, or `async with`).
 
@@ -124,6 +123,9 @@ class MCPServer(Generic[ParamsT]):
                 per tool (`{"delete": "always"}`, `{"always": {"tool_names": [...]}}`).
             tool_input_guardrails: Checks every call goes through before it is sent.
             tool_output_guardrails: Checks of every call's output.
+            failure_error_function: What the model is told of an `isError` result (an
+                `MCPToolError`) or a protocol error; None raises it, stopping the run. The
+                default hides the server's message; `server_error_message` passes it on.
         """
         self.params: ParamsT = params
         """How to reach the server."""
@@ -160,6 +162,8 @@ class MCPServer(Generic[ParamsT]):
         """Checks every call of the server's tools goes through before it is sent."""
         self.tool_output_guardrails = tool_output_guardrails
         """Checks of every call's output."""
+        self.failure_error_function = failure_error_function
+        """What the model is told of an `isError` result or a protocol error (None: raise)."""
         self._connection: _Connection | None = None
         self._broken = False
         self._gave_up = False
@@ -399,7 +403,7 @@ class _ServerToolInvoker:
         """Where the tool comes from, for messages (a run's clash of tool names reads it)."""
         return f"tool {self.tool_name!r} of MCP server {self.server.name!r}"
 
-    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
+    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str | list[ToolOutput]:
         try:
             parsed = self._arguments(ctx.tool_name, arguments)
             result = await self.server.call_tool(self.tool_name, parsed)
@@ -414,17 +418,18 @@ class _ServerToolInvoker:
             )
         except MCPError as error:
             ctx.error = error
-            return self._protocol_error(ctx, error)
+            return await self._protocol_error(ctx, error)
         except Exception as error:
             ctx.error = error
             logger.warning("MCP tool %r raised %s", ctx.tool_name, type(error).__name__)
             return default_tool_error_function(ctx, error)
         if result.is_error:
-            ctx.error = MCPToolError(f"MCP tool {ctx.tool_name!r} returned an error result")
-            return error_text(ctx.tool_name, result)
-        return result_text(result)
+            error = MCPToolError(ctx.tool_name, error_message(result))
+            logger.debug("%s", error)
+            return await failure_text(self.server.failure_error_function, ctx, error)
+        return result_output(result)
 
-    def _protocol_error(self, ctx: ToolContext[Any], error: MCPError) -> str:
+    async def _protocol_error(self, ctx: ToolContext[Any], error: MCPError) -> str:
         name = ctx.tool_name
         if error.code == types.REQUEST_TIMEOUT:
             limit = self.server.client_session_timeout_seconds or 0
@@ -438,7 +443,7 @@ class _ServerToolInvoker:
                 "may not have run. The next call reconnects; retry if it is safe to."
             )
         logger.warning("MCP tool %r failed with MCPError %s", name, error.code)
-        return default_tool_error_function(ctx, error)
+        return await failure_text(self.server.failure_error_function, ctx, error)
 
     def _arguments(self, name: str, arguments: str) -> dict[str, Any]:
         try:

@@ -1,27 +1,84 @@
-"""What the model is told of an MCP tool's result: its content as text.
+"""What the model is told of an MCP tool's result, and of a failed call.
 
 Text blocks are kept as they are; `structuredContent` is written as JSON (in
-place of the text blocks, which servers fill with the same data); an image,
-audio, a resource link or an embedded resource becomes one short line saying
-what it is (an embedded text resource keeps its text). An `isError` result is
-the server's own message for the model, prefixed with the tool's name: MCP
-servers write it for the model to act on, as a `ModelRetry` message is.
+place of the text blocks, which servers fill with the same data). A result
+with an image or an embedded file (a blob resource) is a rich output: the
+image as a `ToolOutputImage` with a `data:` URL, the file as a
+`ToolOutputFileContent`, the rest as text parts; the model API takes them as
+input parts (Chat Completions, whose tool messages hold text only, gets a line
+saying what each is). Audio and resource links become one short line; an
+embedded text resource, its text. A result of text alone stays one string.
+
+An `isError` result is an `MCPToolError` holding the server's message; what the
+model is told of it goes through the server's `failure_error_function`. By
+default the message is hidden, as a function tool's exception is: a server may
+repeat the arguments, or worse, in it. `server_error_message` passes it on,
+for servers you trust.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 from typing import Any
 
 import mcp_types as types
+from mcp import MCPError
 
-__all__ = ["error_text", "result_text"]
+from .._context import RunContextWrapper, ToolContext
+from .._invocation import ToolErrorFunction
+from .._tool_errors import default_tool_error_function
+from .._tool_outputs import ToolOutput, ToolOutputFileContent, ToolOutputImage, ToolOutputText
+
+__all__ = ["MCPToolError", "failure_text", "result_output", "server_error_message"]
 
 _MAX_ERROR_CHARS = 2000
+_RICH_BLOCKS = frozenset({"image", "resource"})
+
+
+class MCPToolError(Exception):
+    """An MCP tool answered with `isError`; set as the call's `ToolContext.error`.
+
+    Its `message` is the server's own text, for the developer: the model is told it
+    only through a `failure_error_function` that passes it on (`server_error_message`).
+    """
+
+    def __init__(self, tool_name: str, message: str) -> None:
+        """An error result of `tool_name`, saying `message`.
+
+        Args:
+            tool_name: The tool's name as the model calls it.
+            message: The server's text (its content blocks, one per line).
+        """
+        super().__init__(f"MCP tool {tool_name!r} returned an error result: {message}")
+        self.tool_name = tool_name
+        """The tool's name as the model calls it."""
+        self.message = message
+        """What the server said, as it said it."""
+
+
+def result_output(result: types.CallToolResult) -> str | list[ToolOutput]:
+    """What the model receives for a successful call.
+
+    Args:
+        result: What the server answered.
+
+    Returns:
+        One string for text alone (the structured content as JSON, or the blocks' text,
+        one block per line); with an image or an embedded file, one output per block.
+    """
+    content = result.content
+    if not any(block.type in _RICH_BLOCKS and _is_rich(block) for block in content):
+        return result_text(result)
+    if result.structured_content is None:
+        return [_output(block) for block in content]
+    structured = json.dumps(result.structured_content, ensure_ascii=False)
+    others = [_output(block) for block in content if block.type != "text"]
+    return [ToolOutputText(text=structured), *others]
 
 
 def result_text(result: types.CallToolResult) -> str:
-    """The text the model receives for a successful call.
+    """The text the model receives for a successful call with no image or file in it.
 
     Args:
         result: What the server answered.
@@ -36,22 +93,117 @@ def result_text(result: types.CallToolResult) -> str:
     return "\n".join(_describe(block) for block in result.content)
 
 
-def error_text(tool_name: str, result: types.CallToolResult) -> str:
-    """The text the model receives for an `isError` result.
+def error_message(result: types.CallToolResult) -> str:
+    """The server's message in an `isError` result: its blocks' text, one per line.
 
     Args:
-        tool_name: The tool's name as the model calls it.
         result: What the server answered.
 
     Returns:
-        The server's message (cut at 2,000 characters), naming the tool.
+        The message, stripped; empty when the server gave none.
     """
-    message = "\n".join(_describe(block) for block in result.content).strip()
-    if len(message) > _MAX_ERROR_CHARS:
-        message = message[:_MAX_ERROR_CHARS] + " [...]"
-    if not message:
-        return f"Tool '{tool_name}' reported an error without a message."
-    return f"Tool '{tool_name}' reported an error: {message}"
+    return "\n".join(_describe(block) for block in result.content).strip()
+
+
+def server_error_message(ctx: RunContextWrapper[Any], error: Exception) -> str:
+    """A `failure_error_function` for servers you trust: the server's message, as it wrote it.
+
+    An `MCPToolError` (an `isError` result) and a protocol error give the model the
+    server's message, cut at 2,000 characters; anything else gets the default text.
+
+    Example:
+        `MCPServerStdio(params, failure_error_function=server_error_message)`
+
+    Args:
+        ctx: The call's context; a `ToolContext` names the tool.
+        error: What went wrong.
+
+    Returns:
+        The text the model receives.
+    """
+    name = ctx.tool_name if isinstance(ctx, ToolContext) else "the tool"
+    if isinstance(error, MCPToolError):
+        if not error.message:
+            return f"Tool '{name}' reported an error without a message."
+        return f"Tool '{name}' reported an error: {_cut(error.message)}"
+    if isinstance(error, MCPError):
+        return f"Tool '{name}' failed: its MCP server answered: {_cut(str(error))}"
+    return default_tool_error_function(ctx, error)
+
+
+def hidden_error_text(tool_name: str) -> str:
+    """The default text for an `isError` result: the tool named, the message hidden.
+
+    Args:
+        tool_name: The tool's name as the model calls it.
+
+    Returns:
+        Text that repeats nothing the server said.
+    """
+    return (
+        f"Tool '{tool_name}' reported an error; the server's message is hidden, as it may "
+        "repeat tool data. Check the arguments against the tool's description before "
+        "calling it again."
+    )
+
+
+async def failure_text(
+    on_failure: ToolErrorFunction | None, ctx: ToolContext[Any], error: Exception
+) -> str:
+    """What the model is told of a failed MCP call, by the server's error function.
+
+    Args:
+        on_failure: The server's `failure_error_function`; the run's, when the server
+            kept the default and the run sets one.
+        ctx: The call's context (`ctx.error` is set to `error` here).
+        error: An `MCPToolError`, or a protocol error.
+
+    Returns:
+        The text for the model.
+
+    Raises:
+        Exception: `error` itself, when `on_failure` is None.
+    """
+    ctx.error = error
+    config = ctx.run_config
+    if on_failure is default_tool_error_function and config and config.failure_error_function:
+        on_failure = config.failure_error_function
+    if on_failure is None:
+        raise error
+    if on_failure is default_tool_error_function and isinstance(error, MCPToolError):
+        return hidden_error_text(ctx.tool_name)
+    text = on_failure(ctx, error)
+    return await text if inspect.isawaitable(text) else text
+
+
+def _cut(message: str) -> str:
+    return message if len(message) <= _MAX_ERROR_CHARS else message[:_MAX_ERROR_CHARS] + " [...]"
+
+
+def _is_rich(block: Any) -> bool:
+    """Whether a block goes to the model as more than text: an image, an embedded file."""
+    if block.type == "image":
+        return True
+    return isinstance(block.resource, types.BlobResourceContents)
+
+
+def _output(block: Any) -> ToolOutput:
+    kind = block.type
+    if kind == "image":
+        return ToolOutputImage(image_url=f"data:{block.mime_type};base64,{block.data}")
+    if kind == "resource" and isinstance(block.resource, types.BlobResourceContents):
+        resource = block.resource
+        mime = resource.mime_type or "application/octet-stream"
+        return ToolOutputFileContent(
+            file_data=f"data:{mime};base64,{resource.blob}", filename=_filename(str(resource.uri))
+        )
+    return ToolOutputText(text=_describe(block))
+
+
+def _filename(uri: str) -> str:
+    """The last segment of a resource's URI, as the file's name."""
+    name = uri.rstrip("/").rsplit("/", 1)[-1]
+    return name.split("?")[0] or uri
 
 
 def _describe(block: Any) -> str:

@@ -30,6 +30,7 @@ from tooluse import (
     UserError,
     function_tool,
 )
+from tooluse._cli import main
 from tooluse._run_scope import TurnTools
 from tooluse.mcp import (
     MCPServer,
@@ -42,6 +43,8 @@ from tooluse.mcp import (
     create_static_tool_filter,
     server_error_message,
 )
+from tooluse.mcp._check import _unavailable as unavailable  # pyright: ignore[reportPrivateUsage]
+from tooluse.mcp._check import check_servers
 from tooluse.mcp._names import model_name
 from tooluse.mcp._options import approval_for
 from tooluse.mcp._results import error_message, result_output, result_text
@@ -740,3 +743,58 @@ async def test_two_servers_tools_of_one_name_are_refused_naming_both() -> None:
         "'a', tool 'search' of MCP server 'b'): rename one (function_tool(name_override=...)), "
         "give each MCP server its own tool_name_prefix, or wrap a toolset in PrefixedToolset"
     )
+
+
+def test_check_reports_how_each_mcp_tool_is_sent(
+    http_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = tmp_path / "agents_with_mcp.py"
+    module.write_text(
+        "from tooluse import Agent\n"
+        "from tooluse.mcp import MCPServerStdio, MCPServerStreamableHttp, create_static_tool_filter\n"
+        'only = create_static_tool_filter(allowed_tool_names=["add", "odd", "nested", "files.read"])\n'
+        f'web = MCPServerStreamableHttp({{"url": "{http_url}/mcp"}}, tool_name_prefix="web",\n'
+        '                               tool_filter=only, name="web")\n'
+        'agent = Agent("helper", mcp_servers=[web])\n'
+        f'gone = MCPServerStdio({{"command": "{tmp_path / "no-such-server"}"}}, name="gone")\n'
+    )
+    assert main(["check", str(module)]) == 0  # warnings only
+    lines = [line.removeprefix(f"{module}: ") for line in capsys.readouterr().out.splitlines()]
+    web = "from MCP server 'web'"
+    assert lines == [
+        f"web_add: info: {web}: sent strict: its schema fits strict mode [mcp-strict]",
+        f"web_files_read: info: {web}: sent strict: its schema fits strict mode [mcp-strict]",
+        f"web_files_read: info: {web}: offered as 'web_files_read', as the API refuses the name "
+        "'web_files.read'; the server is still called 'files.read' [mcp-renamed]",
+        f"web_odd: warning: {web}: sent non-strict: parameter 'n' (at properties.n) uses 'allOf', "
+        "which strict mode cannot express; simplify the type, or turn strict mode off (sent "
+        "non-strict); the model's arguments are not held to the schema [mcp-non-strict]",
+        f"web_nested: info: {web}: sent strict after rewrites undone on the arguments before "
+        "they reach the server: optional keys made nullable, and left out when null [mcp-strict]",
+        "gone: warning: MCP server 'gone' could not be checked: FileNotFoundError: [Errno 2] No "
+        f"such file or directory: '{tmp_path / 'no-such-server'}' [mcp-unavailable]",
+        "tooluse check: 0 errors, 2 warnings in 4 tools from 1 file",
+    ]
+    assert main(["check", "--no-mcp", str(module)]) == 0
+    assert capsys.readouterr().out == "tooluse check: 0 errors, 0 warnings in 0 tools from 1 file\n"
+
+
+def test_check_says_why_a_server_could_not_be_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    clashing = cached("disk", "files.read", "files_read")
+
+    async def connected_already() -> None:
+        pass
+
+    monkeypatch.setattr(clashing, "connect", connected_already)
+    [(findings, tools)] = check_servers([(clashing, None)])
+    assert (tools, [(f.code, f.severity, f.tool) for f in findings]) == (
+        0, [("mcp-tool-names", "error", "disk")]
+    )  # fmt: skip
+    assert findings[0].message.startswith("MCP server 'disk' has tools the model could not tell")
+
+    class Group(Exception):  # as anyio's task groups wrap the error (ExceptionGroup on 3.11+)
+        exceptions = (ConnectionError("refused"),)
+
+    assert unavailable(Group("unhandled errors in a TaskGroup")) == "ConnectionError: refused"
+    assert unavailable(asyncio.TimeoutError()) == "it did not answer within 30 s"
+    assert unavailable(OSError()) == "OSError"

@@ -1,10 +1,15 @@
-"""`tooluse check`: lint the tools of files, folders and modules, for CI and pre-commit."""
+"""`tooluse check`: lint the tools of files, folders and modules, for CI and pre-commit.
+
+The MCP servers a module holds are connected to and their tools reported
+(`tooluse.mcp._check`), unless told not to; `tooluse.mcp` is imported only then.
+"""
 
 from __future__ import annotations
 
 import ast
 import inspect
 import re
+import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -12,6 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal, cast
 
+from ._agent import Agent
 from ._callables import unwrapped
 from ._function_tool import FunctionTool
 from ._lints import Finding, duplicate_name_findings
@@ -27,6 +33,7 @@ from ._loading import (
     submodule_names,
 )
 from ._strict_rules import check_tool_name
+from ._toolsets import toolsets_to_enter
 from .exceptions import ToolDefinitionWarning, UserError
 
 __all__ = ["CheckReport", "Kind", "check_targets"]
@@ -79,13 +86,17 @@ class _Loaded:
     report: CheckReport
     module: ModuleType | None = None
     tools: list[FunctionTool] = field(default_factory=list[FunctionTool])
+    servers: list[tuple[Any, Any]] = field(default_factory=list[tuple[Any, Any]])
+    """The MCP servers the module holds, each with the agent that lists it (or None)."""
 
 
-def check_targets(targets: Sequence[str]) -> list[CheckReport]:
+def check_targets(targets: Sequence[str], *, mcp: bool = True) -> list[CheckReport]:
     """Import files, the `.py` files of folders, and modules, and lint their tools.
 
     Args:
         targets: `path/to/file.py`, `path/to/folder`, `package.module`, with `:NAME` for one tool.
+        mcp: Connect to the MCP servers the modules hold (at module level, or in an
+            agent's tools), and report how each of their tools is sent.
 
     Returns:
         One report per file or module, each checked once; a package named as a
@@ -94,14 +105,70 @@ def check_targets(targets: Sequence[str]) -> list[CheckReport]:
         that defines it. A tool that fails to define (a `UserError` while
         importing) is reported as errors, one per problem (`tool-name` for its
         name, else `definition`); a target that cannot be imported at all has
-        its `problem` set.
+        its `problem` set. An MCP server is checked once, with the first
+        target that holds it.
     """
     with warnings.catch_warnings():
         # Decoration warns about a tool's errors; here they are findings, printed once.
         warnings.simplefilter("ignore", ToolDefinitionWarning)
         loaded = _each_module_once([item for each in _expand(targets) for item in _load(each)])
     _keep_each_tool_once(loaded)
-    return [_lint(item) for item in loaded]
+    reports = [_lint(item) for item in loaded]
+    if mcp:
+        _check_servers(loaded)
+    return reports
+
+
+def _check_servers(loaded: list[_Loaded]) -> None:
+    """Connect to every MCP server found, each once, and add what is found to its report."""
+    seen: set[int] = set()
+    for item in loaded:
+        item.servers = [pair for pair in item.servers if _first(id(pair[0]), seen)]
+    if not any(item.servers for item in loaded):
+        return
+    from .mcp._check import check_servers  # noqa: PLC0415 - only where MCP servers are in use
+
+    checks = iter(check_servers([pair for item in loaded for pair in item.servers]))
+    for item in loaded:
+        for _ in item.servers:
+            findings, tools = next(checks)
+            item.report.findings.extend(findings)
+            item.report.tools += tools
+
+
+def _first(key: int, seen: set[int]) -> bool:
+    first = key not in seen
+    seen.add(key)
+    return first
+
+
+def _mcp_servers(module: ModuleType) -> list[tuple[Any, Any]]:
+    """The MCP servers at the module's top level, in its lists, and in its agents' tools.
+
+    `tooluse.mcp` is never imported here: a module holding a server has imported it.
+    """
+    client = sys.modules.get("tooluse.mcp._client")
+    if client is None:
+        return []
+    kind: type = client.MCPServer
+    found: dict[int, tuple[Any, Any]] = {}
+    values: list[object] = list(vars(module).values())
+    for value in values:
+        if isinstance(value, Agent):
+            agent = cast(Agent[Any], value)
+            entries: list[object] = [*agent.tools, *toolsets_to_enter(agent.tools)]
+            for entry in entries:
+                if isinstance(entry, kind):
+                    found.setdefault(id(entry), (entry, agent))
+        items: Sequence[object] = (
+            cast(Sequence[object], value)
+            if isinstance(value, list | tuple)
+            else (cast(object, value),)
+        )
+        for entry in items:
+            if isinstance(entry, kind):
+                found.setdefault(id(entry), (entry, None))
+    return list(found.values())
 
 
 def _expand(targets: Sequence[str]) -> list[str]:
@@ -133,6 +200,7 @@ def _load(target: str) -> list[_Loaded]:
         # Files without tools are normal among those pre-commit passes: only a :NAME must exist.
         tools = select_tools(loaded.module, location, name) if name else None
         loaded.tools = tools or module_tools(loaded.module)
+        loaded.servers = [] if name else _mcp_servers(loaded.module)
     except UserError as error:
         loaded.report.findings.extend(_definition_errors(error))
     except CliError as error:

@@ -1,10 +1,11 @@
 """The `tooluse` command line.
 
 - `tooluse schema PATH_OR_MODULE[:NAME] [--api chat|responses] [--no-strict]` prints tool params.
-- `tooluse check TARGET... [--json]` lints the tools of files, folders and modules
-  (`TARGET` as pre-commit passes them, optionally `:NAME`): every finding, then
-  the targets that could not be checked, then a count. Exit 1 on errors or an
-  unusable target, 0 when there are only warnings.
+- `tooluse check TARGET... [--json] [--no-mcp]` lints the tools of files, folders and
+  modules (`TARGET` as pre-commit passes them, optionally `:NAME`): every finding, then
+  the targets that could not be checked, then a count. The MCP servers a module
+  holds are connected to and each of their tools reported, unless `--no-mcp`. Exit 1
+  on errors or an unusable target, 0 when there are only warnings (and notes).
 - `tooluse serve TARGET... [--transport stdio|http] [--host 127.0.0.1] [--port N]`
   serves the tools of files and modules over MCP (needs `tooluse[mcp]`); HTTP
   listens on loopback unless `--host` says otherwise. Only MCP is on stdout.
@@ -71,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "check":
-        return _check(args.targets, as_json=args.json)
+        return _check(args.targets, as_json=args.json, mcp=not args.no_mcp)
     try:
         if args.command == "serve":
             return _serve(args)
@@ -160,13 +161,14 @@ def _port(text: str) -> int:
     return port
 
 
-def _check(targets: list[str], *, as_json: bool) -> int:
-    reports = check_targets(targets)
+def _check(targets: list[str], *, as_json: bool, mcp: bool) -> int:
+    reports = check_targets(targets, mcp=mcp)
     unusable = [report for report in reports if report.problem is not None]
     errors = sum(report.errors for report in reports)
+    findings = [finding for report in reports for finding in report.findings]
     counts = {
         "errors": errors,
-        "warnings": sum(len(report.findings) for report in reports) - errors,
+        "warnings": sum(finding.severity == "warning" for finding in findings),
         "tools": sum(report.tools for report in reports),
         "files": len(reports) - len(unusable),  # files and modules: the key predates modules
     }
@@ -227,6 +229,9 @@ def _parser() -> argparse.ArgumentParser:
         "targets", nargs="+", help=".py files, folders (searched for .py files) or modules"
     )
     check.add_argument("--json", action="store_true", help="print one JSON document")
+    check.add_argument(
+        "--no-mcp", action="store_true", help="do not connect to the MCP servers found"
+    )
     serve = commands.add_parser("serve", help="serve the tools of files or modules over MCP")
     serve.add_argument(
         "targets", nargs="+", help=".py files, folders or modules, each optionally :NAME"

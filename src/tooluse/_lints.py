@@ -34,7 +34,7 @@ __all__ = [
 MAX_DESCRIPTION = 1_024
 """Characters a tool description may have."""
 
-Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning", "info"]
 
 
 @dataclass(frozen=True)
@@ -43,10 +43,13 @@ class Finding:
 
     code: str
     """What kind: `no-description`, `unknown-doc-param`, `unannotated`, `tool-name`,
-    `duplicate-name`, `long-description`, or `definition` (the tool failed to build)."""
+    `duplicate-name`, `long-description`, or `definition` (the tool failed to build); for
+    an MCP server's tools, `mcp-strict`, `mcp-non-strict`, `mcp-renamed`, `mcp-tool-names`
+    and `mcp-unavailable`."""
     severity: Severity
     """`error` makes `tooluse check` exit 1 and is warned about at decoration;
-    `warning` is only listed by `tooluse check`."""
+    `warning` is only listed by `tooluse check`; `info` (how an MCP server's tool is
+    sent) is listed and counts as neither."""
     tool: str
     """The tool's name."""
     message: str

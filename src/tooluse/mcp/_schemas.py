@@ -7,7 +7,8 @@ tool is offered strict, and the rewrites that change the arguments' shape
 objects, values of any type as JSON text) are undone on the model's
 arguments before they reach the server. Otherwise the tool is offered
 non-strict with the server's schema, and a debug log on the `tooluse` logger
-says which tool and why. No schema, however odd, raises here.
+says which tool and why (`ToolSchema.why`, which `tooluse check` reports for
+every tool). No schema, however odd, raises here.
 """
 
 from __future__ import annotations
@@ -41,6 +42,21 @@ class ToolSchema:
     """The rewrites to undo on the arguments, for a strict schema that has any."""
     reasons: tuple[str, ...] = ()
     """Why the schema is sent non-strict, one line per problem."""
+    rewrites: tuple[str, ...] = ()
+    """For a strict schema, what its arguments needed rewriting for (undone before the
+    server sees them), one line per kind: `optional keys made nullable ...`."""
+
+    @property
+    def why(self) -> str:
+        """Why the schema is sent as it is: strict, strict after rewrites, or non-strict."""
+        if not self.strict:
+            return "sent non-strict: " + "; ".join(self.reasons)
+        if not self.rewrites:
+            return "sent strict: its schema fits strict mode"
+        return (
+            "sent strict after rewrites undone on the arguments before they reach the server: "
+            + "; ".join(self.rewrites)
+        )
 
 
 def tool_schema(tool_name: str, input_schema: Any) -> ToolSchema:
@@ -77,7 +93,19 @@ def _strict(input_schema: Any) -> ToolSchema:
         return ToolSchema(_loose(schema), False, None, tuple(reasons))
     adapters = dict(result.adapters)
     _optional_root_keys(schema, result.schema, adapters)
-    return ToolSchema(result.schema, True, compile_adapters(result.schema, adapters))
+    kinds = {adapter.kind for adapter in adapters.values()}
+    rewrites = tuple(text for kind, text in _REWRITES.items() if kind in kinds)
+    return ToolSchema(
+        result.schema, True, compile_adapters(result.schema, adapters), rewrites=rewrites
+    )
+
+
+_REWRITES = {
+    "omit": "optional keys made nullable, and left out when null",
+    "pairs": "free-form objects sent as key/value pairs",
+    "tuple": "tuples sent as item_0, item_1, ... objects",
+    "json": "values of any type sent as JSON text",
+}
 
 
 def _optional_root_keys(

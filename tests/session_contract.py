@@ -175,23 +175,6 @@ class SessionContract:
         await session.add_items(items("b", 1))
         assert await session.get_items() == items("b", 1)
 
-    async def test_sessions_in_one_database_are_kept_apart(self, backend: Backend) -> None:
-        first = backend.session("first")
-        second = backend.session("second") if backend.shares_database else first
-        if not backend.shares_database:
-            pytest.skip("each in-memory session object has its own database")
-        await first.add_items(items("a", 2))
-        await second.add_items(items("b", 2))
-        await first.add_turn(items("c", 1), paused_state="first's")
-        assert await first.get_items() == items("a", 2) + items("c", 1)
-        assert await second.get_items() == items("b", 2)
-        assert await second.get_paused_state() is None
-        assert await second.pop_item() == items("b", 2)[1]
-        await first.clear_session()
-        assert await second.get_items() == items("b", 1)
-
-    # -- JSON ------------------------------------------------------------------------
-
     async def test_unicode_and_large_outputs_round_trip(self, backend: Backend) -> None:
         session = backend.session()
         text = 'é 中文 😀 \u2028 \x00 "quoted" \\ ' + "x" * 5_000_000
@@ -307,11 +290,34 @@ class SessionContract:
                 await session.add_turn(items("b", 1), paused_state=None)
         assert await session.get_items() == items("a", 1)
 
+
+async def _claim_once(session: RunSession) -> None:
+    async with session.claim():
+        pass
+
+
+class SharedDatabaseContract:
+    """What holds where a database outlives a session object: other objects and other
+    processes see it (a file, a server). An in-memory SQLite database is one object's."""
+
+    async def test_sessions_in_one_database_are_kept_apart(self, backend: Backend) -> None:
+        first = backend.session("first")
+        second = backend.session("second")
+        await first.add_items(items("a", 2))
+        await second.add_items(items("b", 2))
+        await first.add_turn(items("c", 1), paused_state="first's")
+        assert await first.get_items() == items("a", 2) + items("c", 1)
+        assert await second.get_items() == items("b", 2)
+        assert await second.get_paused_state() is None
+        assert await second.pop_item() == items("b", 2)[1]
+        await first.clear_session()
+        assert await second.get_items() == items("b", 1)
+
+    # -- JSON ------------------------------------------------------------------------
+
     async def test_a_claim_in_another_process_is_refused_until_it_is_killed(
         self, backend: Backend
     ) -> None:
-        if backend.subprocess_setup is None:
-            pytest.skip("another process cannot open an in-memory database")
         session = backend.session()
         await session.get_items()
         holder = spawn(backend, HOLD_CLAIM, "s")
@@ -330,8 +336,6 @@ class SessionContract:
             pass
 
     async def test_two_processes_write_whole_batches(self, backend: Backend) -> None:
-        if backend.subprocess_setup is None:
-            pytest.skip("another process cannot open an in-memory database")
         session = backend.session("shared")
         await session.get_items()
         batches, size = 20, 5
@@ -349,8 +353,3 @@ class SessionContract:
             assert [item["batch"] for item in stored if item["tag"] == tag][::size] == list(
                 range(batches)
             )
-
-
-async def _claim_once(session: RunSession) -> None:
-    async with session.claim():
-        pass

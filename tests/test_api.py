@@ -111,6 +111,11 @@ EXPECTED_PUBLIC = {
     "ToolOutputText",
     "ToolOutputImage",
     "ToolOutputFileContent",
+    "RunSession",
+    "SQLiteSession",
+    "Session",
+    "SessionBusyError",
+    "SessionSettings",
 }
 
 
@@ -139,7 +144,8 @@ def test_nothing_public_is_left_out() -> None:
         for name, value in vars(tooluse).items()
         if not name.startswith("_") and not inspect.ismodule(value)
     }
-    assert public == set(tooluse.__all__)
+    lazy = {"RunSession", "SQLiteSession", "Session", "SessionSettings"}  # import sqlite3
+    assert public | lazy == set(tooluse.__all__)
 
 
 def test_public_objects_have_docstrings() -> None:
@@ -153,6 +159,7 @@ def test_public_objects_have_docstrings() -> None:
 
 def test_exceptions_module() -> None:
     assert set(tooluse.exceptions.__all__) == {
+        "SessionBusyError",
         "MaxTurnsExceeded",
         "MissingAPIKey",
         "ModelAPIError",

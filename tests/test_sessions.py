@@ -17,7 +17,7 @@ from tooluse.exceptions import UserError
 from tooluse.sessions import RunSession, SessionBusyError, SessionSettings, SQLiteSession
 from tooluse.sessions.sqlalchemy import SQLAlchemySession
 
-from .session_contract import Backend, SessionContract, items
+from .session_contract import Backend, SessionContract, SharedDatabaseContract, items
 
 
 def _sqlite_file(path: Path) -> Backend:
@@ -76,9 +76,7 @@ async def _execute_on_file(path: Path, sql: str) -> None:
     await asyncio.to_thread(run)
 
 
-@pytest.fixture(params=["sqlite-file", "sqlite-memory", "sqlalchemy"])
-async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
-    name: str = request.param
+async def _backend(name: str, tmp_path: Path) -> AsyncIterator[Backend]:
     made = {
         "sqlite-file": lambda: _sqlite_file(tmp_path / "sessions.db"),
         "sqlite-memory": _sqlite_memory,
@@ -93,8 +91,35 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
             session.close()
 
 
+@pytest.fixture(params=["sqlite-file", "sqlite-memory", "sqlalchemy"])
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    async for made in _backend(request.param, tmp_path):
+        yield made
+
+
 class TestSessionContract(SessionContract):
     """The contract, against each store."""
+
+
+class TestSharedDatabaseContract(SharedDatabaseContract):
+    """The contract for databases other objects and processes open: files and engines."""
+
+    @pytest.fixture(params=["sqlite-file", "sqlalchemy"])
+    async def backend(
+        self, request: pytest.FixtureRequest, tmp_path: Path
+    ) -> AsyncIterator[Backend]:
+        async for made in _backend(request.param, tmp_path):
+            yield made
+
+
+async def test_each_in_memory_session_object_has_a_database_of_its_own() -> None:
+    first, second = SQLiteSession("s"), SQLiteSession("s")
+    try:
+        await first.add_items([{"role": "user", "content": "hi"}])
+        assert await second.get_items() == []
+    finally:
+        first.close()
+        second.close()
 
 
 # -- settings and arguments ---------------------------------------------------------

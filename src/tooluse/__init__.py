@@ -10,6 +10,9 @@ def add(a: int, b: int) -> int:
 ```
 """
 
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
+
 from ._agent import Agent, FunctionToolResult, StopAtTools, ToolsToFinalOutputResult
 from ._agent_base import AgentBase
 from ._context import (
@@ -87,6 +90,7 @@ from .exceptions import (
     ModelRetry,
     OutputGuardrailTripwireTriggered,
     RunTimeoutError,
+    SessionBusyError,
     ToolArgumentsError,
     ToolInputGuardrailTripwireTriggered,
     ToolOutputGuardrailTripwireTriggered,
@@ -152,10 +156,15 @@ __all__ = [
     "RunOptions",
     "RunResult",
     "RunResultStreaming",
+    "RunSession",
     "RunState",
     "RunStreamEvent",
     "RunTimeoutError",
     "Runner",
+    "SQLiteSession",
+    "Session",
+    "SessionBusyError",
+    "SessionSettings",
     "StopAtTools",
     "StrictViolation",
     "TResponseInputItem",
@@ -204,3 +213,17 @@ __all__ = [
     "tool_output_guardrail",
     "tool_output_text",
 ]
+
+if _TYPE_CHECKING:
+    from .sessions import RunSession, Session, SessionSettings, SQLiteSession
+
+# Sessions load sqlite3 (and are for runs that keep a conversation): imported when first used.
+_SESSIONS = frozenset({"RunSession", "SQLiteSession", "Session", "SessionSettings"})
+
+
+def __getattr__(name: str) -> _Any:
+    if name in _SESSIONS:
+        from . import sessions  # noqa: PLC0415 - see _SESSIONS
+
+        return getattr(sessions, name)
+    raise AttributeError(f"module 'tooluse' has no attribute {name!r}")

@@ -15,7 +15,9 @@ from .exceptions import UserError
 
 if TYPE_CHECKING:
     from ._invocation import ToolErrorFunction
+    from ._session_run import SessionInputCallback
     from .models import Model
+    from .sessions import SessionSettings
 
 __all__ = ["DEFAULT_MAX_TURNS", "RunConfig", "as_run_config"]
 
@@ -67,6 +69,12 @@ class RunConfig:
     workflow_name: str = "Agent workflow"
     """The workflow the run's span is named after (`invoke_workflow {workflow_name}`, and its
     `gen_ai.workflow.name`)."""
+    session_settings: SessionSettings | None = None
+    """Settings for the run's session that win over the session's own: `limit`, the most
+    recent items of the history the model is sent."""
+    session_input_callback: SessionInputCallback | None = None
+    """Builds what the model is sent from the session's history and the new input (to
+    compact or summarise a long history); may be async. None: the history, then the input."""
 
     def __post_init__(self) -> None:
         if self.input_guardrails != []:  # the common case, checked for nothing
@@ -116,6 +124,12 @@ class RunConfig:
         if not isinstance(self.retry_policy, RetryPolicy):  # pyright: ignore[reportUnnecessaryIsInstance]
             problems.append(
                 f"retry_policy must be a RetryPolicy, not {type(self.retry_policy).__name__}"
+            )
+        callback = self.session_input_callback
+        if callback is not None and not callable(callback):
+            problems.append(
+                f"session_input_callback must be a function (history, new_input) -> items, "
+                f"not {type(callback).__name__}"
             )
         if not isinstance(self.tracing_disabled, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
             problems.append(f"tracing_disabled={self.tracing_disabled!r} must be True or False")

@@ -30,6 +30,7 @@ from ._items import Item, user_message
 from ._result import RunResult, RunResultStreaming
 from ._run_config import DEFAULT_MAX_TURNS, RunConfig, as_run_config
 from ._run_scope import AgentSetup, InputChecks, RunScope
+from ._session_run import SessionLink, check_session
 from ._state import RunState
 from ._tool_execution import ToolExecutor
 from ._toolsets import toolsets_to_enter
@@ -41,6 +42,7 @@ from .exceptions import RunStopped, RunTimeoutError, UserError
 if TYPE_CHECKING:
     from ._agent import Agent
     from ._guardrails import InputGuardrail, InputGuardrailResult, OutputGuardrailResult
+    from .sessions import Session
 
 __all__ = ["DEFAULT_MAX_TURNS", "RunConfig", "RunOptions", "Runner"]
 
@@ -61,6 +63,9 @@ class RunOptions(TypedDict, total=False):
     unexecuted in `result.pending_tool_calls` (default True)."""
     hooks: RunHooks[Any] | None
     """Callbacks at each step of the run."""
+    session: Session | None
+    """Where the conversation is kept: its history goes before the input, and each whole
+    turn is stored as it completes (see `SQLiteSession`)."""
 
 
 class Runner:
@@ -68,16 +73,20 @@ class Runner:
 
     @classmethod
     async def run(
-        cls, starting_agent: Agent[Any], input: RunInput, **options: Unpack[RunOptions]
+        cls,
+        starting_agent: Agent[Any],
+        input: RunInput | None = None,
+        **options: Unpack[RunOptions],
     ) -> RunResult:
         """Run the agent until it answers (or pauses for a human).
 
         Args:
             starting_agent: The agent.
             input: A user message, a list of input items (e.g. `result.to_input_list()`),
-                or the `RunState` of a paused run to resume.
-            **options: `context`, `max_turns`, `run_config`, `execute_tools`, `hooks`
-                (see `RunOptions`).
+                or the `RunState` of a paused run to resume; with a `session`, None
+                resumes the run the session holds paused.
+            **options: `context`, `max_turns`, `run_config`, `execute_tools`, `hooks`,
+                `session` (see `RunOptions`).
 
         Returns:
             The result: `final_output`, or `interruptions` when calls wait for approval.
@@ -90,13 +99,17 @@ class Runner:
 
     @classmethod
     def run_sync(
-        cls, starting_agent: Agent[Any], input: RunInput, **options: Unpack[RunOptions]
+        cls,
+        starting_agent: Agent[Any],
+        input: RunInput | None = None,
+        **options: Unpack[RunOptions],
     ) -> RunResult:
         """`run`, for code without an event loop.
 
         Args:
             starting_agent: The agent.
-            input: A user message, a list of input items, or a paused run's `RunState`.
+            input: A user message, a list of input items, or a paused run's `RunState`
+                (None: the session's paused run).
             **options: As for `run`.
 
         Returns:
@@ -115,13 +128,17 @@ class Runner:
 
     @classmethod
     def run_streamed(
-        cls, starting_agent: Agent[Any], input: RunInput, **options: Unpack[RunOptions]
+        cls,
+        starting_agent: Agent[Any],
+        input: RunInput | None = None,
+        **options: Unpack[RunOptions],
     ) -> RunResultStreaming:
         """Start the run and return at once; iterate `result.stream_events()`.
 
         Args:
             starting_agent: The agent.
-            input: A user message, a list of input items, or a paused run's `RunState`.
+            input: A user message, a list of input items, or a paused run's `RunState`
+                (None: the session's paused run).
             **options: As for `run`.
 
         Returns:
@@ -185,7 +202,7 @@ class _Run:
     def __init__(
         self,
         agent: Agent[Any],
-        input: RunInput,
+        input: RunInput | None,
         options: RunOptions,
         emit: Emit | None = None,
         *,
@@ -203,7 +220,17 @@ class _Run:
         """
         _check_options(options)
         config = as_run_config(options.get("run_config"))
-        if isinstance(input, RunState):
+        session = options.get("session")
+        self._link = SessionLink(session, config) if session is not None else None
+        self._given = input
+        if input is None:
+            if session is None:
+                raise UserError(
+                    "Runner got no input: give the user's message, a list of items, or a "
+                    "RunState to resume (None resumes a session's paused run, with session=)"
+                )
+            state = RunState(agent.name, [])  # the session's paused run, read when it starts
+        elif isinstance(input, RunState):
             state = input.copy()
             agent = _find_agent(agent, state.agent_name)
         else:
@@ -224,12 +251,10 @@ class _Run:
             streamed=emit is not None,
             raw_responses=[],
         )
-        if not isinstance(input, RunState):
+        if isinstance(input, str | list):
             self.scope.input_checks = self._input_checks(input)
-        elif not state.new_items and state.turn is None:
-            # Nothing was answered yet (an input guardrail tripped, or the first call
-            # failed): the input is checked again. Otherwise it passed when the run began.
-            self.scope.input_checks = self._input_checks(_as_given(state.input))
+        elif isinstance(input, RunState):
+            self._recheck_input()
         self._entered: set[int] = set()
         self._toolsets: AsyncExitStack | None = None  # made when a toolset is entered
 
@@ -277,10 +302,20 @@ class _Run:
             raise RunTimeoutError(timeout)
         return task.result()
 
+    def _recheck_input(self) -> None:
+        """Check a resumed run's input again if it has answered nothing yet.
+
+        An input guardrail tripped, or the first call failed; otherwise the input passed
+        when the run began.
+        """
+        state = self.scope.state
+        if not state.new_items and state.turn is None:
+            self.scope.input_checks = self._input_checks(_as_given(state.input))
+
     async def _run(self) -> RunResult:
         """Loop over turns; leave the toolsets, in the task that entered them."""
         try:
-            result = await self._loop()
+            result = await (self._loop() if self._link is None else self._loop_on_session())
         except BaseException as error:
             await self._leave_toolsets(error)
             raise
@@ -296,12 +331,39 @@ class _Run:
         await self._take_over()
         while True:
             step = await take_turn(self.scope)
+            if isinstance(step, RunAgain | NextAgent) and self._link is not None:
+                await self._link.save(self.scope.state)
             if isinstance(step, RunAgain):
                 continue
             if isinstance(step, NextAgent):
                 await self._hand_off(step.handoff)
                 continue
             return await self._finish(step)
+
+    async def _loop_on_session(self) -> RunResult:
+        """The loop, holding the session: its history or paused run read first."""
+        link = self._link
+        assert link is not None
+        async with link.claim():
+            given = self._given
+            if isinstance(given, str | list):
+                await link.start(self.scope.state)
+            else:
+                self._adopt(await link.resume(self.scope.state if given is not None else None))
+            return await self._loop()
+
+    def _adopt(self, resumed: RunState) -> None:
+        """Go on with `resumed`, in place: a streamed result holds the state's lists."""
+        scope, state = self.scope, self.scope.state
+        if resumed is state:
+            return
+        kept_input, kept_items, kept_usage = state.input, state.new_items, state.usage
+        vars(state).update(vars(resumed))
+        kept_input[:], kept_items[:] = resumed.input, resumed.new_items
+        vars(kept_usage).update(vars(resumed.usage))
+        state.input, state.new_items, state.usage = kept_input, kept_items, kept_usage
+        scope.setup = AgentSetup.of(_find_agent(scope.setup.agent, state.agent_name))
+        self._recheck_input()
 
     def _input_checks(self, input: str | list[Item]) -> InputChecks | None:
         """The starting agent's and the run's input guardrails, around the first model call.
@@ -382,14 +444,20 @@ class _Run:
         result.output_guardrail_results = scope.output_guardrail_results
         if isinstance(step, FinalOutput):
             await self._check_output(step.output)
+            if self._link is not None:
+                await self._link.save(state)
             result.final_output = step.output
             if scope.events.watched(scope.setup.agent):
                 await scope.events.agent_end(scope.context, scope.setup.agent, step.output)
         elif isinstance(step, Interrupted):
             state.interruptions = step.approvals
+            if self._link is not None:
+                await self._link.save(state, paused=True)
             result.interruptions = step.approvals
             result._state = state  # pyright: ignore[reportPrivateUsage]
         elif isinstance(step, Pending):
+            if self._link is not None:
+                await self._link.save(state)
             result.pending_tool_calls = step.calls
         return result
 
@@ -471,6 +539,9 @@ def _check_values(options: RunOptions) -> None:
     hooks = options.get("hooks")
     if hooks is not None and not callable(getattr(hooks, "on_agent_start", None)):
         problems.append(f"hooks must be a RunHooks, not {type(hooks).__name__}")
+    session = options.get("session")
+    if session is not None and (problem := check_session(session)) is not None:
+        problems.append(problem)
     if problems:
         raise UserError(f"Runner: {'; '.join(problems)}")
 

@@ -24,7 +24,14 @@ from ._context import Usage
 from ._items import Item
 from .exceptions import UserError
 
-__all__ = ["REJECTION", "Decision", "RunState", "ToolApproval", "TurnInProgress"]
+__all__ = [
+    "REJECTION",
+    "Decision",
+    "RunState",
+    "SessionProgress",
+    "ToolApproval",
+    "TurnInProgress",
+]
 
 _CLOSED = ConfigDict(
     extra="forbid"
@@ -86,6 +93,17 @@ class TurnInProgress:
 
 @with_config(_CLOSED)
 @dataclass
+class SessionProgress:
+    """What of a run a session holds: the run stores each whole turn as it completes."""
+
+    unsaved_input: list[Item] = field(default_factory=list[Item])
+    """The run's new input, stored with its first completed turn (then emptied)."""
+    saved: int = 0
+    """How many of the run's `new_items` the session holds."""
+
+
+@with_config(_CLOSED)
+@dataclass
 class RunState:
     """Everything a run is, to save it and resume it (after a pause for approval, or anywhere).
 
@@ -125,6 +143,8 @@ class RunState:
     """Whether a forced `tool_choice` was dropped after a turn with tool calls."""
     usage: Usage = field(default_factory=Usage)
     """What the run used so far."""
+    session: SessionProgress | None = None
+    """What a run on a session has stored in it; None for a run without a session."""
 
     def history(self) -> list[Item]:
         """The conversation the current agent sees.

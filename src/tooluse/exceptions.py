@@ -7,6 +7,7 @@ Exception
 ├── TooluseError                  base of every error tooluse raises
 │   ├── UserError (TypeError)     the developer misused the API: fix the code
 │   └── RunError                  something failed while a run was going on
+│       ├── SessionBusyError      another run holds the session
 │       ├── RunStopped            the run ended early; keeps the conversation so far
 │       │   ├── MaxTurnsExceeded        it used all its turns
 │       │   ├── ToolErrorBudgetExceeded every tool call failed, turn after turn
@@ -52,6 +53,7 @@ __all__ = [
     "RunError",
     "RunStopped",
     "RunTimeoutError",
+    "SessionBusyError",
     "ToolArgumentsError",
     "ToolDefinitionWarning",
     "ToolErrorBudgetExceeded",
@@ -368,6 +370,29 @@ def _tool_trip_message(
         f"Tool {side} guardrail {_name_of(guardrail)} tripped{on_tool}{on_call}: "
         "its details are in error.output.output_info"
     )
+
+
+class SessionBusyError(RunError):
+    """Another run holds the session: two runs on one session are refused, never interleaved.
+
+    Raised when a run starts on a session id that a live run (in this process, or in
+    another one using the same database) has claimed. Nothing was run or stored.
+    """
+
+    def __init__(self, session_id: str, detail: str = "") -> None:
+        """Say which session is busy.
+
+        Args:
+            session_id: The session.
+            detail: Why, when there is more to say (say, a claim that lapsed).
+        """
+        self.session_id = session_id
+        """The session that is busy."""
+        more = f" ({detail})" if detail else ""
+        super().__init__(
+            f"Session {session_id!r} is in use by another run{more}. Wait for that run to "
+            "finish, or use another session id for a separate conversation"
+        )
 
 
 class ModelBehaviorError(RunError):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from abc import abstractmethod
 
 from .._items import Item
+from .._state import RunState
 from ..exceptions import UserError
 from ._protocol import SessionSettings
 
-__all__ = ["check_paused_state", "dump_items", "load_item", "resolve_limit"]
+__all__ = ["PausedRuns", "check_paused_state", "dump_items", "load_item", "resolve_limit"]
 
 
 def dump_items(session_id: str, items: list[Item]) -> list[str]:
@@ -81,3 +83,33 @@ def check_paused_state(session_id: str, paused_state: object) -> str | None:
         f"Session {session_id!r}: paused_state must be the run state's JSON text "
         f"(RunState.to_json()) or None, not {type(paused_state).__name__}"
     )
+
+
+class PausedRuns:
+    """A run paused for approval, as a `RunState`: for the stores that keep one."""
+
+    @abstractmethod
+    async def add_turn(self, items: list[Item], *, paused_state: str | None) -> None:
+        """Append a turn's items and set the paused run's state, in one transaction."""
+
+    @abstractmethod
+    async def get_paused_state(self) -> str | None:
+        """The paused run's serialised state, or None."""
+
+    async def get_paused_run(self) -> RunState | None:
+        """The run paused on this session, to approve or reject its calls and resume.
+
+        Returns:
+            Its state (`state.get_interruptions()` lists what waits), or None if no run
+            is paused here. Resume it with `Runner.run(agent, state, session=session)`.
+        """
+        text = await self.get_paused_state()
+        return None if text is None else RunState.from_json(text)
+
+    async def clear_paused_run(self) -> None:
+        """Drop the paused run: its waiting calls are never run, and the session's items stay.
+
+        A new run on the session is refused while a run is paused on it; this lets one
+        start without resuming the old one.
+        """
+        await self.add_turn([], paused_state=None)

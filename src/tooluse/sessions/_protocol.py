@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from .._items import Item
-from ..exceptions import UserError
+from ..exceptions import SessionBusyError, UserError
 
 __all__ = ["RunSession", "Session", "SessionBusyError", "SessionSettings"]
 
@@ -111,20 +111,3 @@ class SessionSettings:
                 f"SessionSettings(limit={limit!r}): the limit must be a positive integer "
                 "(the most recent items to keep), or None for the whole history"
             )
-
-
-class SessionBusyError(UserError):
-    """Another run holds the session: two runs on one session are refused, never interleaved.
-
-    Raised when a run starts on a session id that a live run (in this process or
-    another one using the same database) has claimed.
-    """
-
-    def __init__(self, session_id: str, detail: str = "") -> None:
-        self.session_id = session_id
-        """The session that is busy."""
-        more = f" ({detail})" if detail else ""
-        super().__init__(
-            f"Session {session_id!r} is in use by another run{more}. Wait for that run to "
-            "finish, or use another session id for a separate conversation"
-        )

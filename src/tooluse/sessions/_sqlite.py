@@ -20,7 +20,7 @@ from typing import TypeVar
 
 from .._items import Item
 from ..exceptions import UserError
-from ._common import check_paused_state, dump_items, load_item, resolve_limit
+from ._common import PausedRuns, check_paused_state, dump_items, load_item, resolve_limit
 from ._lease import check_lease_seconds, claimable, hold_claim
 from ._protocol import SessionBusyError, SessionSettings
 
@@ -46,7 +46,7 @@ def check_table_name(kind: str, parameter: str, name: object) -> str:
     )
 
 
-class SQLiteSession:
+class SQLiteSession(PausedRuns):
     """A conversation kept in SQLite: in memory, or in a file shared by processes.
 
     Uses the same tables as openai-agents' `SQLiteSession` (`agent_sessions`,

@@ -57,7 +57,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from .._items import Item
-from ._common import check_paused_state, dump_items, load_item, resolve_limit
+from ._common import PausedRuns, check_paused_state, dump_items, load_item, resolve_limit
 from ._lease import check_lease_seconds, claimable, hold_claim
 from ._protocol import SessionBusyError, SessionSettings
 
@@ -69,7 +69,7 @@ _LAPSED = "this run's claim lapsed and another run took the session"
 _LongText = Text().with_variant(LONGTEXT(), "mysql")  # MySQL's TEXT stops at 64 KB
 
 
-class SQLAlchemySession:
+class SQLAlchemySession(PausedRuns):
     """A conversation kept in a database through SQLAlchemy's async engine.
 
     Uses the same tables as openai-agents' `SQLAlchemySession` (`agent_sessions`,

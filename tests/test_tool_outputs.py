@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from typing import Any
 
+import mcp_types
 import pytest
 
 from tooluse import (
@@ -23,6 +25,8 @@ from tooluse import (
 )
 from tooluse._tool_outputs import part_text, parts_text, rich_parts
 from tooluse._tracing import _output_text  # pyright: ignore[reportPrivateUsage]
+from tooluse.mcp._results import result_output
+from tooluse.models._chat_conversion import items_to_messages
 from tooluse.testing import FunctionModel, ModelReply, TestModel, ToolCall
 
 from .conftest import tool_context
@@ -186,3 +190,27 @@ def test_the_text_form_says_what_each_part_is_without_its_data() -> None:
     assert parts_text([{"type": "text", "text": "a"}]) == "a"
     assert _output_text(PARTS) == TEXT
     assert _output_text("plain") == "plain"
+
+
+def test_chat_refuses_a_tool_output_part_it_cannot_say_in_words() -> None:
+    items: list[dict[str, Any]] = [
+        {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "c1", "output": [{"type": "input_audio"}]},
+    ]
+    with pytest.raises(UserError, match="a Chat Completions tool message holds text parts only"):
+        items_to_messages(None, items)
+
+
+async def test_a_hand_built_tool_returning_what_json_cannot_hold_gets_the_internal_error() -> None:
+    async def invoke(ctx: Any, arguments: str) -> Any:
+        return object()
+
+    built = FunctionTool("odd", "Odd.", {"type": "object", "properties": {}}, invoke)
+    result = await Runner.run(Agent("a", tools=[built], model=TestModel()), "go")
+    assert "internal error (UnwritableOutput)" in result.new_items[1]["output"]
+
+
+def test_an_mcp_block_of_an_unknown_kind_is_named() -> None:
+    block = SimpleNamespace(type="video")
+    result = mcp_types.CallToolResult.model_construct(content=[block], structured_content=None)
+    assert result_output(result) == "[video content]"

@@ -9,6 +9,8 @@
 - `tooluse serve TARGET... [--transport stdio|http] [--host 127.0.0.1] [--port N]`
   serves the tools of files and modules over MCP (needs `tooluse[mcp]`); HTTP
   listens on loopback unless `--host` says otherwise. Only MCP is on stdout.
+- `tooluse chat PATH_OR_MODULE[:AGENT] [--session ID] [--db FILE]` talks with an agent
+  in the terminal (see `_chat.py`); `--session` keeps the conversation in a SQLite file.
 - `tooluse --version`.
 
 Exit status 2 means the command line itself is wrong (or, for `schema` and
@@ -23,6 +25,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import importlib
 import json
 import os
 import sys
@@ -30,6 +34,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import get_args
 
+from ._chat import DEFAULT_DB, run_chat
 from ._check import CheckReport, Kind, check_targets
 from ._function_tool import FunctionTool
 from ._loading import CliError, import_failed, import_location, select_tools, split_target
@@ -76,6 +81,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         if args.command == "serve":
             return _serve(args)
+        if args.command == "chat":
+            return _chat(args)
         return _schema(args.target, api=args.api, strict=not args.no_strict)
     except CliError as error:
         print(f"tooluse: error: {error}", file=sys.stderr)
@@ -132,6 +139,14 @@ def _serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C: the usual way to stop a server
         pass
     return 0
+
+
+def _chat(args: argparse.Namespace) -> int:
+    if args.db is not None and args.session is None:
+        raise CliError("--db names where a session is kept: give --session ID with it")
+    with contextlib.suppress(ImportError):  # line editing and history for input(), where it exists
+        importlib.import_module("readline")
+    return run_chat(args.target, session_id=args.session, db=args.db)
 
 
 _MCP_MODULES = frozenset({"mcp", "mcp_types", "uvicorn", "starlette", "anyio"})
@@ -240,4 +255,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="HTTP address (default: loopback)")
     serve.add_argument("--port", type=_port, default=8000, help="HTTP port; 0 for a free one")
     serve.add_argument("--name", default="tooluse", help="the server's name, shown to clients")
+    chat = commands.add_parser("chat", help="chat with an agent in the terminal")
+    chat.add_argument("target", help="a .py file or module, optionally :NAME of one agent")
+    chat.add_argument(
+        "--session", metavar="ID", help="keep the conversation in this session (default: memory)"
+    )
+    chat.add_argument(
+        "--db", metavar="FILE", help=f"the session's SQLite file (default: ./{DEFAULT_DB})"
+    )
     return parser

@@ -89,3 +89,23 @@ def test_multi_agent_examples_run_offline(example: str, last_line: str) -> None:
     lines = done.stdout.splitlines()
     assert lines[0] == "No OPENAI_API_KEY: using a scripted FunctionModel."
     assert lines[-1] == last_line
+
+
+def test_chat_session_runs_offline() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    done = subprocess.run(
+        [sys.executable, "examples/chat_session.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert done.stdout.splitlines() == [
+        "No OPENAI_API_KEY: using tooluse.testing.TestModel, which calls each tool once.",
+        'waiting for approval: delete_file({"path": "a"})',
+        "the session holds a paused run: True",
+        'run 1 answer: {"list_files": "a: notes.txt, old.log", "delete_file": "deleted a"}',
+        'run 2 answer: {"list_files": "a: notes.txt, old.log", "delete_file": "deleted a"}',
+        "the session holds 8 items",
+    ]

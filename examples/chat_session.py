@@ -75,10 +75,10 @@ async def converse(session: SQLiteSession) -> None:
         print(f"waiting for approval: {call.tool_name}({call.arguments})")
 
     # Later (another process could do this): find the paused run in the session.
-    stored = await session.get_paused_state()
-    print(f"the session holds a paused run: {stored is not None}")
-    state = first.to_state()
-    for call in state.interruptions:
+    state = await session.get_paused_run()
+    print(f"the session holds a paused run: {state is not None}")
+    assert state is not None
+    for call in state.get_interruptions():
         state.approve(call)
     resumed = await Runner.run(agent, state, session=session)
     print(f"run 1 answer: {resumed.final_output}")

@@ -278,10 +278,9 @@ class _Chat:
     def _offer_paused(self) -> bool:
         """Resume a run the session holds paused; whether the session is free now."""
         assert self.session is not None
-        stored = self._call(self.session.get_paused_state())
-        if stored is None:
+        state = self._call(self.session.get_paused_run())
+        if state is None:
             return True
-        state = RunState.from_json(stored)
         self.say(f"Session {self.session.session_id!r} holds a run waiting for approval.")
         self.names.update(_call_names(state.conversation()))
         decided = self._decide(state, state.interruptions)

@@ -731,6 +731,8 @@ async def test_two_tools_offered_under_one_name_are_refused() -> None:
     blocked = create_static_tool_filter(blocked_tool_names=["files.read"])
     kept = await cached("disk", "files.read", "files_read", tool_filter=blocked).list_tools()
     assert [tool.name for tool in kept] == ["files_read"]
+    twice = await cached("odd", "same", "same").list_tools()  # the run's own check refuses it
+    assert [tool.name for tool in twice] == ["same", "same"]
 
 
 async def test_two_servers_tools_of_one_name_are_refused_naming_both() -> None:
@@ -746,16 +748,23 @@ async def test_two_servers_tools_of_one_name_are_refused_naming_both() -> None:
 
 
 def test_check_reports_how_each_mcp_tool_is_sent(
-    http_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    http_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     module = tmp_path / "agents_with_mcp.py"
     module.write_text(
-        "from tooluse import Agent\n"
+        "from tooluse import Agent, function_tool\n"
         "from tooluse.mcp import MCPServerStdio, MCPServerStreamableHttp, create_static_tool_filter\n"
         'only = create_static_tool_filter(allowed_tool_names=["add", "odd", "nested", "files.read"])\n'
         f'web = MCPServerStreamableHttp({{"url": "{http_url}/mcp"}}, tool_name_prefix="web",\n'
         '                               tool_filter=only, name="web")\n'
-        'agent = Agent("helper", mcp_servers=[web])\n'
+        "@function_tool\n"
+        "def shout(text: str) -> str:\n"
+        '    """Upper-case the text.\n\n    Args:\n        text: The text.\n    """\n'
+        "    return text.upper()\n"
+        'agent = Agent("helper", tools=[shout], mcp_servers=[web])\n'
         f'gone = MCPServerStdio({{"command": "{tmp_path / "no-such-server"}"}}, name="gone")\n'
     )
     assert main(["check", str(module)]) == 0  # warnings only
@@ -773,10 +782,14 @@ def test_check_reports_how_each_mcp_tool_is_sent(
         "they reach the server: optional keys made nullable, and left out when null [mcp-strict]",
         "gone: warning: MCP server 'gone' could not be checked: FileNotFoundError: [Errno 2] No "
         f"such file or directory: '{tmp_path / 'no-such-server'}' [mcp-unavailable]",
-        "tooluse check: 0 errors, 2 warnings in 4 tools from 1 file",
+        "tooluse check: 0 errors, 2 warnings in 5 tools from 1 file",
     ]
     assert main(["check", "--no-mcp", str(module)]) == 0
-    assert capsys.readouterr().out == "tooluse check: 0 errors, 0 warnings in 0 tools from 1 file\n"
+    assert capsys.readouterr().out == "tooluse check: 0 errors, 0 warnings in 1 tool from 1 file\n"
+    with monkeypatch.context() as patched:  # a module with servers imported tooluse.mcp: not here
+        patched.delitem(sys.modules, "tooluse.mcp._client")
+        assert main(["check", str(module)]) == 0
+    assert capsys.readouterr().out.endswith("0 warnings in 1 tool from 1 file\n")
 
 
 def test_check_says_why_a_server_could_not_be_checked(monkeypatch: pytest.MonkeyPatch) -> None:

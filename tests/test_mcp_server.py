@@ -667,3 +667,18 @@ async def test_sync_tools_report_progress_from_their_thread() -> None:
     result = await Runner.run(Agent("counter", tools=[count_sync], model=TestModel()), "Count.")
     assert "counted to 3" in str(result.to_input_list())  # in a run, reports go nowhere
     assert ToolContext.for_testing().report_progress_sync(1) is None
+
+
+def test_a_sync_report_after_the_server_stopped_goes_nowhere() -> None:
+    stopped = asyncio.new_event_loop()
+    stopped.close()
+    request: Any = None  # never reached: the report is dropped before it is sent
+    ctx = _server._ServedToolContext(  # pyright: ignore[reportPrivateUsage]
+        context=None,
+        tool_name="t",
+        tool_call_id="1",
+        tool_arguments="{}",
+        request=request,
+        loop=stopped,
+    )
+    assert ctx.report_progress_sync(1) is None

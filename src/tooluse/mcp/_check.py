@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 from .._function_tool import FunctionTool
@@ -43,7 +44,9 @@ def check_servers(servers: Sequence[tuple[MCPServer[Any], Any]]) -> list[ServerC
     async def all_at_once() -> list[ServerCheck]:
         return list(await asyncio.gather(*(_check(server, agent) for server, agent in servers)))
 
-    return asyncio.run(all_at_once())
+    # An event loop in a thread of its own: a caller inside an event loop can check too.
+    with ThreadPoolExecutor(1, thread_name_prefix="tooluse-check") as pool:
+        return pool.submit(asyncio.run, all_at_once()).result()
 
 
 async def _check(server: MCPServer[Any], agent: Any) -> ServerCheck:

@@ -765,9 +765,14 @@ def test_check_reports_how_each_mcp_tool_is_sent(
         '    """Upper-case the text.\n\n    Args:\n        text: The text.\n    """\n'
         "    return text.upper()\n"
         'agent = Agent("helper", tools=[shout], mcp_servers=[web])\n'
+        '@function_tool(name_override="web_add")\n'
+        "def add_here(a: int, b: int) -> int:\n"
+        '    """Add.\n\n    Args:\n        a: A.\n        b: B.\n    """\n'
+        "    return a + b\n"
+        'clash = Agent("clash", tools=[add_here], mcp_servers=[web])\n'
         f'gone = MCPServerStdio({{"command": "{tmp_path / "no-such-server"}"}}, name="gone")\n'
     )
-    assert main(["check", str(module)]) == 0  # warnings only
+    assert main(["check", str(module)]) == 1  # a clash in the agent 'clash'
     lines = [line.removeprefix(f"{module}: ") for line in capsys.readouterr().out.splitlines()]
     web = "from MCP server 'web'"
     assert lines == [
@@ -782,14 +787,17 @@ def test_check_reports_how_each_mcp_tool_is_sent(
         "they reach the server: optional keys made nullable, and left out when null [mcp-strict]",
         "gone: warning: MCP server 'gone' could not be checked: FileNotFoundError: [Errno 2] No "
         f"such file or directory: '{tmp_path / 'no-such-server'}' [mcp-unavailable]",
-        "tooluse check: 0 errors, 2 warnings in 5 tools from 1 file",
+        "web_add: error: agent 'clash' is offered 2 tools of this name, from a function tool, "
+        "MCP server 'web'; the model cannot tell them apart: give each MCP server its own "
+        "tool_name_prefix, or rename the function tool (name_override='...') [duplicate-name]",
+        "tooluse check: 1 error, 2 warnings in 6 tools from 1 file",
     ]
     assert main(["check", "--no-mcp", str(module)]) == 0
-    assert capsys.readouterr().out == "tooluse check: 0 errors, 0 warnings in 1 tool from 1 file\n"
+    assert capsys.readouterr().out == "tooluse check: 0 errors, 0 warnings in 2 tools from 1 file\n"
     with monkeypatch.context() as patched:  # a module with servers imported tooluse.mcp: not here
         patched.delitem(sys.modules, "tooluse.mcp._client")
         assert main(["check", str(module)]) == 0
-    assert capsys.readouterr().out.endswith("0 warnings in 1 tool from 1 file\n")
+    assert capsys.readouterr().out.endswith("0 warnings in 2 tools from 1 file\n")
 
 
 def test_check_says_why_a_server_could_not_be_checked(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -799,9 +807,9 @@ def test_check_says_why_a_server_could_not_be_checked(monkeypatch: pytest.Monkey
         pass
 
     monkeypatch.setattr(clashing, "connect", connected_already)
-    [(findings, tools)] = check_servers([(clashing, None)])
-    assert (tools, [(f.code, f.severity, f.tool) for f in findings]) == (
-        0, [("mcp-tool-names", "error", "disk")]
+    [(findings, names)] = check_servers([(clashing, None)])
+    assert (names, [(f.code, f.severity, f.tool) for f in findings]) == (
+        [], [("mcp-tool-names", "error", "disk")]
     )  # fmt: skip
     assert findings[0].message.startswith("MCP server 'disk' has tools the model could not tell")
 

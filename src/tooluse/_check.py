@@ -88,6 +88,8 @@ class _Loaded:
     tools: list[FunctionTool] = field(default_factory=list[FunctionTool])
     servers: list[tuple[Any, Any]] = field(default_factory=list[tuple[Any, Any]])
     """The MCP servers the module holds, each with the agent that lists it (or None)."""
+    agents: list[Agent[Any]] = field(default_factory=list[Agent[Any]])
+    """The module's agents that list MCP servers."""
 
 
 def check_targets(targets: Sequence[str], *, mcp: bool = True) -> list[CheckReport]:
@@ -129,11 +131,37 @@ def _check_servers(loaded: list[_Loaded]) -> None:
     from .mcp._check import check_servers  # noqa: PLC0415 - only where MCP servers are in use
 
     checks = iter(check_servers([pair for item in loaded for pair in item.servers]))
+    offered: dict[int, list[str]] = {}
     for item in loaded:
-        for _ in item.servers:
-            findings, tools = next(checks)
+        for server, _ in item.servers:
+            findings, offered[id(server)] = next(checks)
             item.report.findings.extend(findings)
-            item.report.tools += tools
+            item.report.tools += len(offered[id(server)])
+    for item in loaded:
+        item.report.findings.extend(f for a in item.agents for f in _agent_clashes(a, offered))
+
+
+def _agent_clashes(agent: Agent[Any], offered: dict[int, list[str]]) -> list[Finding]:
+    """Two tools of one name among an agent's function tools and its MCP servers' tools."""
+    sources: dict[str, list[str]] = {}
+    entries: list[Any] = list(agent.tools)
+    for entry in entries:
+        if isinstance(entry, FunctionTool):
+            sources.setdefault(entry.name, []).append("a function tool")
+        for name in offered.get(id(entry), []):  # an MCP server checked
+            sources.setdefault(name, []).append(f"MCP server {entry.name!r}")
+    return [
+        Finding(
+            "duplicate-name",
+            "error",
+            name,
+            f"agent {agent.name!r} is offered {len(where)} tools of this name, from "
+            f"{', '.join(where)}; the model cannot tell them apart: give each MCP server its "
+            "own tool_name_prefix, or rename the function tool (name_override='...')",
+        )
+        for name, where in sources.items()
+        if len(where) > 1
+    ]
 
 
 def _first(key: int, seen: set[int]) -> bool:
@@ -142,33 +170,33 @@ def _first(key: int, seen: set[int]) -> bool:
     return first
 
 
-def _mcp_servers(module: ModuleType) -> list[tuple[Any, Any]]:
-    """The MCP servers at the module's top level, in its lists, and in its agents' tools.
+def _mcp_servers(module: ModuleType) -> tuple[list[tuple[Any, Any]], list[Agent[Any]]]:
+    """The MCP servers in the module's agents, at its top level and in its lists; the agents.
 
+    Each server comes with the first agent that lists it (its filter may ask), or None.
     `tooluse.mcp` is never imported here: a module holding a server has imported it.
     """
     client = sys.modules.get("tooluse.mcp._client")
     if client is None:
-        return []
+        return [], []
     kind: type = client.MCPServer
-    found: dict[int, tuple[Any, Any]] = {}
     values: list[object] = list(vars(module).values())
+    agents = [cast(Agent[Any], value) for value in values if isinstance(value, Agent)]
+    found: dict[int, tuple[Any, Any]] = {}
+    for agent in agents:
+        entries: list[object] = [*agent.tools, *toolsets_to_enter(agent.tools)]
+        for entry in entries:
+            if isinstance(entry, kind):
+                found.setdefault(id(entry), (entry, agent))
     for value in values:
-        if isinstance(value, Agent):
-            agent = cast(Agent[Any], value)
-            entries: list[object] = [*agent.tools, *toolsets_to_enter(agent.tools)]
-            for entry in entries:
-                if isinstance(entry, kind):
-                    found.setdefault(id(entry), (entry, agent))
         items: Sequence[object] = (
-            cast(Sequence[object], value)
-            if isinstance(value, list | tuple)
-            else (cast(object, value),)
+            cast(Sequence[object], value) if isinstance(value, list | tuple) else (value,)
         )
         for entry in items:
             if isinstance(entry, kind):
                 found.setdefault(id(entry), (entry, None))
-    return list(found.values())
+    users = [agent for agent in agents if any(id(entry) in found for entry in agent.tools)]
+    return list(found.values()), users
 
 
 def _expand(targets: Sequence[str]) -> list[str]:
@@ -200,7 +228,8 @@ def _load(target: str) -> list[_Loaded]:
         # Files without tools are normal among those pre-commit passes: only a :NAME must exist.
         tools = select_tools(loaded.module, location, name) if name else None
         loaded.tools = tools or module_tools(loaded.module)
-        loaded.servers = [] if name else _mcp_servers(loaded.module)
+        if not name:
+            loaded.servers, loaded.agents = _mcp_servers(loaded.module)
     except UserError as error:
         loaded.report.findings.extend(_definition_errors(error))
     except CliError as error:

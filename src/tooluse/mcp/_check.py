@@ -6,8 +6,9 @@ note or an `mcp-non-strict` warning; and, when the server's name is one the API
 refuses, the name it is offered under (`mcp-renamed`, a note). A server that
 cannot be reached, or does not answer within `CHECK_SECONDS`, is an
 `mcp-unavailable` warning with the error; two of its tools offered under one
-name are an `mcp-tool-names` error (a run would fail on them). The servers are
-checked at once, each connected only for the check.
+name are an `mcp-tool-names` error (a run would fail on them), as are two tools
+of one name among an agent's function tools and its servers' (`duplicate-name`).
+The servers are checked at once, each connected only for the check.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ __all__ = ["CHECK_SECONDS", "ServerCheck", "check_servers"]
 CHECK_SECONDS = 30.0
 """How long a server may take to start and list its tools before it counts as unavailable."""
 
-ServerCheck = tuple[list[Finding], int]
-"""The findings about one server and how many of its tools were checked."""
+ServerCheck = tuple[list[Finding], list[str]]
+"""The findings about one server and the names its tools are offered under."""
 
 
 def check_servers(servers: Sequence[tuple[MCPServer[Any], Any]]) -> list[ServerCheck]:
@@ -38,7 +39,7 @@ def check_servers(servers: Sequence[tuple[MCPServer[Any], Any]]) -> list[ServerC
         servers: Each server, with the agent that lists it (for a filter function) or None.
 
     Returns:
-        Per server, in order: its findings and how many tools were checked.
+        Per server, in order: its findings and the names of the tools checked.
     """
 
     async def all_at_once() -> list[ServerCheck]:
@@ -53,12 +54,13 @@ async def _check(server: MCPServer[Any], agent: Any) -> ServerCheck:
     try:
         tools = await asyncio.wait_for(_listed(server, agent), CHECK_SECONDS)
     except UserError as error:  # tools the model could not tell apart
-        return [Finding("mcp-tool-names", "error", server.name, _one_line(error))], 0
+        return [Finding("mcp-tool-names", "error", server.name, _one_line(error))], []
     except Exception as error:  # it cannot be started, reached, or listed: say so and go on
         problem = _unavailable(error)
         message = f"MCP server {server.name!r} could not be checked: {problem}"
-        return [Finding("mcp-unavailable", "warning", server.name, message)], 0
-    return [finding for tool in tools for finding in _tool_findings(server, tool)], len(tools)
+        return [Finding("mcp-unavailable", "warning", server.name, message)], []
+    findings = [finding for tool in tools for finding in _tool_findings(server, tool)]
+    return findings, [tool.name for tool in tools]
 
 
 async def _listed(server: MCPServer[Any], agent: Any) -> list[FunctionTool]:

@@ -228,8 +228,8 @@ def _load(target: str) -> list[_Loaded]:
         # Files without tools are normal among those pre-commit passes: only a :NAME must exist.
         tools = select_tools(loaded.module, location, name) if name else None
         loaded.tools = tools or module_tools(loaded.module)
-        if not name:
-            loaded.servers, loaded.agents = _mcp_servers(loaded.module)
+        # One tool asked for (:NAME): its module's servers are not what was asked about.
+        loaded.servers, loaded.agents = ([], []) if name else _mcp_servers(loaded.module)
     except UserError as error:
         loaded.report.findings.extend(_definition_errors(error))
     except CliError as error:

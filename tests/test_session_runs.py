@@ -11,6 +11,7 @@ import asyncio
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -22,6 +23,7 @@ import pytest
 
 from tooluse import Agent, RunConfig, Runner, RunState, UserError, function_tool
 from tooluse._session_run import recent_turns
+from tooluse.exceptions import MaxTurnsExceeded
 from tooluse.sessions import Session, SessionBusyError, SessionSettings, SQLiteSession
 from tooluse.sessions.sqlalchemy import SQLAlchemySession
 
@@ -327,10 +329,21 @@ def test_the_history_starts_where_a_turn_does() -> None:
     output = {"type": "function_call_output", "call_id": "c1", "output": "x"}
     reasoning: Item = {"type": "reasoning", "id": "r1", "summary": []}
 
+    second_call = {**first_call, "call_id": "c2"}
+    second_output = {**output, "call_id": "c2"}
+
     assert recent_turns([output, answer, user, answer]) == [user, answer]
     assert recent_turns([output, reasoning, first_call, output]) == [first_call, output]
     assert recent_turns([output, output]) == []
     assert recent_turns([user, answer]) == [user, answer]
+    # The window may not start between two calls and their outputs.
+    assert recent_turns([second_call, output, second_output, answer]) == [answer]
+    assert recent_turns([first_call, second_call, output, second_output]) == [
+        first_call,
+        second_call,
+        output,
+        second_output,
+    ]
 
 
 async def test_the_input_callback_builds_what_the_model_sees(session: Any) -> None:
@@ -452,4 +465,108 @@ async def test_a_process_killed_mid_run_leaves_whole_turns_and_the_next_run_goes
             "user",
         ]
     finally:
+        session.close()
+
+
+async def test_a_stopped_runs_state_resumes_on_its_session_storing_only_what_is_new(
+    session: Any,
+) -> None:
+    model = ScriptModel(
+        [call("c1", "lookup", {"city": "Oslo"})],
+        [call("c2", "lookup", {"city": "Rome"})],
+        [text("Both sunny")],
+    )
+    agent = _agent(model, lookup)
+    with pytest.raises(MaxTurnsExceeded) as stopped:
+        await Runner.run(agent, "weather?", session=session, max_turns=1)
+    assert stopped.value.state is not None
+
+    result = await Runner.run(agent, stopped.value.state, session=session, max_turns=5)
+
+    assert result.final_output == "Both sunny"
+    stored = await session.get_items()
+    assert _kinds(stored) == ["user", *["function_call", "function_call_output"] * 2, "assistant"]
+    assert result.to_input_list() == stored
+    if not isinstance(session, ListSession):  # a plain session cannot tell
+        with pytest.raises(UserError, match="moved on"):
+            await Runner.run(agent, stopped.value.state, session=session)
+
+
+async def test_an_old_paused_state_is_refused_even_when_call_ids_repeat(store: Any) -> None:
+    model = ScriptModel(
+        [call("c1", "delete_file", {"path": "a"})],
+        [call("c1", "delete_file", {"path": "b"})],  # a server that numbers ids from 1
+        [text("done")],
+    )
+    agent = _agent(model, delete_file)
+    old = (await Runner.run(agent, "go", session=store)).to_state()
+    old.approve(old.get_interruptions()[0])
+    again = await Runner.run(agent, old, session=store)
+    assert [i.call_id for i in again.interruptions] == ["c1"]
+
+    with pytest.raises(UserError, match="another paused run"):
+        await Runner.run(agent, old, session=store)
+
+    assert _kinds(await store.get_items()) == ["user", "function_call", "function_call_output"]
+
+
+async def test_a_window_never_starts_between_parallel_calls_and_their_outputs(
+    session: Any,
+) -> None:
+    model = ScriptModel(
+        [call("c1", "lookup", {"city": "Oslo"}), call("c2", "lookup", {"city": "Rome"})],
+        [text("answer")],
+        [text("next")],
+    )
+    agent = _agent(model, lookup)
+    await Runner.run(agent, "go", session=session)  # user, call, call, output, output, answer
+
+    limited = RunConfig(session_settings=SessionSettings(limit=4))
+    await Runner.run(agent, [], session=session, run_config=limited)
+
+    assert _kinds(model.requests[-1]["input"]) == ["assistant"]
+
+
+async def test_a_window_the_session_limits_by_itself_is_cut_where_a_turn_begins(
+    tmp_path: Path,
+) -> None:
+    session = SQLiteSession("s", tmp_path / "s.db", session_settings=SessionSettings(limit=2))
+    model = ScriptModel([call("c1", "lookup", {"city": "Oslo"})], [text("answer")], [text("ok")])
+    agent = _agent(model, lookup)
+    try:
+        await Runner.run(agent, "go", session=session)
+        await Runner.run(agent, "again", session=session)
+    finally:
+        session.close()
+
+    assert _kinds(model.requests[-1]["input"]) == ["assistant", "user"]
+
+
+def test_a_session_stores_whole_turns_so_unexecuted_calls_are_refused() -> None:
+    with pytest.raises(UserError, match="execute_tools=False cannot be used with a session"):
+        Runner.run_sync(_agent(ScriptModel()), "hi", session=ListSession("s"), execute_tools=False)
+
+
+async def test_a_run_cancelled_while_its_claim_waits_for_the_database_leaves_it_free(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "s.db"
+    session = SQLiteSession("s", db)
+    await session.get_items()  # the file and its tables exist
+    blocker = sqlite3.connect(db, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another writer holds the database
+    try:
+        run = asyncio.ensure_future(
+            Runner.run(_agent(ScriptModel([text("no")])), "hi", session=session)
+        )
+        await asyncio.sleep(0.3)
+        run.cancel()
+        await asyncio.sleep(0.1)
+        blocker.execute("COMMIT")
+        with pytest.raises(asyncio.CancelledError):
+            await run
+        result = await Runner.run(_agent(ScriptModel([text("yes")])), "hi", session=session)
+        assert result.final_output == "yes"
+    finally:
+        blocker.close()
         session.close()

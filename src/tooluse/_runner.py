@@ -221,6 +221,12 @@ class _Run:
         _check_options(options)
         config = as_run_config(options.get("run_config"))
         session = options.get("session")
+        if session is not None and options.get("execute_tools") is False:
+            raise UserError(
+                "Runner: execute_tools=False cannot be used with a session, which stores whole "
+                "turns only (a call without its output would make the next request invalid): "
+                "keep the conversation yourself with result.to_input_list() instead"
+            )
         self._link = SessionLink(session, config) if session is not None else None
         self._given = input
         if input is None:
@@ -456,8 +462,6 @@ class _Run:
             result.interruptions = step.approvals
             result._state = state  # pyright: ignore[reportPrivateUsage]
         elif isinstance(step, Pending):
-            if self._link is not None:
-                await self._link.save(state)
             result.pending_tool_calls = step.calls
         return result
 

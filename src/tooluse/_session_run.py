@@ -16,13 +16,17 @@ claim holds within this process only.
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import inspect
+import json
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ._items import Item
 from ._state import RunState, SessionProgress
+from ._tasks import succeeded, to_the_end
 from .exceptions import SessionBusyError, UserError
 
 if TYPE_CHECKING:
@@ -65,11 +69,12 @@ def check_session(session: object) -> str | None:
 
 
 def recent_turns(items: list[Item]) -> list[Item]:
-    """The items from the first user message on, so the history starts where a turn does.
+    """The items from where a turn can begin: no call's output without its call.
 
-    A window of the most recent items may begin with a call's output (its call cut
-    off) or with a call whose reasoning was cut: the API refuses both. Without a
-    user message in the window, it starts at the first item that is no output.
+    A window of the most recent items may begin inside a turn: with outputs whose
+    calls were cut off (the API refuses those), or with reasoning cut from its call.
+    The window starts at its first user message when the rest is whole from there,
+    else at the first item from which it is whole.
 
     Args:
         items: The most recent items, oldest first.
@@ -77,14 +82,39 @@ def recent_turns(items: list[Item]) -> list[Item]:
     Returns:
         The same items, less any leading ones a request could not begin with.
     """
-    for index, item in enumerate(items):
-        if item.get("role") == "user":
+    broken = _broken_starts(items)
+    whole = [index for index in range(len(items)) if index not in broken]
+    for index in whole:
+        if items[index].get("role") == "user":
             return items[index:] if index else items
+    for index in whole:
+        if items[index].get("type") != "reasoning":
+            return items[index:] if index else items
+    return []
+
+
+def _broken_starts(items: list[Item]) -> set[int]:
+    """The indexes a window cannot start at: between an output and its call (or before it)."""
+    calls: dict[object, int] = {}
+    broken: set[int] = set()
     for index, item in enumerate(items):
         kind = item.get("type")
-        if not (isinstance(kind, str) and kind.endswith("_output")) and kind != "reasoning":
-            return items[index:]
-    return []
+        if not isinstance(kind, str):
+            continue
+        if kind.endswith("_output"):
+            call = calls.get(item.get("call_id"))
+            broken.update(range(call + 1 if call is not None else 0, index + 1))
+        elif "call_id" in item:
+            calls.setdefault(item["call_id"], index)
+    return broken
+
+
+def _tip(items: list[Item]) -> str | None:
+    """A fingerprint of the newest item: whether a session moved on since a state was saved."""
+    if not items:
+        return None
+    text = json.dumps(items[-1], sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 class SessionLink:
@@ -136,26 +166,23 @@ class SessionLink:
                 "state.reject(...); await Runner.run(agent, state, session=session)), or "
                 "drop it with await session.clear_paused_run()"
             )
-        limit = self._limit()
-        history = await self.session.get_items(limit)
-        if limit is not None:
-            history = recent_turns(history)
+        stored = await self.session.get_items(self._limit())
         new_input = list(state.input)
-        state.input[:] = await self._model_input(history, new_input)
-        state.session = SessionProgress(unsaved_input=new_input)
+        state.input[:] = await self._model_input(recent_turns(stored), new_input)
+        state.session = SessionProgress(unsaved_input=new_input, tip=_tip(stored))
 
     async def resume(self, state: RunState | None) -> RunState:
-        """The paused run to go on with: the one given, or the one the session stores.
+        """The run to go on with: the state given, or the run the session holds paused.
 
         Args:
-            state: The state given to `Runner.run`, or None to take the stored one.
+            state: The state given to `Runner.run`, or None to take the paused one.
 
         Returns:
             The state to resume.
 
         Raises:
-            UserError: If there is nothing to resume, or the state given is not the one
-                the session holds paused (say it was resumed already).
+            UserError: If there is nothing to resume, or the state is not where the
+                session is now (resumed already, or the session moved on).
         """
         name = self.session.session_id
         stored = await self.store.get_paused_state() if self.store is not None else None
@@ -167,25 +194,35 @@ class SessionLink:
                     "user's message, or the RunState to resume"
                 )
             state = RunState.from_json(stored)
-        elif stored is not None and _waiting(RunState.from_json(stored)) != _waiting(state):
+        elif stored is not None and RunState.from_json(stored).session != state.session:
             raise UserError(
                 f"Session {name!r} holds another paused run than the state given: resume "
                 "that one (await session.get_paused_run()), or drop it with "
                 "await session.clear_paused_run()"
             )
-        elif stored is None and state.session is not None and self.store is not None:
+        elif stored is None and state.interruptions and state.session and self.store:
             raise UserError(
                 f"This run paused in session {name!r}, which no longer holds it: it was "
-                "resumed already, or the session was cleared. Start a new run with "
+                "resumed already, or dropped. Start a new run with "
                 "Runner.run(agent, input, session=session)"
             )
         if state.session is None:  # a run from elsewhere: the session takes all of it
             state.session = SessionProgress(unsaved_input=list(state.input))
+        elif _tip(await self.session.get_items(1)) != state.session.tip:
+            raise UserError(
+                f"Session {name!r} has moved on since this state was saved: it was resumed "
+                "already, or another run added to the session. Resume from the session's "
+                "latest state, or start a new run with Runner.run(agent, input, "
+                "session=session)"
+            )
         self._clears_paused = stored is not None
         return state
 
     async def save(self, state: RunState, *, paused: bool = False) -> None:
         """Store what the run completed since the last save, in one write.
+
+        If the run is cancelled meanwhile, the write still ends first (it cannot be
+        stopped), so that the state records what the session holds either way.
 
         Args:
             state: The run's state.
@@ -197,17 +234,24 @@ class SessionLink:
         items = [*progress.unsaved_input, *state.new_items[progress.saved : done]]
         if not items and not paused and not self._clears_paused:
             return
-        before = (progress.unsaved_input, progress.saved)
-        progress.unsaved_input, progress.saved = [], done
+        before = (progress.unsaved_input, progress.saved, progress.tip)
+        after: tuple[list[Item], int, str | None] = ([], done, _tip(items) or progress.tip)
+        progress.unsaved_input, progress.saved, progress.tip = after  # as the stored state says
+        paused_state = state.to_json() if paused else None
+        progress.unsaved_input, progress.saved, progress.tip = before
+        write = asyncio.ensure_future(self._write(items, paused_state))
         try:
-            if self.store is not None:
-                await self.store.add_turn(items, paused_state=state.to_json() if paused else None)
-            elif items:
-                await self.session.add_items(items)
-        except BaseException:
-            progress.unsaved_input, progress.saved = before
-            raise
-        self._clears_paused = False
+            await to_the_end(write)
+        finally:
+            if succeeded(write):
+                progress.unsaved_input, progress.saved, progress.tip = after
+                self._clears_paused = False
+
+    async def _write(self, items: list[Item], paused_state: str | None) -> None:
+        if self.store is not None:
+            await self.store.add_turn(items, paused_state=paused_state)
+        elif items:
+            await self.session.add_items(items)
 
     def _limit(self) -> int | None:
         settings = self.config.session_settings or getattr(self.session, "session_settings", None)
@@ -226,7 +270,3 @@ class SessionLink:
                 "items the model is sent (say, a summary of the history, then the new input)"
             )
         return list(built)  # pyright: ignore[reportUnknownArgumentType]
-
-
-def _waiting(state: RunState) -> list[str]:
-    return [approval.approval_id for approval in state.interruptions]

@@ -100,6 +100,9 @@ class SessionProgress:
     """The run's new input, stored with its first completed turn (then emptied)."""
     saved: int = 0
     """How many of the run's `new_items` the session holds."""
+    tip: str | None = None
+    """A fingerprint of the session's newest item after the run's last write: a state
+    is resumed on a session only where the session still is."""
 
 
 @with_config(_CLOSED)

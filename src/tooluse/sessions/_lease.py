@@ -19,6 +19,7 @@ import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
+from .._tasks import succeeded, to_the_end
 from ..exceptions import UserError
 from ._protocol import SessionBusyError
 
@@ -103,7 +104,15 @@ async def hold_claim(
     """
     owner = new_owner()
     now = time.time()
-    if not await acquire(owner, now, now + lease_seconds):
+    # The write goes on in its thread if this task is cancelled: a claim it took is let go.
+    acquiring = asyncio.ensure_future(acquire(owner, now, now + lease_seconds))
+    try:
+        taken = await to_the_end(acquiring)
+    except asyncio.CancelledError:
+        if succeeded(acquiring) and acquiring.result():
+            await to_the_end(asyncio.ensure_future(release(owner)))
+        raise
+    if not taken:
         raise SessionBusyError(session_id)
     keeper = asyncio.create_task(_keep(session_id, owner, lease_seconds, renew))
     try:
@@ -111,7 +120,7 @@ async def hold_claim(
     finally:
         keeper.cancel()
         await asyncio.wait({keeper})
-        await release(owner)
+        await to_the_end(asyncio.ensure_future(release(owner)))
 
 
 async def _keep(session_id: str, owner: str, lease_seconds: float, renew: Renew) -> None:

@@ -337,7 +337,7 @@ class _Run:
         await self._take_over()
         while True:
             step = await take_turn(self.scope)
-            if isinstance(step, RunAgain | NextAgent) and self._link is not None:
+            if self._link is not None and isinstance(step, RunAgain | NextAgent):
                 await self._link.save(self.scope.state)
             if isinstance(step, RunAgain):
                 continue

@@ -35,6 +35,10 @@ from tooluse import (
     RunContextWrapper,
     Runner,
     ToolContext,
+    ToolOutput,
+    ToolOutputFileContent,
+    ToolOutputImage,
+    ToolOutputText,
     function_tool,
 )
 from tooluse._cli import main
@@ -255,6 +259,43 @@ async def test_listing_keeps_the_natural_schema_and_annotations() -> None:
     assert listed["add"].annotations == hints
     assert listed["owner"].annotations is None
     assert listed["owner"].input_schema["properties"] == {}  # the context is no argument
+
+
+async def test_rich_outputs_reach_the_client_as_mcp_content() -> None:
+    @function_tool
+    def chart() -> list[ToolOutput]:
+        """Draw a chart and attach its data."""
+        return [
+            ToolOutputText(text="the chart"),
+            ToolOutputImage(image_url="data:image/png;base64,iVBORw0K"),
+            ToolOutputImage(image_url="https://example.com/chart.png"),
+            ToolOutputImage(file_id="file-1"),
+            ToolOutputFileContent(file_data="data:text/csv;base64,YSxiCg==", filename="d.csv"),
+            ToolOutputFileContent(file_url="https://example.com/d.pdf", filename="d.pdf"),
+            ToolOutputFileContent(file_id="file-2"),
+        ]
+
+    async with connected(chart) as client:
+        result = await client.call_tool("chart", {})
+
+    text, image, link, image_id, embedded, file_link, file_id = result.content
+    assert not result.is_error
+    assert isinstance(text, types.TextContent)
+    assert text.text == "the chart"
+    assert isinstance(image, types.ImageContent)
+    assert (image.mime_type, image.data) == ("image/png", "iVBORw0K")
+    assert isinstance(link, types.ResourceLink)
+    assert link.uri == "https://example.com/chart.png"
+    assert isinstance(image_id, types.TextContent)
+    assert "file-1" in image_id.text
+    assert isinstance(embedded, types.EmbeddedResource)
+    assert isinstance(embedded.resource, types.BlobResourceContents)
+    assert (embedded.resource.mime_type, embedded.resource.blob) == ("text/csv", "YSxiCg==")
+    assert str(embedded.resource.uri) == "file:///d.csv"
+    assert isinstance(file_link, types.ResourceLink)
+    assert file_link.name == "d.pdf"
+    assert isinstance(file_id, types.TextContent)
+    assert "file-2" in file_id.text
 
 
 async def test_calls_get_the_context_and_json_output() -> None:

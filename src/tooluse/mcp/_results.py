@@ -14,6 +14,10 @@ model is told of it goes through the server's `failure_error_function`. By
 default the message is hidden, as a function tool's exception is: a server may
 repeat the arguments, or worse, in it. `server_error_message` passes it on,
 for servers you trust.
+
+Served the other way (`tooluse serve`), a tool's rich output goes to the MCP
+client as MCP content: a `data:` image as an image block, a `data:` file as an
+embedded blob resource, a URL as a resource link, a file id as a line of text.
 """
 
 from __future__ import annotations
@@ -30,7 +34,13 @@ from .._invocation import ToolErrorFunction
 from .._tool_errors import default_tool_error_function
 from .._tool_outputs import ToolOutput, ToolOutputFileContent, ToolOutputImage, ToolOutputText
 
-__all__ = ["MCPToolError", "failure_text", "result_output", "server_error_message"]
+__all__ = [
+    "MCPToolError",
+    "failure_text",
+    "result_output",
+    "served_content",
+    "server_error_message",
+]
 
 _MAX_ERROR_CHARS = 2000
 _RICH_BLOCKS = frozenset({"image", "resource"})
@@ -230,3 +240,55 @@ def _size(data: str) -> str:
 
 def _mime(mime_type: str | None) -> str:
     return f", {mime_type}" if mime_type else ""
+
+
+def served_content(parts: list[dict[str, Any]]) -> list[types.ContentBlock]:
+    """A served tool's rich output (Responses input parts) as MCP content blocks.
+
+    Args:
+        parts: The `input_text`, `input_image` and `input_file` parts of the output.
+
+    Returns:
+        One content block per part.
+    """
+    return [_served_block(part) for part in parts]
+
+
+def _served_block(part: dict[str, Any]) -> types.ContentBlock:
+    kind = part.get("type")
+    if kind == "input_image":
+        return _served_image(part)
+    if kind == "input_file":
+        return _served_file(part)
+    return types.TextContent(text=str(part.get("text", "")))
+
+
+def _served_image(part: dict[str, Any]) -> types.ContentBlock:
+    url = part.get("image_url")
+    if not isinstance(url, str):
+        return types.TextContent(text=f"[image: file {part.get('file_id')}]")
+    inline = _data_url(url)
+    if inline is None:
+        return types.ResourceLink(name="image", uri=url)
+    return types.ImageContent(data=inline[1], mime_type=inline[0])
+
+
+def _served_file(part: dict[str, Any]) -> types.ContentBlock:
+    name = str(part.get("filename") or "file")
+    data, url = part.get("file_data"), part.get("file_url")
+    inline = _data_url(data) if isinstance(data, str) else None
+    if inline is not None:
+        mime, encoded = inline
+        blob = types.BlobResourceContents(uri=f"file:///{name}", mime_type=mime, blob=encoded)
+        return types.EmbeddedResource(resource=blob)
+    if isinstance(url, str):
+        return types.ResourceLink(name=name, uri=url)
+    return types.TextContent(text=f"[file: {name} {part.get('file_id') or ''}]".strip())
+
+
+def _data_url(url: str) -> tuple[str, str] | None:
+    """The MIME type and base64 data of a `data:<mime>;base64,<data>` URL; None otherwise."""
+    head, comma, data = url.partition(",")
+    if not (comma and head.startswith("data:") and head.endswith(";base64")):
+        return None
+    return head[len("data:") : -len(";base64")] or "application/octet-stream", data

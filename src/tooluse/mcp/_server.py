@@ -47,6 +47,7 @@ from .._threads import CallTimedOut
 from .._tool_errors import default_tool_error_function
 from .._version import __version__
 from ..exceptions import ToolTimeoutError, UserError
+from ._results import served_content
 
 __all__ = ["Transport", "serve", "tool_server"]
 
@@ -239,6 +240,8 @@ class _ServedTools:
             loop=asyncio.get_running_loop(),
         )
         outcome = await call_served_tool(tool, call, arguments)
+        if outcome.parts is not None and not outcome.failed:
+            return types.CallToolResult(content=served_content(outcome.parts))
         return _result(outcome.output, failed=outcome.failed)
 
 

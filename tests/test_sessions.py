@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import sqlite3
 import subprocess
@@ -221,16 +222,41 @@ async def test_sqlalchemy_engine_passed_in_is_left_open(tmp_path: Path) -> None:
 
 
 async def test_reads_and_extends_what_openai_agents_wrote(tmp_path: Path) -> None:
-    agents = pytest.importorskip("agents")
+    # openai-agents' SQLiteSession keeps a conversation in two tables: one row per session,
+    # and one row per item with the item as JSON text. A file it wrote, made here by hand.
     path = tmp_path / "agents.db"
-    theirs = agents.SQLiteSession("s", path)
-    await theirs.add_items(items("a", 2))
+    theirs = sqlite3.connect(path)
+    theirs.executescript(
+        """
+        CREATE TABLE agent_sessions (
+            session_id TEXT PRIMARY KEY,
+            created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
+            updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP
+        );
+        CREATE TABLE agent_messages (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL,
+            message_data TEXT NOT NULL,
+            created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
+            FOREIGN KEY (session_id) REFERENCES agent_sessions (session_id) ON DELETE CASCADE
+        );
+        INSERT INTO agent_sessions (session_id) VALUES ('s');
+        """
+    )
+    theirs.executemany(
+        "INSERT INTO agent_messages (session_id, message_data) VALUES ('s', ?)",
+        [(json.dumps(item),) for item in items("a", 2)],
+    )
+    theirs.commit()
     ours = SQLiteSession("s", path)
-    assert await ours.get_items() == items("a", 2)
-    await ours.add_turn(items("b", 1), paused_state=None)
-    assert await theirs.get_items() == items("a", 2) + items("b", 1)
+    try:
+        assert await ours.get_items() == items("a", 2)
+        await ours.add_turn(items("b", 1), paused_state=None)
+    finally:
+        ours.close()
+    rows = theirs.execute("SELECT message_data FROM agent_messages ORDER BY id").fetchall()
     theirs.close()
-    ours.close()
+    assert [json.loads(text) for (text,) in rows] == items("a", 2) + items("b", 1)
 
 
 # -- import weight ------------------------------------------------------------------

@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
+from ._durable import run_backend
 from ._hooks import RunEvents
 from ._items import Item, message_text, with_valid_text
 from ._run_scope import AgentSetup, RunScope, TurnTools
@@ -64,7 +65,9 @@ async def call_model(scope: RunScope, tools: TurnTools) -> None:
     limits = scope.config.usage_limits
     if limits is not None:
         limits.check_before_request(state.usage)
-    model = resolve_model(scope.config.model or agent.model)
+    named = scope.config.model or agent.model
+    backend = run_backend.get()
+    model = resolve_model(named) if backend is None else backend.model(named)
     request = await _request(scope, tools)
     state.turns += 1
     response, duration = await _fetch(scope, model, request)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ._context import RunContextWrapper
+from ._durable import run_backend
 from ._function_tool import FunctionTool
 from ._guardrails import InputGuardrailResult, OutputGuardrailResult
 from ._handoffs import Handoff, as_handoffs, enabled_handoffs, handoff_tools
@@ -57,6 +58,9 @@ class TurnTools:
         Raises:
             UserError: If two tools share a name: the model could not tell them apart.
         """
+        backend = run_backend.get()
+        if backend is not None:  # durable: each function tool call runs elsewhere
+            tools = [backend.function_tool(t) if isinstance(t, FunctionTool) else t for t in tools]
         offered = [t for t in tools if isinstance(t, FunctionTool)] + handoffs
         functions = {tool.name: tool for tool in tools if isinstance(tool, FunctionTool)}
         named = [tool.name for tool in offered]

@@ -6,7 +6,7 @@ import uuid
 
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import Client
-from temporalio.worker import Worker
+from temporalio.worker import Replayer, Worker
 
 from tooluse.temporal import MODEL_ACTIVITY, TooluseTemporalPlugin
 
@@ -43,3 +43,6 @@ async def test_model_and_tool_calls_run_as_activities(
         if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
     ]
     assert activities == [MODEL_ACTIVITY, "tooluse.tool.add", MODEL_ACTIVITY]
+    # Replayed from its history, the run issues the same commands (no nondeterminism error).
+    replayer = Replayer(workflows=[AgentWorkflow], plugins=[plugin])
+    await replayer.replay_workflow(await handle.fetch_history())

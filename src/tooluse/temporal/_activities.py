@@ -21,7 +21,13 @@ from ._payloads import (
     response_payload,
 )
 
-__all__ = ["MODEL_ACTIVITY", "ModelProvider", "model_activity", "tool_activity", "tool_activity_name"]
+__all__ = [
+    "MODEL_ACTIVITY",
+    "ModelProvider",
+    "model_activity",
+    "tool_activity",
+    "tool_activity_name",
+]
 
 MODEL_ACTIVITY = "tooluse.invoke_model"
 """The model activity's name."""

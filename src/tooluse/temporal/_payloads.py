@@ -98,9 +98,7 @@ def request_payload(request: ModelRequest) -> dict[str, Any]:
 
 def request_from_payload(data: dict[str, Any]) -> ModelRequest:
     """The request back, its tools rebuilt to be offered (never invoked)."""
-    tools = [
-        FunctionTool(on_invoke_tool=_not_here, **spec) for spec in data["tools"]
-    ]
+    tools = [FunctionTool(on_invoke_tool=_not_here, **spec) for spec in data["tools"]]
     return ModelRequest(
         instructions=data["instructions"],
         input=data["input"],

@@ -47,7 +47,7 @@ class TooluseTemporalPlugin(SimplePlugin):
         """
         activities: list[Callable[..., Any]] = [model_activity(model_provider)]
         activities += [tool_activity(tool) for tool in tools]
-        super().__init__(
+        super().__init__(  # pyright: ignore[reportUnknownMemberType]  # temporalio types activities as Callable[..., Unknown]
             "tooluse.TooluseTemporalPlugin",
             activities=activities,
             interceptors=[TooluseInterceptor(activity_options)],

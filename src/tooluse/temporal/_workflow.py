@@ -30,7 +30,7 @@ from ..models import Model, ModelRequest, ModelResponse, StreamEvent
 from ._activities import MODEL_ACTIVITY, tool_activity_name
 from ._payloads import ToolCall, ToolResult, request_payload, response_from_payload
 
-__all__ = ["ActivityOptions", "ActivityModel", "TemporalBackend", "TooluseInterceptor"]
+__all__ = ["ActivityModel", "ActivityOptions", "TemporalBackend", "TooluseInterceptor"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class ActivityOptions:
     """Temporal retries the activity by this; None for Temporal's default (unlimited)."""
 
 
-class ToolFailed(Exception):  # noqa: N818  # what a tool's failure is to ctx.error
+class ToolFailed(Exception):  # what a tool's failure is to ctx.error
     """The tool activity reported a failed call (its text went to the model)."""
 
 
@@ -56,7 +56,7 @@ class ActivityModel(Model):
         self.model = name
         self._options = options
 
-    async def get_response(self, request: ModelRequest) -> ModelResponse:  # noqa: D102
+    async def get_response(self, request: ModelRequest) -> ModelResponse:
         call = {"model": self.model, "request": request_payload(request)}
         data = await workflow.execute_activity(
             MODEL_ACTIVITY,
@@ -67,7 +67,7 @@ class ActivityModel(Model):
         )
         return response_from_payload(data)
 
-    def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:  # noqa: D102
+    def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         raise UserError("tooluse.temporal: streamed runs are not supported inside a workflow")
 
 
@@ -78,12 +78,12 @@ class TemporalBackend:
         self.options = options
         self._tools: dict[int, FunctionTool] = {}
 
-    def model(self, model: str | Model | None) -> Model:  # noqa: D102
+    def model(self, model: str | Model | None) -> Model:
         if isinstance(model, Model):  # only its name travels: the worker's provider makes it
             model = getattr(model, "model", None)
         return ActivityModel(model if isinstance(model, str) else None, self.options)
 
-    def function_tool(self, tool: FunctionTool) -> FunctionTool:  # noqa: D102
+    def function_tool(self, tool: FunctionTool) -> FunctionTool:
         remote = self._tools.get(id(tool))
         if remote is None:
             remote = dataclasses.replace(tool, on_invoke_tool=self._invoker(tool.name))
@@ -114,7 +114,7 @@ class TooluseInterceptor(Interceptor):
     def __init__(self, options: ActivityOptions | None = None) -> None:
         self.options = options or ActivityOptions()
 
-    def workflow_interceptor_class(  # noqa: D102
+    def workflow_interceptor_class(
         self, input: WorkflowInterceptorClassInput
     ) -> type[WorkflowInboundInterceptor]:
         options = self.options

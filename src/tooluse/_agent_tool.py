@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import inspect
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ._context import ToolContext
 from ._function_tool import FunctionTool, function_tool
 from ._handoffs import tool_safe
-from ._invocation import ToolErrorFunction, tool_output_text
+from ._invocation import Invoker, ToolErrorFunction, tool_output_text
 from ._runner import RunOptions, _Run  # pyright: ignore[reportPrivateUsage]
 from .exceptions import UsageLimitExceeded, UserError
 
@@ -17,7 +18,23 @@ if TYPE_CHECKING:
     from ._agent import Agent
     from ._result import RunResult
 
-__all__ = ["agent_as_tool"]
+__all__ = ["agent_as_tool", "tool_agent"]
+
+_AGENTS: weakref.WeakKeyDictionary[Callable[..., Any], Agent[Any]] = weakref.WeakKeyDictionary()
+"""The agent each agent tool's function asks (a tool renamed with `replace` keeps it)."""
+
+
+def tool_agent(tool: FunctionTool) -> Agent[Any] | None:
+    """The agent `tool` asks, if it is an agent used as a tool.
+
+    Args:
+        tool: Any function tool.
+
+    Returns:
+        The agent; None for any other tool.
+    """
+    invoker = tool.on_invoke_tool
+    return _AGENTS.get(invoker.func) if isinstance(invoker, Invoker) else None
 
 
 def agent_as_tool(
@@ -71,6 +88,7 @@ def agent_as_tool(
         output = custom_output_extractor(result)
         return await output if inspect.isawaitable(output) else output
 
+    _AGENTS[run_agent] = agent
     return function_tool(
         name_override=tool_name or tool_safe(agent.name),
         description_override=tool_description or agent.handoff_description or f"Ask {agent.name}.",

@@ -5,22 +5,39 @@ code it runs (a context variable, so only that code sees it): the loop then asks
 the backend for the model to call and for each function tool to offer, and the
 backend hands back stand-ins that run the call somewhere else (a Temporal
 activity). Without one, both are the run's own.
+
+A stand-in tool's `on_invoke_tool` is a `RemoteInvoker`: it reports the whole
+outcome of the call (text, rich parts, failure), as a decorated tool's does.
+Agents used as tools are never swapped: their nested run is the caller's code,
+so its own model and tool calls go through the same backend.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from ._context import ToolContext
     from ._function_tool import FunctionTool
-    from .models import Model
+    from ._invocation import InvokeSettings, ToolOutcome
+    from .models import Model, ModelResponse
 
-__all__ = ["RunBackend", "run_backend"]
+__all__ = ["RemoteInvoker", "RunBackend", "run_backend"]
 
 
 class RunBackend(Protocol):
     """Replaces a run's model and function tools with ones that call out."""
+
+    @property
+    def retries_model_calls(self) -> bool:
+        """Whether the backend retries failed model calls itself.
+
+        The run then makes one attempt per call: no `RetryPolicy` delays, jitter or clock
+        reads in the loop.
+        """
+        ...
 
     def model(self, model: str | Model | None) -> Model:
         """The model to call for what the agent or run config names."""
@@ -29,6 +46,35 @@ class RunBackend(Protocol):
     def function_tool(self, tool: FunctionTool) -> FunctionTool:
         """The tool to offer and invoke in place of `tool`."""
         ...
+
+    def duration(self, response: ModelResponse) -> float:
+        """Seconds the call that gave `response` took, measured where it ran."""
+        ...
+
+
+class RemoteInvoker(ABC):
+    """A stand-in tool's `on_invoke_tool`: runs the call elsewhere, reports its outcome."""
+
+    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
+        """The output text, as any `on_invoke_tool` returns it."""
+        from ._invocation import InvokeSettings  # noqa: PLC0415  # the loop imports this module
+
+        return (await self.invoke(ctx, arguments, InvokeSettings())).output
+
+    @abstractmethod
+    async def invoke(
+        self, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings
+    ) -> ToolOutcome:
+        """Run the call with the model's arguments and the run's settings.
+
+        Args:
+            ctx: The call's context.
+            arguments: The raw JSON arguments.
+            settings: The run's timeout and failure settings.
+
+        Returns:
+            The outcome, as the tool's own invoker would give it.
+        """
 
 
 run_backend: ContextVar[RunBackend | None] = ContextVar("tooluse_run_backend", default=None)

@@ -129,15 +129,17 @@ async def _fetch(
 ) -> tuple[ModelResponse, float]:
     """The response, trying again as the retry policy says; and how long its attempt took."""
     agent, events = scope.setup.agent, scope.events
+    backend = run_backend.get()
     attempt = 1
     while True:
         stream = _Stream() if scope.streamed else None
-        started = time.perf_counter()
+        started = time.perf_counter() if backend is None else 0.0  # a backend measures its own
         try:
             response = await _attempt(scope, model, request, stream)
         except Exception as error:
             # Never again once events went out: the consumer has seen part of an answer.
             retried = stream is not None and stream.produced
+            retried = retried or _retried_elsewhere()
             policy = scope.config.effective_retry_policy()  # only when a call failed
             delay = None if retried else policy.retry_delay(error, attempt - 1)
             if events.tracer is not None:
@@ -155,6 +157,8 @@ async def _fetch(
             await asyncio.sleep(delay)
             attempt += 1
             continue
+        if backend is not None:
+            return response, backend.duration(response)
         return response, time.perf_counter() - started
 
 
@@ -234,7 +238,7 @@ def _api_error(error: Exception, scope: RunScope, attempts: int) -> ModelAPIErro
     if isinstance(error, ModelTransportError):
         status = error.status_code
         what = error.description
-        if status is not None:
+        if status is not None and not _retried_elsewhere():  # else the error says how often
             what = f"{what} (HTTP {status}), {_tries(attempts)}"
         return ModelAPIError(status, *scope.error_items(), description=what)
     openai = sys.modules.get("openai")  # not imported until a model uses it: no API error then
@@ -269,6 +273,12 @@ def _status_failure(status: int | None, scope: RunScope, attempts: int) -> str:
             "for a longer wait than RetryPolicy.max_retry_after, or not to retry"
         )
     return f"the model's API failed (HTTP {status}), {_tries(attempts)}"
+
+
+def _retried_elsewhere() -> bool:
+    """Whether the run backend retries model calls itself (the run then tries once)."""
+    backend = run_backend.get()
+    return backend is not None and backend.retries_model_calls
 
 
 def _tries(attempts: int) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._context import RunContextWrapper, ToolContext
+from ._durable import RemoteInvoker
 from ._function_tool import FunctionTool
 from ._hooks import RunEvents
 from ._invocation import (
@@ -253,7 +254,7 @@ async def _invoke_within(
     tool: FunctionTool, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings
 ) -> ToolOutcome:
     invoker = tool.on_invoke_tool
-    if isinstance(invoker, Invoker):
+    if isinstance(invoker, Invoker | RemoteInvoker):
         return await invoker.invoke(ctx, arguments, settings)
     # A hand-built tool: its exceptions are its own; a decorated tool it wraps sets ctx.error.
     call = invoker(ctx, arguments)

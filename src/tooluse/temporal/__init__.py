@@ -1,13 +1,22 @@
 """Durable runs on Temporal: `Runner.run` inside a workflow, model and tool calls as activities.
 
 Install with `pip install 'tooluse[temporal]'`. Give the worker a
-`TooluseTemporalPlugin` with the agents' function tools; in the workflow,
-`await Runner.run(agent, input)` as anywhere else.
+`TooluseTemporalPlugin(agents=[...])` (or `tools=[...]`); in the workflow,
+`await Runner.run(agent, input)` as anywhere else. `ActivityOptions` sets the
+activities' timeouts and retries (Temporal's `RetryPolicy`: the run's own
+model-call retries are off inside a workflow).
 """
 
 from ._activities import MODEL_ACTIVITY, ModelProvider, model_activity, tool_activity
 from ._plugin import PASSTHROUGH_MODULES, TooluseTemporalPlugin
-from ._workflow import ActivityModel, ActivityOptions, TemporalBackend, TooluseInterceptor
+from ._workflow import (
+    ActivityModel,
+    ActivityOptions,
+    TemporalBackend,
+    ToolActivityError,
+    ToolFailed,
+    TooluseInterceptor,
+)
 
 __all__ = [
     "MODEL_ACTIVITY",
@@ -16,6 +25,8 @@ __all__ = [
     "ActivityOptions",
     "ModelProvider",
     "TemporalBackend",
+    "ToolActivityError",
+    "ToolFailed",
     "TooluseInterceptor",
     "TooluseTemporalPlugin",
     "model_activity",

@@ -1,24 +1,42 @@
-"""The worker's side: the model activity, and one activity per function tool."""
+"""The worker's side: the model activity, and one activity per function tool.
+
+Errors leave an activity as Temporal `ApplicationError`s whose `type` is the
+error's class name; the workflow's side turns them back into tooluse's errors.
+The model activity adds the HTTP status (its `details`) and is not retried for
+an error tooluse's `RetryPolicy` would not retry (a 400, a missing key). A
+tool's developer mistake (`UserError`) and a tool that raises at its timeout
+are not retried either; any other exception a tool lets through is, by the
+activity's retry policy.
+"""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
+from pydantic_core import PydanticSerializationError, to_jsonable_python
 from temporalio import activity
+from temporalio.exceptions import ApplicationError
 
 from .._context import ToolContext
 from .._function_tool import FunctionTool
-from .._invocation import InvokeSettings
+from .._invocation import InvokeSettings, ToolOutcome
+from .._retries import RetryPolicy
 from .._threads import CallTimedOut
-from .._tool_execution import _invoke_within  # pyright: ignore[reportPrivateUsage]
-from ..models import Model, resolve_model
+from .._tool_execution import (
+    _invoke_within,  # pyright: ignore[reportPrivateUsage]
+    _timed_out,  # pyright: ignore[reportPrivateUsage]
+)
+from ..exceptions import ToolTimeoutError, UserError
+from ..models import Model, ModelTransportError, resolve_model
 from ._payloads import (
     ModelCall,
+    ModelReply,
     ToolCall,
     ToolResult,
+    reply_payload,
     request_from_payload,
-    response_payload,
 )
 
 __all__ = [
@@ -35,26 +53,65 @@ MODEL_ACTIVITY = "tooluse.invoke_model"
 ModelProvider = Callable[[str | None], Model]
 """Gives the worker's `Model` for the name a workflow's agent asks for."""
 
+_ONE_TRY = RetryPolicy()
+"""Asked only whether an error is one tooluse retries at all."""
+
 
 def tool_activity_name(tool_name: str) -> str:
-    """The activity a function tool runs as: `tooluse.tool.<name>`."""
+    """The activity a function tool runs as: `tooluse.tool.<name>`.
+
+    Args:
+        tool_name: The tool's name.
+
+    Returns:
+        The activity's name.
+    """
     return f"tooluse.tool.{tool_name}"
 
 
 def model_activity(provider: ModelProvider = resolve_model) -> Callable[..., Any]:
-    """The model activity: calls the provider's model with the workflow's request."""
+    """The model activity: calls the provider's model with the workflow's request.
+
+    Args:
+        provider: Gives the model for a name.
+
+    Returns:
+        The activity, to register on a worker.
+    """
 
     @activity.defn(name=MODEL_ACTIVITY)
-    async def invoke_model(call: ModelCall) -> dict[str, Any]:
-        model = provider(call["model"])
-        response = await model.get_response(request_from_payload(call["request"]))
-        return response_payload(response)
+    async def invoke_model(call: ModelCall) -> ModelReply:
+        request = request_from_payload(call["request"])
+        started = time.perf_counter()
+        try:
+            response = await provider(call["model"]).get_response(request)
+        except Exception as error:
+            raise _model_failure(error) from error
+        return reply_payload(response, time.perf_counter() - started)
 
     return invoke_model
 
 
+def _model_failure(error: Exception) -> ApplicationError:
+    """The activity's error for a failed call, with the HTTP status if there was one."""
+    status = getattr(error, "status_code", None)
+    status = status if isinstance(status, int) else None
+    described = error.description if isinstance(error, ModelTransportError) else str(error)
+    retried = not isinstance(error, UserError) and _ONE_TRY.retry_delay(error, 0) is not None
+    return ApplicationError(
+        described, {"status": status}, type=type(error).__name__, non_retryable=not retried
+    )
+
+
 def tool_activity(tool: FunctionTool) -> Callable[..., Any]:
-    """The activity that invokes `tool` (sync tools in a thread, as in any run)."""
+    """The activity that invokes `tool` (sync tools in a thread, as in any run).
+
+    Args:
+        tool: The tool.
+
+    Returns:
+        The activity, to register on a worker.
+    """
 
     @activity.defn(name=tool_activity_name(tool.name))
     async def invoke_tool(call: ToolCall) -> ToolResult:
@@ -64,11 +121,47 @@ def tool_activity(tool: FunctionTool) -> Callable[..., Any]:
             tool_call_id=call["call_id"],
             tool_arguments=call["arguments"],
         )
-        settings = InvokeSettings(timeout=tool.timeout_seconds)
         try:
-            outcome = await _invoke_within(tool, ctx, call["arguments"], settings)
-        except CallTimedOut:
-            return ToolResult(output=f"Tool '{tool.name}' timed out", failed=True)
-        return ToolResult(output=outcome.output, failed=outcome.failed)
+            return _result(tool, ctx, await _outcome(tool, ctx, call))
+        except (UserError, ToolTimeoutError) as error:  # the run stops: no retry helps
+            raise ApplicationError(
+                str(error), type=type(error).__name__, non_retryable=True
+            ) from error
 
     return invoke_tool
+
+
+async def _outcome(tool: FunctionTool, ctx: ToolContext[Any], call: ToolCall) -> ToolOutcome:
+    try:
+        return await _invoke_within(tool, ctx, call["arguments"], InvokeSettings(call["timeout"]))
+    except CallTimedOut as limit:
+        return await _timed_out(tool, ctx, limit)
+
+
+def _result(tool: FunctionTool, ctx: ToolContext[Any], outcome: ToolOutcome) -> ToolResult:
+    if outcome.handoff is not None:
+        raise UserError(
+            f"Tool '{tool.name}' returned an agent to hand off to: inside a Temporal workflow a "
+            "tool runs as an activity and cannot hand off; give the agent a handoff instead "
+            "(Agent(handoffs=[...]))"
+        )
+    error = ctx.error
+    return ToolResult(
+        output=outcome.output,
+        failed=outcome.failed,
+        parts=outcome.parts,
+        error_type=None if error is None else type(error).__name__,
+        context_variables=_variables(tool, outcome.context_variables),
+    )
+
+
+def _variables(tool: FunctionTool, variables: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not variables:
+        return None
+    try:
+        return to_jsonable_python(variables)
+    except PydanticSerializationError as error:
+        raise UserError(
+            f"Tool '{tool.name}' returned context_variables JSON cannot hold: inside a Temporal "
+            "workflow they travel from the activity as JSON; use JSON-friendly values"
+        ) from error

@@ -2,30 +2,38 @@
 
 A `ModelRequest` holds live `FunctionTool`s (with their callables); only what the
 model sees of them travels (`ToolSpec`), and the activity rebuilds a tool that
-cannot be invoked. Responses, settings and usage go through pydantic's
-`TypeAdapter`, so the dataclasses keep their shape both ways.
+cannot be invoked. A hosted tool travels as its API param (`HostedSpec`) and is
+rebuilt as a `HostedToolParam`, which the Responses model sends as it is.
+Responses, settings and usage go through pydantic's `TypeAdapter`, so the
+dataclasses keep their shape both ways.
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
 from pydantic import TypeAdapter
 
 from .._function_tool import FunctionTool
+from .._hosted_tools import FileSearchTool
 from .._settings import ModelSettings
 from ..exceptions import UserError
 from ..models import ModelRequest, ModelResponse
 
 __all__ = [
+    "HostedSpec",
+    "HostedToolParam",
     "ModelCall",
+    "ModelReply",
     "ToolCall",
     "ToolResult",
+    "ToolSpec",
+    "reply_payload",
     "request_from_payload",
     "request_payload",
     "response_from_payload",
-    "response_payload",
 ]
 
 
@@ -40,13 +48,33 @@ class ToolSpec(TypedDict):
     namespace_description: str | None
 
 
+class HostedSpec(TypedDict):
+    """A hosted tool, as the API param the model's client sends."""
+
+    hosted: dict[str, Any]
+    """`to_tool_param()`'s value."""
+    name: str
+    """The tool's name in the run's items."""
+    kind: str
+    """The tool's class name, for messages."""
+
+
 class ModelCall(TypedDict):
     """The model activity's input."""
 
     model: str | None
     """The model's name, for the worker's model provider; None for its default."""
     request: dict[str, Any]
-    """The `ModelRequest`, tools as `ToolSpec`s."""
+    """The `ModelRequest`, tools as `ToolSpec`s and `HostedSpec`s."""
+
+
+class ModelReply(TypedDict):
+    """The model activity's output."""
+
+    response: dict[str, Any]
+    """The `ModelResponse`."""
+    duration: float
+    """Seconds the call took, measured on the worker."""
 
 
 class ToolCall(TypedDict):
@@ -54,64 +82,105 @@ class ToolCall(TypedDict):
 
     arguments: str
     call_id: str
+    timeout: float | None
+    """The run's limit for the call, in seconds (the tool's `timeout_seconds` first)."""
 
 
 class ToolResult(TypedDict):
-    """A function tool activity's output."""
+    """A function tool activity's output: a `ToolOutcome`'s JSON-able part."""
 
     output: str
+    """The text the model receives (the parts' text form when there are parts)."""
     failed: bool
+    parts: list[dict[str, Any]] | None
+    """Responses input parts of a rich output (images, files), or None."""
+    error_type: str | None
+    """The class name of the error a failed call met, or None."""
+    context_variables: dict[str, Any] | None
+    """Values a Swarm-style return merges into the run context, or None."""
 
 
 def request_payload(request: ModelRequest) -> dict[str, Any]:
-    """The request as JSON-able data.
-
-    Raises:
-        UserError: If it offers a hosted tool (not carried to the activity yet).
-    """
-    specs: list[ToolSpec] = []
-    for tool in request.tools:
-        if not isinstance(tool, FunctionTool):
-            raise UserError(
-                f"tooluse.temporal: hosted tool {type(tool).__name__} is not supported in a "
-                "workflow yet"
-            )
-        specs.append(
-            ToolSpec(
-                name=tool.name,
-                description=tool.description,
-                params_json_schema=tool.params_json_schema,
-                strict_json_schema=tool.strict_json_schema,
-                namespace=tool.namespace,
-                namespace_description=tool.namespace_description,
-            )
-        )
+    """The request as JSON-able data: function tools as specs, hosted tools as API params."""
     return {
         "instructions": request.instructions,
         "input": request.input,
-        "tools": specs,
+        "tools": [_tool_spec(tool) for tool in request.tools],
         "settings": _settings().dump_python(request.settings, mode="json"),
         "output_schema": request.output_schema,
         "max_retries": request.max_retries,
     }
 
 
+def _tool_spec(tool: Any) -> ToolSpec | HostedSpec:
+    if not isinstance(tool, FunctionTool):
+        return HostedSpec(hosted=dict(tool.to_tool_param()), name=tool.name, kind=_kind(tool))
+    return ToolSpec(
+        name=tool.name,
+        description=tool.description,
+        params_json_schema=tool.params_json_schema,
+        strict_json_schema=tool.strict_json_schema,
+        namespace=tool.namespace,
+        namespace_description=tool.namespace_description,
+    )
+
+
+def _kind(tool: Any) -> str:
+    """A file search that includes its results says so: the model asks for them too."""
+    if isinstance(tool, FileSearchTool) and tool.include_search_results:
+        return _FILE_SEARCH_WITH_RESULTS
+    return type(tool).__name__
+
+
+_FILE_SEARCH_WITH_RESULTS = "FileSearchTool+results"
+
+
+@dataclass(frozen=True)
+class HostedToolParam:
+    """A hosted tool rebuilt on the worker: what its API param says, nothing more.
+
+    The Responses model sends `to_tool_param()` as it is. Tools the run answers
+    itself (computer, local shell) stay in the workflow, which answers their calls.
+    """
+
+    param: dict[str, Any]
+    """The API param."""
+    name: str
+    """The tool's name."""
+    kind: str
+    """The original tool's class name."""
+
+    def to_tool_param(self) -> dict[str, Any]:
+        """The Responses API tool param, as the workflow's tool gave it."""
+        return self.param
+
+
 def request_from_payload(data: dict[str, Any]) -> ModelRequest:
     """The request back, its tools rebuilt to be offered (never invoked)."""
-    tools = [FunctionTool(on_invoke_tool=_not_here, **spec) for spec in data["tools"]]
+    tools: list[Any] = [_tool_from_spec(spec) for spec in data["tools"]]
+    settings = _settings().validate_python(data["settings"])
+    if any(getattr(tool, "kind", None) == _FILE_SEARCH_WITH_RESULTS for tool in tools):
+        include = ["file_search_call.results"]
+        settings = replace(settings, extra_args={"include": include, **settings.extra_args})
     return ModelRequest(
         instructions=data["instructions"],
         input=data["input"],
         tools=tools,
-        settings=_settings().validate_python(data["settings"]),
+        settings=settings,
         output_schema=data["output_schema"],
         max_retries=data["max_retries"],
     )
 
 
-def response_payload(response: ModelResponse) -> dict[str, Any]:
-    """The response as JSON-able data."""
-    return _response().dump_python(response, mode="json")
+def _tool_from_spec(spec: dict[str, Any]) -> FunctionTool | HostedToolParam:
+    if "hosted" in spec:
+        return HostedToolParam(spec["hosted"], spec["name"], spec["kind"])
+    return FunctionTool(on_invoke_tool=_not_here, **spec)
+
+
+def reply_payload(response: ModelResponse, duration: float) -> ModelReply:
+    """The model activity's output."""
+    return ModelReply(response=_response().dump_python(response, mode="json"), duration=duration)
 
 
 def response_from_payload(data: dict[str, Any]) -> ModelResponse:

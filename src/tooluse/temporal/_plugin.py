@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from temporalio.plugin import SimplePlugin
 from temporalio.worker import WorkflowRunner
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
+from .._agent_tool import tool_agent
 from .._function_tool import FunctionTool
+from .._handoffs import Handoff
+from ..exceptions import UserError
 from ..models import resolve_model
 from ._activities import ModelProvider, model_activity, tool_activity
 from ._workflow import ActivityOptions, TooluseInterceptor
 
-__all__ = ["PASSTHROUGH_MODULES", "TooluseTemporalPlugin"]
+if TYPE_CHECKING:
+    from .._agent import Agent
+
+__all__ = ["PASSTHROUGH_MODULES", "TooluseTemporalPlugin", "collect_tools"]
 
 PASSTHROUGH_MODULES = ("tooluse", "openai", "pydantic", "pydantic_core", "griffe", "httpx")
 """Imported once, outside the workflow sandbox: tooluse's loop and what it imports.
@@ -27,32 +33,91 @@ class TooluseTemporalPlugin(SimplePlugin):
 
     Example:
         `Worker(client, task_queue="q", workflows=[MyWorkflow],
-        plugins=[TooluseTemporalPlugin(tools=[get_weather])])`
+        plugins=[TooluseTemporalPlugin(agents=[triage])])`
     """
 
     def __init__(
         self,
         tools: Sequence[FunctionTool] = (),
         *,
+        agents: Sequence[Agent[Any]] = (),
         model_provider: ModelProvider = resolve_model,
         activity_options: ActivityOptions | None = None,
     ) -> None:
         """Set up workers for workflows that run tooluse agents.
 
         Args:
-            tools: The function tools the agents use: each becomes an activity named
+            tools: Function tools the workflows' agents use: each becomes an activity named
                 `tooluse.tool.<name>`.
+            agents: Agents whose function tools to register too, with those of the agents
+                they hand off to and use as tools (an agent tool itself runs in the
+                workflow). Tools a toolset lists are not collected: pass them in `tools`.
             model_provider: Gives the worker's model for the name an agent asks for.
             activity_options: Timeouts and retries of the model and tool activities.
+
+        Raises:
+            UserError: If two different tools have one name.
         """
+        registered = collect_tools(tools, agents)
         activities: list[Callable[..., Any]] = [model_activity(model_provider)]
-        activities += [tool_activity(tool) for tool in tools]
+        activities += [tool_activity(tool) for tool in registered]
+        interceptor = TooluseInterceptor(activity_options, [tool.name for tool in registered])
         super().__init__(  # pyright: ignore[reportUnknownMemberType]  # temporalio types activities as Callable[..., Unknown]
             "tooluse.TooluseTemporalPlugin",
             activities=activities,
-            interceptors=[TooluseInterceptor(activity_options)],
+            interceptors=[interceptor],
             workflow_runner=_with_passthrough,
         )
+
+
+def collect_tools(
+    tools: Sequence[FunctionTool], agents: Sequence[Agent[Any]]
+) -> list[FunctionTool]:
+    """The tools given, then the agents' function tools, each name once.
+
+    Args:
+        tools: Tools given one by one.
+        agents: Agents, followed through handoffs and agents used as tools.
+
+    Returns:
+        The tools to register, in the order met.
+
+    Raises:
+        UserError: If two different tools have one name (naming each clash).
+    """
+    found: dict[str, FunctionTool] = {}
+    clashes: list[str] = []
+    for tool in [*tools, *_agents_tools(agents)]:
+        held = found.setdefault(tool.name, tool)
+        if held is not tool and held.on_invoke_tool is not tool.on_invoke_tool:
+            clashes.append(tool.name)
+    if clashes:
+        named = ", ".join(sorted(set(clashes)))
+        raise UserError(
+            f"TooluseTemporalPlugin: more than one tool is named {named}: "
+            "a worker runs each tool by name, so rename one (function_tool(name_override=...))"
+        )
+    return list(found.values())
+
+
+def _agents_tools(agents: Sequence[Agent[Any]]) -> list[FunctionTool]:
+    """Every function tool of the agents and those they reach, agent tools left out."""
+    tools: list[FunctionTool] = []
+    seen: set[int] = set()
+    waiting = list(agents)
+    while waiting:
+        agent = waiting.pop(0)
+        if id(agent) in seen:
+            continue
+        seen.add(id(agent))
+        for entry in agent.tools:
+            nested = tool_agent(entry) if isinstance(entry, FunctionTool) else None
+            if nested is not None:
+                waiting.append(nested)
+            elif isinstance(entry, FunctionTool):
+                tools.append(entry)
+        waiting += [h.agent if isinstance(h, Handoff) else h for h in agent.handoffs]
+    return tools
 
 
 def _with_passthrough(runner: WorkflowRunner | None) -> WorkflowRunner:

@@ -2,19 +2,41 @@
 
 Inside a workflow, `tooluse.temporal`'s interceptor sets `TemporalBackend` as
 the run backend, so `Runner.run` calls the model through `ActivityModel` and
-each function tool through an activity named after it.
+each function tool through an activity named after it. An agent used as a tool
+stays in the workflow: its nested run's calls are activities of the same one.
+
+Determinism: the loop in a workflow never reads a clock or draws a random
+number. The model activity measures each call (`duration`); the run makes one
+attempt per model call and leaves retries to the activity's `RetryPolicy`
+(Temporal's), so no backoff jitter or `Retry-After` date is computed in the
+workflow. `run_timeout` and tool timeouts are workflow time (durable timers).
+
+The errors a run in a workflow raises besides tooluse's own:
+
+```
+RunError
+└── ToolActivityError   a tool's activity failed after its retries (not a tool error
+                        the model is told about: one the tool let through)
+```
+
+A failed model activity stops the run with `ModelAPIError` (the `ActivityError`
+is its `__cause__`); a tool that raised at its timeout, or whose activity ran
+past `start_to_close_timeout`, with `ToolTimeoutError`; a developer mistake met
+on the worker with `UserError`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from temporalio import workflow
 from temporalio.common import RetryPolicy
+from temporalio.exceptions import ActivityError, ApplicationError
+from temporalio.exceptions import TimeoutError as ActivityTimeoutError
 from temporalio.worker import (
     ExecuteWorkflowInput,
     Interceptor,
@@ -22,106 +44,254 @@ from temporalio.worker import (
     WorkflowInterceptorClassInput,
 )
 
+from .._agent_tool import tool_agent
 from .._context import ToolContext
-from .._durable import run_backend
+from .._durable import RemoteInvoker, run_backend
 from .._function_tool import FunctionTool
-from ..exceptions import UserError
-from ..models import Model, ModelRequest, ModelResponse, StreamEvent
+from .._invocation import InvokeSettings, ToolOutcome
+from ..exceptions import RunError, ToolTimeoutError, UserError
+from ..models import Model, ModelRequest, ModelResponse, ModelTransportError, StreamEvent
 from ._activities import MODEL_ACTIVITY, tool_activity_name
-from ._payloads import ToolCall, ToolResult, request_payload, response_from_payload
+from ._payloads import (
+    ModelCall,
+    ModelReply,
+    ToolCall,
+    ToolResult,
+    request_payload,
+    response_from_payload,
+)
 
-__all__ = ["ActivityModel", "ActivityOptions", "TemporalBackend", "TooluseInterceptor"]
+__all__ = [
+    "ActivityModel",
+    "ActivityOptions",
+    "TemporalBackend",
+    "ToolActivityError",
+    "ToolFailed",
+    "TooluseInterceptor",
+]
 
 
 @dataclass(frozen=True)
 class ActivityOptions:
-    """How the model and tool activities are scheduled (Temporal's own options)."""
+    """How the model and tool activities are scheduled (Temporal's own options).
+
+    Example:
+        `ActivityOptions(start_to_close_timeout=timedelta(minutes=5),
+        retry_policy=RetryPolicy(maximum_attempts=10))`
+    """
 
     start_to_close_timeout: timedelta = timedelta(seconds=60)
-    """How long one attempt may take."""
+    """How long one attempt may take; for a tool with a timeout, see `tool_timeout_margin`."""
     retry_policy: RetryPolicy | None = field(
         default_factory=lambda: RetryPolicy(maximum_attempts=3)
     )
-    """Temporal retries the activity by this; None for Temporal's default (unlimited)."""
+    """Temporal retries the activity by this (the run's own `RetryPolicy` is off in a
+    workflow); None for Temporal's default (unlimited attempts)."""
+    tool_timeout_margin: timedelta = timedelta(seconds=5)
+    """A tool call with a timeout (`timeout_seconds`, or the run's) gets that timeout plus
+    this as its `start_to_close_timeout`: the tool's own limit answers the model first, and
+    Temporal's ends an attempt stuck past it (a sync tool's thread cannot be stopped)."""
 
 
-class ToolFailed(Exception):  # what a tool's failure is to ctx.error
-    """The tool activity reported a failed call (its text went to the model)."""
+class ToolFailed(Exception):
+    """What a failed call reported by a tool activity is to `ctx.error` (and error functions)."""
+
+    def __init__(self, message: str, error_type: str | None) -> None:
+        self.error_type = error_type
+        """The class name of the error the tool met on the worker, if any."""
+        super().__init__(message)
+
+
+class ToolActivityError(RunError):
+    """A tool's activity failed after its retries.
+
+    The tool raised (with no `failure_error_function` to tell the model), or the
+    worker could not run it. The `ActivityError` is the `__cause__`; its own cause
+    has the worker's error.
+    """
+
+    def __init__(self, tool_name: str, error_type: str | None, message: str) -> None:
+        self.tool_name = tool_name
+        """The tool whose activity failed."""
+        self.error_type = error_type
+        """The class name of the error on the worker, if known."""
+        super().__init__(
+            f"Tool '{tool_name}' failed in its activity after the activity's retries "
+            f"({error_type or 'error'}: {message})"
+        )
 
 
 class ActivityModel(Model):
     """A model whose calls run as the model activity, on a worker."""
 
-    def __init__(self, name: str | None, options: ActivityOptions) -> None:
+    def __init__(self, name: str | None, backend: TemporalBackend) -> None:
         self.model = name
-        self._options = options
+        self._backend = backend
 
     async def get_response(self, request: ModelRequest) -> ModelResponse:
-        call = {"model": self.model, "request": request_payload(request)}
-        data = await workflow.execute_activity(
-            MODEL_ACTIVITY,
-            call,
-            start_to_close_timeout=self._options.start_to_close_timeout,
-            retry_policy=self._options.retry_policy,
-            result_type=dict,
-        )
-        return response_from_payload(data)
+        options = self._backend.options
+        call = ModelCall(model=self.model, request=request_payload(request))
+        try:
+            reply: ModelReply = await workflow.execute_activity(
+                MODEL_ACTIVITY,
+                call,
+                start_to_close_timeout=options.start_to_close_timeout,
+                retry_policy=options.retry_policy,
+                result_type=dict,
+            )
+        except ActivityError as error:
+            raise _model_failure(error) from error
+        response = response_from_payload(reply["response"])
+        self._backend.measured(response, reply["duration"])
+        return response
 
     def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         raise UserError("tooluse.temporal: streamed runs are not supported inside a workflow")
 
 
+def _model_failure(error: ActivityError) -> ModelTransportError:
+    """What the run makes a `ModelAPIError` of, with the worker's status and message."""
+    cause = error.cause
+    if isinstance(cause, ApplicationError):
+        details: Any = cause.details[0] if cause.details else None
+        status = _status(details)
+        what = f"{cause.type or 'error'}: {cause.message}"
+    else:
+        status, what = None, str(cause or error)
+    description = f"the model activity failed after Temporal's retries ({what})"
+    return ModelTransportError(description, status)
+
+
+def _status(details: Any) -> int | None:
+    """The HTTP status the model activity put in its error's details, if any."""
+    if not isinstance(details, dict):
+        return None
+    status = cast(dict[str, Any], details).get("status")
+    return status if isinstance(status, int) else None
+
+
+class ActivityInvoker(RemoteInvoker):
+    """A function tool's stand-in invoker: the call runs as the tool's activity."""
+
+    def __init__(self, name: str, backend: TemporalBackend) -> None:
+        self.name = name
+        self._backend = backend
+
+    async def invoke(
+        self, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings
+    ) -> ToolOutcome:
+        if not self._backend.registered(self.name):
+            raise UserError(
+                f"Tool '{self.name}' was called in a Temporal workflow, but the worker has no "
+                f"activity for it: pass it to the plugin, TooluseTemporalPlugin(tools=[...]), "
+                "or pass the agent that has it, TooluseTemporalPlugin(agents=[...])"
+            )
+        call = ToolCall(arguments=arguments, call_id=ctx.tool_call_id, timeout=settings.timeout)
+        try:
+            result: ToolResult = await workflow.execute_activity(
+                tool_activity_name(self.name),
+                call,
+                start_to_close_timeout=self._backend.tool_timeout(settings.timeout),
+                retry_policy=self._backend.options.retry_policy,
+                result_type=dict,
+            )
+        except ActivityError as error:
+            raise self._failure(error, settings.timeout) from error
+        if result["failed"]:
+            ctx.error = ToolFailed(result["output"], result["error_type"])
+        return ToolOutcome(
+            result["output"],
+            result["failed"],
+            context_variables=result["context_variables"],
+            parts=result["parts"],
+        )
+
+    def _failure(self, error: ActivityError, timeout: float | None) -> Exception:
+        cause = error.cause
+        if isinstance(cause, ActivityTimeoutError) or (
+            isinstance(cause, ApplicationError) and cause.type == "ToolTimeoutError"
+        ):
+            return ToolTimeoutError(self.name, timeout or 0)
+        if isinstance(cause, ApplicationError) and cause.type == "UserError":
+            return UserError(cause.message)
+        if isinstance(cause, ApplicationError):
+            return ToolActivityError(self.name, cause.type, cause.message)
+        return ToolActivityError(self.name, None, str(cause or error))
+
+
 class TemporalBackend:
     """The run backend inside a workflow: the model and function tools as activities."""
 
-    def __init__(self, options: ActivityOptions) -> None:
+    retries_model_calls = True
+    """The model activity's `RetryPolicy` retries; the run tries each call once."""
+
+    def __init__(self, options: ActivityOptions, tool_names: Collection[str] | None = None) -> None:
+        """Set up the backend of one workflow run.
+
+        Args:
+            options: The activities' timeouts and retries.
+            tool_names: The tools the worker has activities for; None not to check.
+        """
         self.options = options
+        self._names = tool_names
         self._tools: dict[int, FunctionTool] = {}
+        self._durations: dict[int, float] = {}
 
     def model(self, model: str | Model | None) -> Model:
         if isinstance(model, Model):  # only its name travels: the worker's provider makes it
             model = getattr(model, "model", None)
-        return ActivityModel(model if isinstance(model, str) else None, self.options)
+        return ActivityModel(model if isinstance(model, str) else None, self)
 
     def function_tool(self, tool: FunctionTool) -> FunctionTool:
+        if tool_agent(tool) is not None:  # its nested run stays here, with this backend
+            return tool
         remote = self._tools.get(id(tool))
         if remote is None:
-            remote = dataclasses.replace(tool, on_invoke_tool=self._invoker(tool.name))
+            remote = dataclasses.replace(tool, on_invoke_tool=ActivityInvoker(tool.name, self))
             self._tools[id(tool)] = remote
         return remote
 
-    def _invoker(self, name: str) -> Any:
-        options = self.options
+    def duration(self, response: ModelResponse) -> float:
+        return self._durations.pop(id(response), 0.0)
 
-        async def invoke(ctx: ToolContext[Any], arguments: str) -> str:
-            result: ToolResult = await workflow.execute_activity(
-                tool_activity_name(name),
-                ToolCall(arguments=arguments, call_id=ctx.tool_call_id),
-                start_to_close_timeout=options.start_to_close_timeout,
-                retry_policy=options.retry_policy,
-                result_type=dict,
-            )
-            if result["failed"]:
-                ctx.error = ToolFailed(result["output"])
-            return result["output"]
+    def measured(self, response: ModelResponse, seconds: float) -> None:
+        """Record how long the worker took for `response`, for `duration`."""
+        self._durations[id(response)] = seconds
 
-        return invoke
+    def registered(self, tool_name: str) -> bool:
+        """Whether the worker has an activity for the tool (True when not known)."""
+        return self._names is None or tool_name in self._names
+
+    def tool_timeout(self, timeout: float | None) -> timedelta:
+        """The tool activity's `start_to_close_timeout` for a call with this limit."""
+        if timeout is None:
+            return self.options.start_to_close_timeout
+        return timedelta(seconds=timeout) + self.options.tool_timeout_margin
 
 
 class TooluseInterceptor(Interceptor):
     """Sets `TemporalBackend` as the run backend for each workflow the worker runs."""
 
-    def __init__(self, options: ActivityOptions | None = None) -> None:
+    def __init__(
+        self, options: ActivityOptions | None = None, tool_names: Collection[str] | None = None
+    ) -> None:
+        """Set up the interceptor.
+
+        Args:
+            options: The activities' timeouts and retries; default `ActivityOptions()`.
+            tool_names: The tools the worker has activities for; None not to check.
+        """
         self.options = options or ActivityOptions()
+        self.tool_names = None if tool_names is None else frozenset(tool_names)
 
     def workflow_interceptor_class(
         self, input: WorkflowInterceptorClassInput
     ) -> type[WorkflowInboundInterceptor]:
-        options = self.options
+        options, names = self.options, self.tool_names
 
         class Inbound(WorkflowInboundInterceptor):
             async def execute_workflow(self, input: ExecuteWorkflowInput) -> Any:
-                token = run_backend.set(TemporalBackend(options))
+                token = run_backend.set(TemporalBackend(options, names))
                 try:
                     return await super().execute_workflow(input)
                 finally:

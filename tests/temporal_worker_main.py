@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import subprocess
 import sys
+from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 
@@ -33,6 +35,9 @@ LOADED = "loaded"
 """The line a worker started with `--hold` prints once it has imported everything."""
 READY = "ready"
 """The line the worker prints once it polls its task queue."""
+MODULE = "tests.temporal_worker_main"
+ROOT = Path(__file__).resolve().parent.parent
+"""The repository, where `python -m tests.temporal_worker_main` runs."""
 
 
 def arguments(argv: list[str] | None = None) -> argparse.Namespace:
@@ -86,6 +91,49 @@ async def serve(args: argparse.Namespace) -> None:
     async with worker:
         print(READY, flush=True)
         await asyncio.Event().wait()  # until killed
+
+
+class WorkerProcess:
+    """This module run in a process of its own, with these arguments; output to a file."""
+
+    def __init__(self, args: Sequence[str], output: Path) -> None:
+        self.output_path = output
+        command = [sys.executable, "-m", MODULE, *args]
+        with output.open("wb") as out:
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT
+            )
+        self.pid = self.process.pid
+
+    def output(self) -> str:
+        """What the worker printed so far."""
+        return self.output_path.read_text(errors="replace")
+
+    def printed(self, line: str) -> bool:
+        """Whether the worker printed `line`.
+
+        Raises:
+            RuntimeError: If the worker exited, with its output.
+        """
+        if self.process.poll() is not None:
+            raise RuntimeError(
+                f"worker {self.pid} exited with {self.process.returncode}:\n{self.output()}"
+            )
+        return line in self.output().splitlines()
+
+    def release(self) -> None:
+        """Let a worker started with `--hold` connect."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"go\n")
+        self.process.stdin.flush()
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown, as in a crash."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        if self.process.stdin is not None:
+            self.process.stdin.close()
 
 
 def main(argv: list[str] | None = None) -> None:

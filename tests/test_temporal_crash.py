@@ -16,8 +16,6 @@ the call id they get in their `ToolContext`).
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
@@ -34,50 +32,14 @@ from tooluse.temporal import MODEL_ACTIVITY
 from .openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
 from .temporal_crash_workflows import GATE, TOOL_LOG, ToolsWorkflow
 from .temporal_server import TemporalDevServer, temporal_server
-from .temporal_worker_main import LOADED, READY
+from .temporal_worker_main import LOADED, READY, WorkerProcess
 
 __all__ = ["temporal_server"]  # the fixture, imported to be found by pytest
 
-ROOT = Path(__file__).resolve().parent.parent
 WAIT = 20.0
 """Seconds any one step may take before the test fails (a worker loads in 1 to 4 s)."""
 WORKFLOW_TASK_TIMEOUT = timedelta(seconds=2)
 """The runs' workflow task timeout: a task the killed worker had started is retried after it."""
-
-
-class WorkerProcess:
-    """One `python -m tests.temporal_worker_main` process; its output goes to a file."""
-
-    def __init__(self, command: list[str], output: Path) -> None:
-        self.output_path = output
-        with output.open("wb") as out:
-            self.process = subprocess.Popen(
-                command, cwd=ROOT, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT
-            )
-        self.pid = self.process.pid
-
-    def output(self) -> str:
-        return self.output_path.read_text(errors="replace")
-
-    def printed(self, line: str) -> bool:
-        if self.process.poll() is not None:
-            raise AssertionError(
-                f"worker {self.pid} exited with {self.process.returncode}:\n{self.output()}"
-            )
-        return line in self.output().splitlines()
-
-    def release(self) -> None:
-        """Let a worker started with `--hold` connect."""
-        assert self.process.stdin is not None
-        self.process.stdin.write(b"go\n")
-        self.process.stdin.flush()
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()  # SIGKILL: no clean shutdown, as in a crash
-        self.process.wait()
-        if self.process.stdin is not None:
-            self.process.stdin.close()
 
 
 class Workers:
@@ -102,8 +64,8 @@ class Workers:
         await self.until_printed(worker, READY)
 
     def _spawn(self, *options: str) -> WorkerProcess:
-        command = [sys.executable, "-m", "tests.temporal_worker_main", *self._args, *options]
-        worker = WorkerProcess(command, self.state / f"worker-{len(self.started) + 1}.out")
+        output = self.state / f"worker-{len(self.started) + 1}.out"
+        worker = WorkerProcess([*self._args, *options], output)
         self.started.append(worker)
         return worker
 

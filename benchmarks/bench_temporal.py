@@ -38,7 +38,7 @@ from temporalio.client import Client
 from tests.openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
 from tests.temporal_crash_workflows import ToolsWorkflow
 from tests.temporal_server import TemporalDevServer
-from tests.temporal_worker_main import READY, WorkerProcess
+from tests.temporal_worker_main import READY, WorkerProcess, connect
 
 WORKFLOWS = 200
 TOOL_MS = 50
@@ -155,7 +155,7 @@ async def main() -> None:
     model = AnsweringServer()
     model.start()
     try:
-        client = await Client.connect(temporal.target)
+        client = await connect(temporal.target)
         rates: dict[int, list[float]] = {1: [], 2: []}
         cpu: dict[int, list[dict[str, float]]] = {1: [], 2: []}
         for _ in range(ROUNDS):

@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -59,6 +60,22 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+async def connect(target: str, wait: float = 10.0) -> Client:
+    """A client of the server at `target`, retried while a just-started server warms up.
+
+    The dev server's port accepts connections a moment before its frontend is healthy
+    (`Client.connect` fails with "Frontend is not healthy yet").
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return await Client.connect(target)
+        except RuntimeError:  # noqa: PERF203  # a few retries at start-up, not a hot loop
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+
 def plugin(model_url: str, activity_timeout: float) -> TooluseTemporalPlugin:
     """The plugin with the tools, a model at `model_url`, and quick retries."""
     client = AsyncOpenAI(base_url=model_url, api_key="test-key", max_retries=0)
@@ -78,7 +95,7 @@ def plugin(model_url: str, activity_timeout: float) -> TooluseTemporalPlugin:
 async def serve(args: argparse.Namespace) -> None:
     """Run the worker until the process is killed."""
     use_state_dir(args.state_dir)
-    client = await Client.connect(args.target)
+    client = await connect(args.target)
     worker = Worker(
         client,
         task_queue=args.task_queue,

@@ -215,3 +215,44 @@ def test_usage_adds_up() -> None:
     total = tooluse.Usage(requests=1, input_tokens=10, output_tokens=5, total_tokens=15)
     total.add(tooluse.Usage(requests=1, input_tokens=1, output_tokens=2, total_tokens=3))
     assert total == tooluse.Usage(requests=2, input_tokens=11, output_tokens=7, total_tokens=18)
+
+
+TEMPORAL_PUBLIC = {
+    "MODEL_ACTIVITY",
+    "PASSTHROUGH_MODULES",
+    "UNKNOWN_APPROVAL",
+    "ActivityModel",
+    "ActivityOptions",
+    "AgentWorkflow",
+    "ApproveCall",
+    "ModelProvider",
+    "PendingApproval",
+    "RejectCall",
+    "TemporalBackend",
+    "ToolActivityError",
+    "ToolFailed",
+    "TooluseInterceptor",
+    "TooluseTemporalPlugin",
+    "model_activity",
+    "tool_activity",
+}
+
+
+def test_temporal_public_api() -> None:
+    import tooluse.temporal  # an extra: imported where it is pinned
+
+    assert len(set(tooluse.temporal.__all__)) == len(tooluse.temporal.__all__)
+    assert set(tooluse.temporal.__all__) == TEMPORAL_PUBLIC
+    public = {
+        name
+        for name, value in vars(tooluse.temporal).items()
+        if not name.startswith("_") and not inspect.ismodule(value)
+    }
+    assert public == TEMPORAL_PUBLIC
+    for name in TEMPORAL_PUBLIC:
+        value = getattr(tooluse.temporal, name)
+        if inspect.isclass(value) or inspect.isfunction(value):
+            assert inspect.getdoc(value), name
+    assert issubclass(tooluse.temporal.ToolActivityError, tooluse.exceptions.RunError)
+    plugin = inspect.signature(tooluse.temporal.TooluseTemporalPlugin)
+    assert list(plugin.parameters) == ["tools", "agents", "model_provider", "activity_options"]

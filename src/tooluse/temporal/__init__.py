@@ -8,6 +8,7 @@ model-call retries are off inside a workflow).
 """
 
 from ._activities import MODEL_ACTIVITY, ModelProvider, model_activity, tool_activity
+from ._approvals import UNKNOWN_APPROVAL, AgentWorkflow, ApproveCall, PendingApproval, RejectCall
 from ._plugin import PASSTHROUGH_MODULES, TooluseTemporalPlugin
 from ._workflow import (
     ActivityModel,
@@ -21,9 +22,14 @@ from ._workflow import (
 __all__ = [
     "MODEL_ACTIVITY",
     "PASSTHROUGH_MODULES",
+    "UNKNOWN_APPROVAL",
     "ActivityModel",
     "ActivityOptions",
+    "AgentWorkflow",
+    "ApproveCall",
     "ModelProvider",
+    "PendingApproval",
+    "RejectCall",
     "TemporalBackend",
     "ToolActivityError",
     "ToolFailed",

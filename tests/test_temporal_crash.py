@@ -6,11 +6,13 @@ request. What was done before the crash is not done again: a model turn whose
 activity completed is not requested again, and a tool whose activity completed
 does not run again (the tools log each start and finish, with their process id).
 
-What is lost with the worker is the activity attempt it was running: Temporal
-retries it on another worker once its `start_to_close_timeout` has passed (2 s
-here), and a workflow task it had started once the workflow's task timeout has. A tool is therefore run at least once, and can start twice: tools with
-side effects that must happen once should be idempotent (for instance keyed by
-the call id they get in their `ToolContext`).
+What is lost with the worker is the work it had in hand: Temporal retries an
+activity attempt it was running on another worker once the attempt's
+`start_to_close_timeout` has passed (2 s here), and a workflow task it had
+started once the workflow's task timeout has (2 s here). A tool is therefore
+run at least once, and can start twice: tools with side effects that must
+happen once should be idempotent (for instance keyed by `ctx.tool_call_id`,
+the same on every attempt).
 """
 
 from __future__ import annotations

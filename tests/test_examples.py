@@ -109,3 +109,25 @@ def test_chat_session_runs_offline() -> None:
         'run 2 answer: {"list_files": "a: notes.txt, old.log", "delete_file": "deleted a"}',
         "the session holds 8 items",
     ]
+
+
+def test_temporal_approval_runs_offline_on_its_own_dev_server() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    done = subprocess.run(
+        [sys.executable, "examples/temporal_approval.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
+    assert done.stdout.splitlines() == [
+        "No OPENAI_API_KEY: using a scripted FunctionModel.",
+        'waiting: delete_file({"path": "/tmp/cache.db"})',
+        'waiting: delete_file({"path": "/etc/passwd"})',
+        "approved by an update; still waiting: 1",
+        "the worker stopped; the run waits in Temporal",
+        "rejected by a signal, with no worker running",
+        "answer: Done: deleted /tmp/cache.db; The user refused: system files stay.",
+    ]

@@ -14,6 +14,8 @@ its own and puts the old one back (as tests/test_docs.py does for docs/tracing.m
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import logging
 import uuid
 from collections.abc import Iterator, Sequence
@@ -31,9 +33,10 @@ from temporalio.contrib.opentelemetry import (
 )
 from temporalio.worker import Replayer, Worker
 
-from tooluse.temporal import TooluseTemporalPlugin
+from tooluse.temporal import ApproveCall, TooluseTemporalPlugin
 from tooluse.testing import TestModel
 
+from .temporal_approval_workflows import CleanupWorkflow, delete_file
 from .temporal_server import TemporalDevServer, temporal_server
 from .temporal_workflows import AgentWorkflow, add
 from .test_tracing import Traced
@@ -57,6 +60,26 @@ client
           RunActivity:tooluse.invoke_model"""
 """The trace of one run: the model activities nest in the run's span (a chat span is not
 current while the model is called), each tool activity in its call's span."""
+
+PAUSED_AND_RESUMED = """\
+client
+  StartWorkflow:CleanupWorkflow
+    RunWorkflow:CleanupWorkflow
+      invoke_workflow Agent workflow
+        invoke_agent admin
+          chat
+        StartActivity:tooluse.invoke_model
+          RunActivity:tooluse.invoke_model
+      invoke_workflow Agent workflow
+        invoke_agent admin
+          execute_tool delete_file
+            StartActivity:tooluse.tool.delete_file
+              RunActivity:tooluse.tool.delete_file
+          chat
+        StartActivity:tooluse.invoke_model
+          RunActivity:tooluse.invoke_model"""
+"""A run paused for approval (`AgentWorkflow.run_agent`): the run until the pause, then the
+run resumed with the decision, both in the workflow's span."""
 
 
 def use_global_provider(provider: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -197,3 +220,32 @@ async def test_with_the_older_tracing_interceptor_only_temporals_spans_are_recor
     assert "RunWorkflow:AgentWorkflow" in names
     assert "RunActivity:tooluse.tool.add" in names
     assert not {name for name in names if name.startswith(("invoke_", "chat", "execute_tool"))}
+
+
+async def test_a_run_paused_for_approval_is_two_runs_in_the_trace(
+    temporal_server: TemporalDevServer, traced: Traced
+) -> None:
+    client = await traced_client(temporal_server)
+    plugin = TooluseTemporalPlugin([delete_file], model_provider=lambda name: TestModel())
+    queue = f"q-{uuid.uuid4()}"
+    async with Worker(client, task_queue=queue, workflows=[CleanupWorkflow], plugins=[plugin]):
+        with trace.get_tracer("test").start_as_current_span("client"):
+            handle = await client.start_workflow(
+                CleanupWorkflow.run, "clean up", id=f"wf-{uuid.uuid4()}", task_queue=queue
+            )
+        while not (waiting := await handle.query(CleanupWorkflow.pending_approvals)):
+            await asyncio.sleep(0.05)
+        await handle.signal(CleanupWorkflow.approve_signal, ApproveCall(waiting[0]["approval_id"]))
+        await handle.result()
+    # The paused run and its resumption are two runs (two `Runner.run` calls), in the trace
+    # of the client that started the workflow; the query and the signal have traces of their
+    # own (sent under no span here).
+    assert first_tree(outline(traced)) == PAUSED_AND_RESUMED
+    signalled = [line for line in outline(traced).splitlines() if "approve_signal" in line]
+    assert signalled == ["SignalWorkflow:approve_signal", "  HandleSignal:approve_signal"]
+
+
+def first_tree(text: str) -> str:
+    """The outline's first root and what nests in it."""
+    root, *rest = text.splitlines()
+    return "\n".join([root, *itertools.takewhile(lambda line: line.startswith(" "), rest)])

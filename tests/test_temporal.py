@@ -16,6 +16,7 @@ from temporalio.worker import Replayer, UnsandboxedWorkflowRunner, Worker
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner
 
 from tooluse import FunctionTool, ToolContext, UserError, function_tool
+from tooluse._durable import run_backend
 from tooluse.models import Model, ModelRequest, ModelResponse, StreamEvent
 from tooluse.temporal import (
     MODEL_ACTIVITY,
@@ -57,6 +58,7 @@ async def test_model_and_tool_calls_run_as_activities(
         )
         assert await handle.result() == "5"
     assert TOOL_CALLS == [(2, 3)]
+    assert run_backend.get() is None  # the backend was the workflow's alone
     assert sent_tool_outputs(openai_server.requests[1]["body"]) == {"call_1": "5"}
     activities = [
         event.activity_task_scheduled_event_attributes.activity_type.name

@@ -35,7 +35,7 @@ from typing import Any, cast
 
 from temporalio import workflow
 from temporalio.common import RetryPolicy
-from temporalio.exceptions import ActivityError, ApplicationError
+from temporalio.exceptions import ActivityError, ApplicationError, FailureError
 from temporalio.exceptions import TimeoutError as ActivityTimeoutError
 from temporalio.worker import (
     ExecuteWorkflowInput,
@@ -110,14 +110,14 @@ class ToolActivityError(RunError):
     has the worker's error.
     """
 
-    def __init__(self, tool_name: str, error_type: str | None, message: str) -> None:
+    def __init__(self, tool_name: str, error_type: str, message: str) -> None:
         self.tool_name = tool_name
         """The tool whose activity failed."""
         self.error_type = error_type
-        """The class name of the error on the worker, if known."""
+        """The class name of the error on the worker (or of Temporal's failure)."""
         super().__init__(
             f"Tool '{tool_name}' failed in its activity after the activity's retries "
-            f"({error_type or 'error'}: {message})"
+            f"({error_type}: {message})"
         )
 
 
@@ -151,15 +151,20 @@ class ActivityModel(Model):
 
 def _model_failure(error: ActivityError) -> ModelTransportError:
     """What the run makes a `ModelAPIError` of, with the worker's status and message."""
-    cause = error.cause
-    if isinstance(cause, ApplicationError):
-        details: Any = cause.details[0] if cause.details else None
-        status = _status(details)
-        what = f"{cause.type or 'error'}: {cause.message}"
-    else:
-        status, what = None, str(cause or error)
+    cause = error.cause if isinstance(error.cause, FailureError) else error
+    details: Any = (
+        cause.details[0] if isinstance(cause, ApplicationError) and cause.details else None
+    )
+    what = f"{_kind(cause)}: {cause.message}"
     description = f"the model activity failed after Temporal's retries ({what})"
-    return ModelTransportError(description, status)
+    return ModelTransportError(description, _status(details))
+
+
+def _kind(failure: FailureError) -> str:
+    """The worker's error class name for an activity's error; Temporal's for its own."""
+    if isinstance(failure, ApplicationError) and failure.type:
+        return failure.type
+    return type(failure).__name__
 
 
 def _status(details: Any) -> int | None:
@@ -207,16 +212,14 @@ class ActivityInvoker(RemoteInvoker):
         )
 
     def _failure(self, error: ActivityError, timeout: float | None) -> Exception:
-        cause = error.cause
-        if isinstance(cause, ActivityTimeoutError) or (
-            isinstance(cause, ApplicationError) and cause.type == "ToolTimeoutError"
-        ):
-            return ToolTimeoutError(self.name, timeout or 0)
-        if isinstance(cause, ApplicationError) and cause.type == "UserError":
+        cause = error.cause if isinstance(error.cause, FailureError) else error
+        kind = _kind(cause)
+        if isinstance(cause, ActivityTimeoutError) or kind == "ToolTimeoutError":
+            limit = self._backend.tool_timeout(None).total_seconds() if timeout is None else timeout
+            return ToolTimeoutError(self.name, limit)
+        if kind == "UserError":
             return UserError(cause.message)
-        if isinstance(cause, ApplicationError):
-            return ToolActivityError(self.name, cause.type, cause.message)
-        return ToolActivityError(self.name, None, str(cause or error))
+        return ToolActivityError(self.name, kind, cause.message)
 
 
 class TemporalBackend:
@@ -291,10 +294,10 @@ class TooluseInterceptor(Interceptor):
 
         class Inbound(WorkflowInboundInterceptor):
             async def execute_workflow(self, input: ExecuteWorkflowInput) -> Any:
-                token = run_backend.set(TemporalBackend(options, names))
-                try:
-                    return await super().execute_workflow(input)
-                finally:
-                    run_backend.reset(token)
+                # The workflow's task runs in a context of its own (a copy), which ends with
+                # it: nothing to reset. (A reset fails when an evicted workflow's coroutine
+                # is closed from another context.)
+                run_backend.set(TemporalBackend(options, names))
+                return await super().execute_workflow(input)
 
         return Inbound

@@ -95,7 +95,7 @@ def use_global_provider(provider: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 def traced(monkeypatch: pytest.MonkeyPatch) -> Iterator[Traced]:
     """Spans in memory, from Temporal's replay-safe provider set as the global one."""
     found = Traced()
-    provider = create_tracer_provider()
+    provider = create_tracer_provider(shutdown_on_exit=False)  # shut down below
     provider.add_span_processor(SimpleSpanProcessor(found.exporter))
     use_global_provider(provider, monkeypatch)
     yield found

@@ -249,3 +249,18 @@ def first_tree(text: str) -> str:
     """The outline's first root and what nests in it."""
     root, *rest = text.splitlines()
     return "\n".join([root, *itertools.takewhile(lambda line: line.startswith(" "), rest)])
+
+
+async def test_without_temporals_spans_tooluses_nest_in_the_clients(
+    temporal_server: TemporalDevServer, traced: Traced
+) -> None:
+    client = await Client.connect(temporal_server.target, plugins=[OpenTelemetryPlugin()])
+    await run_traced(client)
+    assert outline(traced) == (
+        "client\n"
+        "  invoke_workflow Agent workflow\n"
+        "    invoke_agent calculator\n"
+        "      chat\n"
+        "      execute_tool add\n"
+        "      chat"
+    )

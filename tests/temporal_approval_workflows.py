@@ -9,7 +9,7 @@ from __future__ import annotations
 from temporalio import workflow
 
 from tooluse import Agent, function_tool
-from tooluse.temporal._approvals import AgentWorkflow
+from tooluse.temporal import AgentWorkflow
 
 DELETED: list[str] = []
 """Each path `delete_file` deleted, as the worker ran it (outside the sandbox)."""

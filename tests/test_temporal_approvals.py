@@ -11,8 +11,13 @@ from temporalio.client import Client, WorkflowHandle, WorkflowUpdateFailedError
 from temporalio.exceptions import ApplicationError
 from temporalio.worker import Replayer, Worker
 
-from tooluse.temporal import TooluseTemporalPlugin
-from tooluse.temporal._approvals import UNKNOWN_APPROVAL, ApproveCall, PendingApproval, RejectCall
+from tooluse.temporal import (
+    UNKNOWN_APPROVAL,
+    ApproveCall,
+    PendingApproval,
+    RejectCall,
+    TooluseTemporalPlugin,
+)
 
 from .openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
 from .temporal_approval_workflows import DELETED, CleanupWorkflow, delete_file

@@ -9,6 +9,7 @@ If it cannot start, `TemporalServerError` says why: tests fail, never skip.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import socket
@@ -20,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from temporalio.client import Client
 
 __all__ = ["TemporalDevServer", "TemporalServerError", "find_temporal_cli", "temporal_server"]
 
@@ -95,15 +97,27 @@ class TemporalDevServer:
                 raise TemporalServerError(f"{message}: {output}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
+                    pass
             except OSError:
                 time.sleep(0.05)
+                continue
+            # The port opens a moment before the frontend is healthy; a client answers then.
+            if asyncio.run(self._answers()):
+                return
+            time.sleep(0.05)
         message = (
             f"temporal server start-dev did not listen on {self.target} within "
             f"{START_TIMEOUT:g} s: {self.output()}"
         )
         self.stop()
         raise TemporalServerError(message)
+
+    async def _answers(self) -> bool:
+        try:
+            await Client.connect(self.target)
+        except RuntimeError:  # "Frontend is not healthy yet"
+            return False
+        return True
 
     def output(self) -> str:
         """What the server printed so far (its last 2,000 characters)."""

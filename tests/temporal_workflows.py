@@ -52,6 +52,16 @@ class AgentWorkflow:
         return str(result.final_output)
 
 
+@workflow.defn
+class OneTurnWorkflow:
+    """Runs the calculator agent with one turn allowed, and lets the run's error fail it."""
+
+    @workflow.run
+    async def run(self, question: str) -> str:
+        result = await Runner.run(calculator, question, max_turns=1)
+        return str(result.final_output)
+
+
 # Scenarios for the hardened slice: each agent below is run by `ScenarioWorkflow`, by name.
 
 

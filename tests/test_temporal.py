@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 from temporalio.api.enums.v1 import EventType
-from temporalio.client import Client, WorkflowHandle
+from temporalio.client import Client, WorkflowFailureError, WorkflowHandle
 from temporalio.common import RetryPolicy
+from temporalio.exceptions import ApplicationError
 from temporalio.worker import Replayer, UnsandboxedWorkflowRunner, Worker
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner
 
@@ -34,7 +35,14 @@ from tooluse.temporal._plugin import (
 
 from .openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
 from .temporal_server import TemporalDevServer, temporal_server
-from .temporal_workflows import AGENTS, TOOL_CALLS, AgentWorkflow, ScenarioWorkflow, add
+from .temporal_workflows import (
+    AGENTS,
+    TOOL_CALLS,
+    AgentWorkflow,
+    OneTurnWorkflow,
+    ScenarioWorkflow,
+    add,
+)
 
 __all__ = ["temporal_server"]  # the fixture, imported to be found by pytest
 
@@ -69,6 +77,24 @@ async def test_model_and_tool_calls_run_as_activities(
     # Replayed from its history, the run issues the same commands (no nondeterminism error).
     replayer = Replayer(workflows=[AgentWorkflow], plugins=[plugin])
     await replayer.replay_workflow(await handle.fetch_history())
+
+
+async def test_a_run_that_stops_fails_its_workflow_instead_of_retrying_it(
+    temporal_server: TemporalDevServer, openai_server: ScriptedServer
+) -> None:
+    openai_server.script(Turn(calls=[Call("add", '{"a": 2, "b": 3}', "call_1")]), Turn(text="5"))
+    client = await Client.connect(temporal_server.target)
+    plugin = TooluseTemporalPlugin([add], model_provider=lambda name: openai_server.model("chat"))
+    queue = f"q-{uuid.uuid4()}"
+    async with Worker(client, task_queue=queue, workflows=[OneTurnWorkflow], plugins=[plugin]):
+        handle = await client.start_workflow(
+            OneTurnWorkflow.run, "what is 2 + 3?", id=f"wf-{uuid.uuid4()}", task_queue=queue
+        )
+        with pytest.raises(WorkflowFailureError) as failed:
+            await handle.result()
+    cause = failed.value.cause
+    assert isinstance(cause, ApplicationError)
+    assert cause.type == "MaxTurnsExceeded"
 
 
 # The hardened slice: one worker per test, the session's server, scripted models.

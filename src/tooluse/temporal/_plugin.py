@@ -13,7 +13,7 @@ from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxR
 from .._agent_tool import tool_agent
 from .._function_tool import FunctionTool
 from .._handoffs import Handoff
-from ..exceptions import UserError
+from ..exceptions import TooluseError, UserError
 from ..models import resolve_model
 from ._activities import ModelProvider, model_activity, tool_activity
 from ._workflow import ActivityOptions, TooluseInterceptor
@@ -67,6 +67,10 @@ class TooluseTemporalPlugin(SimplePlugin):
             activities=activities,
             interceptors=[interceptor],
             workflow_runner=_with_passthrough,
+            # A run that stops (MaxTurnsExceeded, a tripped guardrail, a mistake in the
+            # code) fails its workflow, with the error; otherwise Temporal would retry
+            # the workflow task, and so the same stop, forever.
+            workflow_failure_exception_types=[TooluseError],
         )
 
 

@@ -13,6 +13,9 @@ from jsonschema import Draft202012Validator
 from tooluse import FunctionTool, ToolContext, function_tool
 
 from .openai_server import ScriptedServer
+from .temporal_server import temporal_server
+
+__all__ = ["temporal_server"]  # one dev server for the session, for every module using it
 
 # CI explores the same examples every time, so a red build always points at a change;
 # runs on a developer's machine keep exploring new ones.

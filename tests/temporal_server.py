@@ -33,6 +33,10 @@ class TemporalServerError(RuntimeError):
     """The dev server could not be found, or did not start."""
 
 
+class _ExitedEarly(TemporalServerError):
+    """The dev server exited while it started."""
+
+
 def find_temporal_cli() -> str:
     """The `temporal` binary: `TEMPORAL_CLI`, the one beside this Python, or one on PATH."""
     named = os.environ.get("TEMPORAL_CLI")
@@ -71,7 +75,26 @@ class TemporalDevServer:
         self._process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        """Start the server and wait until its frontend accepts connections."""
+        """Start the server and wait until its frontend accepts connections.
+
+        A server that exits while starting is tried again on new ports, twice: between
+        picking a free port and binding it, another process (a second test session
+        beside this one) may take it.
+        """
+        exits: list[str] = []
+        for _ in range(3):
+            try:
+                self._start_once()
+            except _ExitedEarly as error:  # noqa: PERF203 - at most three starts
+                exits.append(str(error)[-600:])
+                self.port = free_port()
+                self.target = f"127.0.0.1:{self.port}"
+                self._log = tempfile.TemporaryFile()  # noqa: SIM115  # closed in stop()
+            else:
+                return
+        raise TemporalServerError("temporal server start-dev exited 3 times: " + " | ".join(exits))
+
+    def _start_once(self) -> None:
         command = [
             find_temporal_cli(), "server", "start-dev", "--headless",
             "--ip", "127.0.0.1", "--port", str(self.port),
@@ -94,7 +117,7 @@ class TemporalDevServer:
                 message = f"temporal server start-dev exited with {process.returncode}"
                 output = self.output()
                 self.stop()
-                raise TemporalServerError(f"{message}: {output}")
+                raise _ExitedEarly(f"{message}: {output}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     pass

@@ -34,7 +34,7 @@ from tooluse.temporal._plugin import (
 )
 
 from .openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
-from .temporal_server import TemporalDevServer, temporal_server
+from .temporal_server import TemporalDevServer
 from .temporal_workflows import (
     AGENTS,
     TOOL_CALLS,
@@ -43,8 +43,6 @@ from .temporal_workflows import (
     ScenarioWorkflow,
     add,
 )
-
-__all__ = ["temporal_server"]  # the fixture, imported to be found by pytest
 
 
 def test_dev_server_starts(temporal_server: TemporalDevServer) -> None:

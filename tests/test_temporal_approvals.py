@@ -21,9 +21,7 @@ from tooluse.temporal import (
 
 from .openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
 from .temporal_approval_workflows import DELETED, CleanupWorkflow, delete_file
-from .temporal_server import TemporalDevServer, temporal_server
-
-__all__ = ["temporal_server"]  # the fixture, imported to be found by pytest
+from .temporal_server import TemporalDevServer
 
 Handle = WorkflowHandle[CleanupWorkflow, str]
 

@@ -33,10 +33,8 @@ from tooluse.temporal import MODEL_ACTIVITY
 
 from .openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
 from .temporal_crash_workflows import GATE, TOOL_LOG, ToolsWorkflow
-from .temporal_server import TemporalDevServer, temporal_server
+from .temporal_server import TemporalDevServer
 from .temporal_worker_main import LOADED, READY, WorkerProcess
-
-__all__ = ["temporal_server"]  # the fixture, imported to be found by pytest
 
 WAIT = 20.0
 """Seconds any one step may take before the test fails (a worker loads in 1 to 4 s)."""

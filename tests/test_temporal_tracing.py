@@ -37,11 +37,9 @@ from tooluse.temporal import ApproveCall, TooluseTemporalPlugin
 from tooluse.testing import TestModel
 
 from .temporal_approval_workflows import CleanupWorkflow, delete_file
-from .temporal_server import TemporalDevServer, temporal_server
+from .temporal_server import TemporalDevServer
 from .temporal_workflows import AgentWorkflow, add
 from .test_tracing import Traced
-
-__all__ = ["temporal_server"]  # the fixture, imported to be found by pytest
 
 ONE_TRACE = """\
 client

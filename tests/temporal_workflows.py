@@ -15,6 +15,7 @@ from tooluse import (
     Agent,
     FileSearchTool,
     Result,
+    RunConfig,
     RunContextWrapper,
     RunHooks,
     Runner,
@@ -132,6 +133,13 @@ def explode() -> str:
     raise RuntimeError("boom")
 
 
+@function_tool
+async def long_nap() -> str:
+    """Sleeps for a long while (to be cancelled)."""
+    await asyncio.sleep(5)
+    return "rested"  # pragma: no cover - cancelled first
+
+
 def _agent(name: str, *tools: Any, **more: Any) -> Agent[Any]:
     return Agent(name=name, instructions=f"You are {name}.", tools=list(tools), **more)
 
@@ -149,6 +157,8 @@ AGENTS: dict[str, Agent[Any]] = {
     "strict": _agent("strict", slow_strict),
     "stuck": _agent("stuck", nap),
     "raw": _agent("raw", explode),
+    "napper": _agent("napper", long_nap),
+    "mixed": _agent("mixed", long_nap, explode),
     "searcher": _agent(
         "searcher",
         WebSearchTool(),
@@ -177,11 +187,16 @@ class ScenarioWorkflow:
     """Runs one of `AGENTS`; reports the answer, or the error that stopped the run."""
 
     @workflow.run
-    async def run(self, name: str, question: str) -> dict[str, Any]:
+    async def run(
+        self, name: str, question: str, run_timeout: float | None = None
+    ) -> dict[str, Any]:
         hooks = ToolErrors()
         context: dict[str, Any] = {}
+        config = RunConfig(run_timeout=run_timeout)
         try:
-            result = await Runner.run(AGENTS[name], question, context=context, hooks=hooks)
+            result = await Runner.run(
+                AGENTS[name], question, context=context, hooks=hooks, run_config=config
+            )
         except Exception as error:
             causes: list[str] = []
             cause = error.__cause__

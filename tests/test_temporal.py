@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -10,9 +11,9 @@ from typing import Any
 
 import pytest
 from temporalio.api.enums.v1 import EventType
-from temporalio.client import Client, WorkflowFailureError, WorkflowHandle
+from temporalio.client import Client, WorkflowExecutionStatus, WorkflowFailureError, WorkflowHandle
 from temporalio.common import RetryPolicy
-from temporalio.exceptions import ApplicationError
+from temporalio.exceptions import ApplicationError, CancelledError
 from temporalio.worker import Replayer, UnsandboxedWorkflowRunner, Worker
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner
 
@@ -321,6 +322,51 @@ async def test_an_unregistered_tool_is_named(
     )
 
 
+async def test_a_cancelled_workflow_ends_cancelled_while_a_tool_runs(
+    temporal_server: TemporalDevServer, openai_server: ScriptedServer
+) -> None:
+    openai_server.script(Turn(calls=[Call("long_nap", "{}", "c1")]))
+    plugin = _plugin(openai_server)
+    client = await Client.connect(temporal_server.target)
+    queue = f"q-{uuid.uuid4()}"
+    async with Worker(client, task_queue=queue, workflows=[ScenarioWorkflow], plugins=[plugin]):
+        handle = await client.start_workflow(
+            ScenarioWorkflow.run, args=["napper", "go"], id=f"wf-{uuid.uuid4()}", task_queue=queue
+        )
+        while "tooluse.tool.long_nap" not in await _activities(handle):
+            await asyncio.sleep(0.05)
+        await handle.cancel()
+        with pytest.raises(WorkflowFailureError) as failed:
+            await handle.result()
+    assert isinstance(failed.value.cause, CancelledError)
+    assert (await handle.describe()).status == WorkflowExecutionStatus.CANCELED
+
+
+async def test_run_timeout_in_a_workflow_is_a_run_timeout(
+    temporal_server: TemporalDevServer, openai_server: ScriptedServer
+) -> None:
+    openai_server.script(Turn(calls=[Call("long_nap", "{}", "c1")]))
+    plugin = _plugin(openai_server)
+    client = await Client.connect(temporal_server.target)
+    queue = f"q-{uuid.uuid4()}"
+    async with Worker(client, task_queue=queue, workflows=[ScenarioWorkflow], plugins=[plugin]):
+        outcome = await client.execute_workflow(
+            ScenarioWorkflow.run,
+            args=["napper", "go", 0.5],
+            id=f"wf-{uuid.uuid4()}",
+            task_queue=queue,
+        )
+    assert outcome["error"].startswith("RunTimeoutError")
+
+
+async def test_a_failed_call_is_reported_not_the_call_cancelled_beside_it(
+    temporal_server: TemporalDevServer, openai_server: ScriptedServer
+) -> None:
+    openai_server.script(Turn(calls=[Call("long_nap", "{}", "c1"), Call("explode", "{}", "c2")]))
+    outcome, _ = await _scenario(temporal_server.target, _plugin(openai_server), "mixed")
+    assert outcome["error"].startswith("ToolActivityError: Tool 'explode'")
+
+
 async def test_hosted_tools_pass_as_their_params(
     temporal_server: TemporalDevServer, openai_server: ScriptedServer
 ) -> None:
@@ -358,10 +404,9 @@ async def test_what_a_workflow_cannot_do() -> None:
     assert backend.duration(ModelResponse(output=[])) == 0.0
     stand_in = backend.function_tool(add)
     assert backend.function_tool(add) is stand_in  # made once per tool
-    assert TemporalBackend(ActivityOptions(), []).registered("add") is False
+    renamed = dataclasses.replace(add, name="plus")  # a new tool (a toolset's copy, say)
+    assert backend.function_tool(renamed).name == "plus"
     ctx: ToolContext[None] = ToolContext(None, tool_name="add", tool_call_id="c", tool_arguments="")
-    with pytest.raises(UserError, match="Tool 'add' was called in a Temporal workflow"):
-        await TemporalBackend(ActivityOptions(), []).function_tool(add).on_invoke_tool(ctx, "{}")
     tool = request_from_payload(request_payload(ModelRequest("", [], tools=[add]))).tools[0]
     assert isinstance(tool, FunctionTool)
     with pytest.raises(UserError, match="never invoked there"):

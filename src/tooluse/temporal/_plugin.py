@@ -61,7 +61,7 @@ class TooluseTemporalPlugin(SimplePlugin):
         registered = collect_tools(tools, agents)
         activities: list[Callable[..., Any]] = [model_activity(model_provider)]
         activities += [tool_activity(tool) for tool in registered]
-        interceptor = TooluseInterceptor(activity_options, [tool.name for tool in registered])
+        interceptor = TooluseInterceptor(activity_options)
         super().__init__(  # pyright: ignore[reportUnknownMemberType]  # temporalio types activities as Callable[..., Unknown]
             "tooluse.TooluseTemporalPlugin",
             activities=activities,

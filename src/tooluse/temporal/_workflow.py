@@ -27,8 +27,9 @@ on the worker with `UserError`.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, cast
@@ -36,6 +37,7 @@ from typing import Any, cast
 from temporalio import workflow
 from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, ApplicationError, FailureError
+from temporalio.exceptions import CancelledError as TemporalCancelledError
 from temporalio.exceptions import TimeoutError as ActivityTimeoutError
 from temporalio.worker import (
     ExecuteWorkflowInput,
@@ -140,6 +142,7 @@ class ActivityModel(Model):
                 result_type=dict,
             )
         except ActivityError as error:
+            _reraise_cancellation(error)
             raise _model_failure(error) from error
         response = response_from_payload(reply["response"])
         self._backend.measured(response, reply["duration"])
@@ -147,6 +150,16 @@ class ActivityModel(Model):
 
     def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         raise UserError("tooluse.temporal: streamed runs are not supported inside a workflow")
+
+
+def _reraise_cancellation(error: ActivityError) -> None:
+    """An activity cancelled because its workflow (or the run's task) was: still a cancellation.
+
+    So a cancelled workflow ends cancelled, `run_timeout` raises `RunTimeoutError`, and a
+    call cancelled beside one that failed does not stand for the failure.
+    """
+    if isinstance(error.cause, TemporalCancelledError):
+        raise asyncio.CancelledError from error
 
 
 def _model_failure(error: ActivityError) -> ModelTransportError:
@@ -185,12 +198,6 @@ class ActivityInvoker(RemoteInvoker):
     async def invoke(
         self, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings
     ) -> ToolOutcome:
-        if not self._backend.registered(self.name):
-            raise UserError(
-                f"Tool '{self.name}' was called in a Temporal workflow, but the worker has no "
-                f"activity for it: pass it to the plugin, TooluseTemporalPlugin(tools=[...]), "
-                "or pass the agent that has it, TooluseTemporalPlugin(agents=[...])"
-            )
         call = ToolCall(arguments=arguments, call_id=ctx.tool_call_id, timeout=settings.timeout)
         try:
             result: ToolResult = await workflow.execute_activity(
@@ -201,6 +208,7 @@ class ActivityInvoker(RemoteInvoker):
                 result_type=dict,
             )
         except ActivityError as error:
+            _reraise_cancellation(error)
             raise self._failure(error, settings.timeout) from error
         if result["failed"]:
             ctx.error = ToolFailed(result["output"], result["error_type"])
@@ -219,6 +227,12 @@ class ActivityInvoker(RemoteInvoker):
             return ToolTimeoutError(self.name, limit)
         if kind == "UserError":
             return UserError(cause.message)
+        if kind == "NotFoundError":  # decided on the worker: the workflow's code never asks
+            return UserError(
+                f"Tool '{self.name}' was called in a Temporal workflow, but the worker has no "
+                f"activity for it: pass it to the plugin, TooluseTemporalPlugin(tools=[...]), "
+                "or pass the agent that has it, TooluseTemporalPlugin(agents=[...])"
+            )
         return ToolActivityError(self.name, kind, cause.message)
 
 
@@ -228,16 +242,16 @@ class TemporalBackend:
     retries_model_calls = True
     """The model activity's `RetryPolicy` retries; the run tries each call once."""
 
-    def __init__(self, options: ActivityOptions, tool_names: Collection[str] | None = None) -> None:
+    def __init__(self, options: ActivityOptions) -> None:
         """Set up the backend of one workflow run.
 
         Args:
             options: The activities' timeouts and retries.
-            tool_names: The tools the worker has activities for; None not to check.
         """
         self.options = options
-        self._names = tool_names
-        self._tools: dict[int, FunctionTool] = {}
+        # By the tool's id, the tool held too: a tool made anew each turn is not mistaken
+        # for an old one at the same address.
+        self._tools: dict[int, tuple[FunctionTool, FunctionTool]] = {}
         self._durations: dict[int, float] = {}
 
     def model(self, model: str | Model | None) -> Model:
@@ -248,10 +262,11 @@ class TemporalBackend:
     def function_tool(self, tool: FunctionTool) -> FunctionTool:
         if tool_agent(tool) is not None:  # its nested run stays here, with this backend
             return tool
-        remote = self._tools.get(id(tool))
-        if remote is None:
-            remote = dataclasses.replace(tool, on_invoke_tool=ActivityInvoker(tool.name, self))
-            self._tools[id(tool)] = remote
+        known = self._tools.get(id(tool))
+        if known is not None and known[0] is tool:
+            return known[1]
+        remote = dataclasses.replace(tool, on_invoke_tool=ActivityInvoker(tool.name, self))
+        self._tools[id(tool)] = (tool, remote)
         return remote
 
     def duration(self, response: ModelResponse) -> float:
@@ -260,10 +275,6 @@ class TemporalBackend:
     def measured(self, response: ModelResponse, seconds: float) -> None:
         """Record how long the worker took for `response`, for `duration`."""
         self._durations[id(response)] = seconds
-
-    def registered(self, tool_name: str) -> bool:
-        """Whether the worker has an activity for the tool (True when not known)."""
-        return self._names is None or tool_name in self._names
 
     def tool_timeout(self, timeout: float | None) -> timedelta:
         """The tool activity's `start_to_close_timeout` for a call with this limit."""
@@ -275,29 +286,25 @@ class TemporalBackend:
 class TooluseInterceptor(Interceptor):
     """Sets `TemporalBackend` as the run backend for each workflow the worker runs."""
 
-    def __init__(
-        self, options: ActivityOptions | None = None, tool_names: Collection[str] | None = None
-    ) -> None:
+    def __init__(self, options: ActivityOptions | None = None) -> None:
         """Set up the interceptor.
 
         Args:
             options: The activities' timeouts and retries; default `ActivityOptions()`.
-            tool_names: The tools the worker has activities for; None not to check.
         """
         self.options = options or ActivityOptions()
-        self.tool_names = None if tool_names is None else frozenset(tool_names)
 
     def workflow_interceptor_class(
         self, input: WorkflowInterceptorClassInput
     ) -> type[WorkflowInboundInterceptor]:
-        options, names = self.options, self.tool_names
+        options = self.options
 
         class Inbound(WorkflowInboundInterceptor):
             async def execute_workflow(self, input: ExecuteWorkflowInput) -> Any:
                 # The workflow's task runs in a context of its own (a copy), which ends with
                 # it: nothing to reset. (A reset fails when an evicted workflow's coroutine
                 # is closed from another context.)
-                run_backend.set(TemporalBackend(options, names))
+                run_backend.set(TemporalBackend(options))
                 return await super().execute_workflow(input)
 
         return Inbound

@@ -16,7 +16,8 @@ their sum nears the machine's CPUs, a second worker process cannot help.
 Run with:
     .venv/bin/pip install -q -e '.[dev]' && .venv/bin/python benchmarks/bench_temporal.py
 
-`--quick` runs 40 workflows a round instead of 200.
+`--quick` runs 40 workflows a round instead of 200; `--json PATH` also writes the ratio
+(benchmarks/_common.py).
 """
 
 from __future__ import annotations
@@ -149,7 +150,10 @@ def cpu_line(rounds: list[dict[str, float]]) -> str:
 
 
 async def main() -> None:
-    n = 40 if "--quick" in sys.argv else WORKFLOWS
+    from _common import Results, arguments
+
+    args = arguments(__doc__ or "")
+    n = 40 if args.quick else WORKFLOWS
     temporal = TemporalDevServer()
     temporal.start()
     model = AnsweringServer()
@@ -164,6 +168,10 @@ async def main() -> None:
                 values.append(rate)
                 cpu[processes].append(spent)
         report(n, rates, cpu)
+        results = Results()  # lower is better: time per workflow, 2 workers over 1
+        medians = {processes: statistics.median(values) for processes, values in rates.items()}
+        results.ratio("time per workflow, 2 worker processes / 1", medians[1] / medians[2])
+        results.write(args.json)
     finally:
         model.stop()
         temporal.stop()

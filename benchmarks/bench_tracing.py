@@ -15,7 +15,7 @@ timed in three set-ups, each in a fresh interpreter so that "off" really has no
 
 Rounds alternate the set-ups so that machine noise falls on each; prints the median
 CPU time per run (of every thread: the sync tool runs in a worker thread) and the ratios
-to "off" (1.00: no cost).
+to "off" (1.00: no cost). `--json PATH`: also write the ratios (benchmarks/_common.py).
 """
 
 from __future__ import annotations
@@ -109,7 +109,10 @@ def sample(case: str, runs: int) -> float:
 
 
 def main() -> None:
-    quick = "--quick" in sys.argv
+    from _common import Results, arguments
+
+    args = arguments(__doc__ or "")
+    quick = args.quick
     runs = 200 if quick else 2000
     samples: dict[str, list[float]] = {case: [] for case in CASES}
     for _ in range(3 if quick else ROUNDS):
@@ -121,6 +124,10 @@ def main() -> None:
     for case, title in CASES.items():
         ratio = "" if case == "off" else f"  {case}/off = {medians[case] / off:.3f}"
         print(f"  {title:<42} {medians[case] * 1e6:>8.1f}us{ratio}")
+    results = Results()
+    results.ratio("opentelemetry-api imported, no provider / off", medians["api"] / off, 1.05)
+    results.ratio("SDK provider + in-memory exporter / off", medians["sdk"] / off)
+    results.write(args.json)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,181 @@
+"""How each SDK's cost grows: with history length, with tool count, with concurrent runs.
+
+Run with:
+    pip install -e '.[bench]' && python benchmarks/bench_scaling.py
+
+The same agent on tooluse, openai-agents and pydantic-ai, each with the minimal
+scripted model of benchmarks/_peers.py (equal O(1) work per turn) and an async tool,
+built once per point outside the timing, warmed, and checked to give the same output:
+
+- history: one run of N turns (N - 1 tool calls, then the answer), for N from 1 to
+  200: the cost per turn. Flat means a turn does not re-walk the history.
+- tools: a two-turn run with K tools offered, for K from 1 to 500: the cost per run.
+- concurrency: C two-turn runs at once (`asyncio.gather`), for C from 100 to 5,000:
+  the wall time of all of them, and the CPU time per run. A side whose next point
+  would take longer than a minute (extrapolated) is not measured there.
+
+Prints each curve and the ratios: growth of tooluse's own cost (last point over the
+cheapest) and tooluse/peer at the last point. `--quick`: smaller sizes and fewer
+rounds; `--json PATH`: also write ratios and curves (benchmarks/_common.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from typing import Any
+
+from _common import Results, arguments, compare, same_outputs, verdict
+from _peers import SDKS, gather, runners
+
+TURNS = {"full": [1, 10, 50, 100, 200], "quick": [1, 10, 50]}
+TOOLS = {"full": [1, 10, 100, 500], "quick": [1, 10, 100]}
+CONCURRENT = {"full": [100, 500, 1000, 2000, 5000], "quick": [100, 300, 1000]}
+LIMIT_SECONDS = {"full": 60.0, "quick": 10.0}
+
+
+def show(title: str, unit: str, xs: list[int], series: dict[str, list[float | None]]) -> None:
+    print(title)
+    print(f"  {'':>8}" + "".join(f"{sdk:>16}" for sdk in series))
+    for i, x in enumerate(xs):
+        cells = [series[sdk][i] for sdk in series]
+        print(f"  {x:>8}" + "".join(f"{'-' if c is None else f'{c:.1f}':>14}{unit}" for c in cells))
+
+
+def growth(values: list[float | None]) -> float:
+    known = [v for v in values if v is not None]
+    return known[-1] / min(known)
+
+
+def record(
+    results: Results, name: str, curve: dict[str, Any], target: float | None, *, grows: bool = True
+) -> None:
+    """The curve, tooluse's growth along it (when meaningful), and tooluse/peer at its end."""
+    results.curves[name] = curve
+    series = curve["series"]
+    if grows:
+        results.ratio(
+            f"{name}: tooluse growth (last / cheapest)", growth(series["tooluse"]), target
+        )
+    for peer in SDKS[1:]:
+        pairs = [
+            (t, p) for t, p in zip(series["tooluse"], series[peer], strict=True) if p is not None
+        ]
+        if pairs and pairs[-1][0] is not None:
+            results.ratio(
+                f"{name}: tooluse/{peer} at the largest size", pairs[-1][0] / pairs[-1][1]
+            )
+
+
+async def history(mode: str, rounds: int) -> dict[str, Any]:
+    xs = TURNS[mode]
+    series: dict[str, list[float | None]] = {sdk: [] for sdk in SDKS}
+    for turns in xs:
+        runs = max(1, (200 if mode == "full" else 40) // turns)
+        medians = await compare(runners(turns=turns, sync=False), runs, rounds)
+        for sdk, seconds in medians.items():
+            series[sdk].append(seconds / turns * 1e6)
+    show("per-turn cost against history length (us per turn):", "us", xs, series)
+    return {
+        "title": "Per-turn cost vs history length",
+        "xlabel": "turns in the run",
+        "ylabel": "us per turn",
+        "x": xs,
+        "series": series,
+    }
+
+
+async def tools(mode: str, rounds: int) -> dict[str, Any]:
+    xs = TOOLS[mode]
+    series: dict[str, list[float | None]] = {sdk: [] for sdk in SDKS}
+    for count in xs:
+        medians = await compare(
+            runners(tools=count, sync=False), 20 if mode == "full" else 5, rounds
+        )
+        for sdk, seconds in medians.items():
+            series[sdk].append(seconds * 1e6)
+    show("per-run cost against tool count (us per run, two turns):", "us", xs, series)
+    return {
+        "title": "Per-run cost vs tool count",
+        "xlabel": "tools offered",
+        "ylabel": "us per run",
+        "x": xs,
+        "series": series,
+    }
+
+
+async def concurrent_round(runner: Any, count: int) -> tuple[float, float, list[Any]]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    outputs = await gather(runner, count)
+    return time.perf_counter() - wall, time.process_time() - cpu, outputs
+
+
+async def concurrency(mode: str, rounds: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    xs = CONCURRENT[mode]
+    built = runners(turns=2, sync=False)
+    expected = await built["tooluse"]()
+    for runner in built.values():
+        same_outputs({"tooluse": expected, "peer": (await gather(runner, 10))[-1]})
+    walls: dict[str, list[float | None]] = {sdk: [] for sdk in SDKS}
+    cpus: dict[str, list[float | None]] = {sdk: [] for sdk in SDKS}
+    for i, count in enumerate(xs):
+        samples: dict[str, list[tuple[float, float]]] = {sdk: [] for sdk in SDKS}
+        active = [
+            sdk
+            for sdk in SDKS
+            if i == 0
+            or (
+                walls[sdk][-1] is not None
+                and walls[sdk][-1] * count / xs[i - 1] <= LIMIT_SECONDS[mode]
+            )
+        ]
+        for round_ in range(rounds):
+            for sdk in active:
+                if round_ and samples[sdk][0][0] > LIMIT_SECONDS[mode] / 4:
+                    continue  # one slow round is enough
+                wall, cpu, outputs = await concurrent_round(built[sdk], count)
+                same_outputs({"one run": expected, f"{sdk} x {count}": outputs[-1]})
+                samples[sdk].append((wall, cpu))
+        for sdk in SDKS:
+            points = samples[sdk]
+            walls[sdk].append(statistics.median(w for w, _ in points) if points else None)
+            cpus[sdk].append(
+                statistics.median(c for _, c in points) / count * 1e6 if points else None
+            )
+    show("wall time of C concurrent two-turn runs (s):", "s ", xs, walls)
+    show("CPU time per run at C concurrent runs (us):", "us", xs, cpus)
+    wall_curve = {
+        "title": "Run time vs concurrent runs",
+        "xlabel": "concurrent runs",
+        "ylabel": "seconds for all runs",
+        "x": xs,
+        "series": walls,
+    }
+    cpu_curve = {
+        "title": "CPU per run vs concurrent runs",
+        "xlabel": "concurrent runs",
+        "ylabel": "CPU us per run",
+        "x": xs,
+        "series": cpus,
+    }
+    return wall_curve, cpu_curve
+
+
+async def main() -> None:
+    args = arguments(__doc__ or "")
+    mode = "quick" if args.quick else "full"
+    rounds = 2 if args.quick else 3
+    results = Results()
+    record(results, "history", await history(mode, rounds), 1.5)
+    record(results, "tools", await tools(mode, rounds), 1.5)
+    wall_curve, cpu_curve = await concurrency(mode, rounds)
+    record(results, "concurrency", wall_curve, None, grows=False)
+    record(results, "concurrency CPU", cpu_curve, 1.5)
+    for figure, ratio in results.ratios.items():
+        print(f"  {figure:<58} {ratio:>8.3f}  {verdict(ratio, results.targets[figure])}")
+    results.write(args.json)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -251,6 +251,8 @@ def test_temporal_public_api() -> None:
     assert public == TEMPORAL_PUBLIC
     for name in TEMPORAL_PUBLIC:
         value = getattr(tooluse.temporal, name)
+        if get_origin(value) is not None:
+            continue  # a type alias (Python 3.10 calls `Callable[...]` a class)
         if inspect.isclass(value) or inspect.isfunction(value):
             assert inspect.getdoc(value), name
     assert issubclass(tooluse.temporal.ToolActivityError, tooluse.exceptions.RunError)

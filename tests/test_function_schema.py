@@ -410,3 +410,56 @@ def test_pydantic_failing_to_write_the_schema_is_a_user_error() -> None:
         UserError, match=r"pydantic could not write the arguments' JSON schema \(AttributeError"
     ):
         function_schema(f)
+
+
+class TestDeferredSchema:
+    """`@function_tool` builds the model and JSON schema on first use, when they cannot fail."""
+
+    def test_a_plain_signature_waits_for_the_first_read(self) -> None:
+        def f(
+            origin: str, mode: Annotated[str, "How."] = "x", stops: list[int] | None = None
+        ) -> str:
+            return origin
+
+        tool = function_tool(f)
+        assert "params_json_schema" not in vars(tool)  # not built yet
+        assert json.dumps(tool.params_json_schema) == json.dumps(
+            function_schema(f).params_json_schema
+        )
+        assert "params_json_schema" in vars(tool)  # built once, then a plain attribute
+
+    async def test_a_call_builds_the_model(self) -> None:
+        def f(a: int, b: int = 2) -> int:
+            return a + b
+
+        tool = function_tool(f)
+        arguments = '{"a": 1, "b": 5}'
+        assert await tool.on_invoke_tool(tool_context("f", arguments), arguments) == "6"
+
+    def test_other_types_are_built_at_decoration(self) -> None:
+        def f(counts: dict[str, int]) -> str:
+            return str(counts)
+
+        schema = function_tool(f)._schema_source  # pyright: ignore[reportPrivateUsage]
+        assert schema is not None
+        assert "params_json_schema" in vars(schema)
+
+    def test_the_deferred_fields_read_as_built_ones(self) -> None:
+        def f(a: int, b: list[str] | None = None) -> str:
+            """Join.
+
+            Args:
+                a: A number.
+            """
+            return str(a)
+
+        eager = function_schema(f)
+        lazy = function_tool(f)._schema_source  # pyright: ignore[reportPrivateUsage]
+        assert lazy is not None
+        assert lazy.params_pydantic_model.model_json_schema() == (
+            eager.params_pydantic_model.model_json_schema()
+        )
+        assert (lazy.name, lazy.description, lazy.params_json_schema) == (
+            eager.name, eager.description, eager.params_json_schema
+        )  # fmt: skip
+        assert lazy._findings == eager._findings  # pyright: ignore[reportPrivateUsage]

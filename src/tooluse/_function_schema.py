@@ -15,13 +15,14 @@ import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import CodeType
+from types import CodeType, NoneType, UnionType
 from typing import (
     Annotated,
     Any,
     ForwardRef,
     Literal,
     NoReturn,
+    Union,
     cast,
     get_args,
     get_origin,
@@ -44,6 +45,7 @@ from ._callables import (
     without_bound_keywords,
 )
 from ._context import RunContextWrapper
+from ._deferred import defer, deferred_fields
 from ._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
 from ._lints import Finding, parameter_findings
 from ._strict import describe_problems, describe_violations, to_strict_schema
@@ -57,7 +59,7 @@ from ._tool_errors import (
 from ._typeddict_compat import fix_typeddicts
 from .exceptions import ToolArgumentsError, UserError
 
-__all__ = ["FuncSchema", "function_schema"]
+__all__ = ["FuncSchema", "deferred_function_schema", "function_schema"]
 
 _P = inspect.Parameter
 # Validation accepts exactly what the schema advertises: strict schemas close every
@@ -103,6 +105,7 @@ class FuncSchema:
     _adapters: ArgumentAdapters | None = field(default=None, repr=False)
     _findings: tuple[Finding, ...] = field(default=(), repr=False)
     _by_keyword: bool = field(default=False, init=False, repr=False)
+    _pending: _Build | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # The common case: every argument goes by keyword under its own name.
@@ -242,31 +245,91 @@ def function_schema(
     Raises:
         UserError: If the function cannot become a tool; the message lists every problem.
     """
+    schema = deferred_function_schema(
+        func, docstring_style, name_override, description_override, use_docstring_info,
+        strict_json_schema,
+    )  # fmt: skip
+    _complete(schema)
+    return schema
+
+
+def deferred_function_schema(
+    func: Callable[..., Any],
+    docstring_style: DocstringStyle | None = None,
+    name_override: str | None = None,
+    description_override: str | None = None,
+    use_docstring_info: bool = True,
+    strict_json_schema: bool = True,
+) -> FuncSchema:
+    """`function_schema`, with the model and JSON schema built on first read when they can wait.
+
+    The signature, the annotations and the docstring are checked at once, so a function
+    that cannot become a tool fails here. The pydantic model, the JSON schema and the
+    strict rewrite (most of the cost) wait for the first read of `params_pydantic_model`,
+    `params_json_schema` or a call, but only when every parameter's type and default are
+    ones they cannot fail on (plain JSON types, lists, unions and literals of them);
+    otherwise they are built here too, so that their errors still come at decoration.
+
+    Args:
+        func: The function (sync or async) to describe.
+        docstring_style: "google", "numpy" or "sphinx"; None detects it.
+        name_override: The tool name to use instead of the function's name.
+        description_override: The description to use instead of the docstring's.
+        use_docstring_info: Whether to take descriptions from the docstring.
+        strict_json_schema: Whether to rewrite the schema for OpenAI's strict mode.
+
+    Returns:
+        The schema; its model and JSON schema possibly not built yet.
+
+    Raises:
+        UserError: If the function cannot become a tool; the message lists every problem.
+    """
     builder = _SchemaBuilder(func, name_override, strict=strict_json_schema)
-    doc = None
-    if use_docstring_info:
-        doc = _documentation(func, docstring_style)
-    model, slots, context_slot = builder.build_model(
-        doc.param_descriptions if doc else {},
-        _STRICT_CONFIG if strict_json_schema else _LOOSE_CONFIG,
-    )
-    schema, adapters = builder.make_strict(
-        builder.json_schema(model), strict_json_schema=strict_json_schema
-    )
-    findings = builder.findings(doc.param_descriptions if doc else {}, model, context_slot)
-    return FuncSchema(
+    doc = _documentation(func, docstring_style) if use_docstring_info else None
+    docs = doc.param_descriptions if doc else {}
+    fields, slots, context_slot = builder.fields(docs)
+    config = _STRICT_CONFIG if strict_json_schema else _LOOSE_CONFIG
+    plain = _all_plain(fields)
+    model: type[BaseModel] | None = None
+    if not plain:  # pydantic or the strict rules may refuse it: find out now
+        model = builder.create_model(fields, config)
+    schema = FuncSchema(
         name=builder.tool_name,
         description=description_override or (doc.description if doc else None),
-        params_pydantic_model=model,
-        params_json_schema=schema,
+        params_pydantic_model=cast("type[BaseModel]", model),
+        params_json_schema={},
         signature=builder.signature,
         takes_context=context_slot is not None,
         strict_json_schema=strict_json_schema,
         _slots=slots,
         _context_slot=context_slot,
-        _adapters=adapters,
-        _findings=tuple(findings),
+        _findings=tuple(builder.findings(docs, fields, model, context_slot)),
     )
+    defer(schema, *_DEFERRED)
+    schema._pending = lambda: builder.build(model or builder.create_model(fields, config))  # pyright: ignore[reportPrivateUsage]
+    if not plain:
+        _complete(schema)
+    return schema
+
+
+_Build = Callable[[], "tuple[type[BaseModel], dict[str, Any], ArgumentAdapters | None]"]
+_DEFERRED = ("params_pydantic_model", "params_json_schema", "_adapters")
+
+
+def _complete(schema: FuncSchema) -> None:
+    """Build what `deferred_function_schema` left for later (a second call does nothing)."""
+    build = schema._pending  # pyright: ignore[reportPrivateUsage]
+    if build is None:
+        return
+    model, json_schema, adapters = build()
+    values = vars(schema)
+    values["params_pydantic_model"] = model
+    values["params_json_schema"] = json_schema
+    values["_adapters"] = adapters
+    schema._pending = None  # pyright: ignore[reportPrivateUsage]
+
+
+deferred_fields(FuncSchema, _complete, *_DEFERRED)
 
 
 def _documentation(func: Callable[..., Any], style: DocstringStyle | None) -> FuncDocumentation:
@@ -290,6 +353,7 @@ class _SchemaBuilder:
         self, func: Callable[..., Any], name_override: str | None, *, strict: bool
     ) -> None:
         self.where = describe_callable(func)
+        self.strict = strict
         self.problems: list[str] = []
         self.tool_name = name_override or default_name(func)
         if not self.tool_name or self.tool_name == "<lambda>":
@@ -303,10 +367,10 @@ class _SchemaBuilder:
         refuse_unbound_method(self.signature, func)
         self.hints = _type_hints(func, self.where)
 
-    def build_model(
-        self, docs: dict[str, str], config: ConfigDict
-    ) -> tuple[type[BaseModel], tuple[_Slot, ...], _Slot | None]:
-        fields: dict[str, Any] = {}
+    def fields(
+        self, docs: dict[str, str]
+    ) -> tuple[dict[str, tuple[Any, FieldInfo]], tuple[_Slot, ...], _Slot | None]:
+        fields: dict[str, tuple[Any, FieldInfo]] = {}
         slots: list[_Slot] = []
         context_slot: _Slot | None = None
         last_positional = _last_positional_index(self.signature)
@@ -321,7 +385,13 @@ class _SchemaBuilder:
             if definition is not None:
                 fields[slot.attr] = definition
         self._raise_if_problems()
-        return self._create_model(fields, config), tuple(slots), context_slot
+        return fields, tuple(slots), context_slot
+
+    def build(
+        self, model: type[BaseModel]
+    ) -> tuple[type[BaseModel], dict[str, Any], ArgumentAdapters | None]:
+        schema, adapters = self.make_strict(self.json_schema(model), strict_json_schema=self.strict)
+        return model, schema, adapters
 
     def json_schema(self, model: type[BaseModel]) -> dict[str, Any]:
         try:
@@ -349,11 +419,20 @@ class _SchemaBuilder:
         return result.schema, compile_adapters(result.schema, result.adapters)
 
     def findings(
-        self, docs: dict[str, str], model: type[BaseModel], context: _Slot | None
+        self,
+        docs: dict[str, str],
+        fields: dict[str, tuple[Any, FieldInfo]],
+        model: type[BaseModel] | None,
+        context: _Slot | None,
     ) -> list[Finding]:
-        described = {
-            info.alias or attr for attr, info in model.model_fields.items() if info.description
-        }
+        if model is not None:
+            described = {
+                info.alias or attr for attr, info in model.model_fields.items() if info.description
+            }
+        else:  # plain fields: the description is the field's own (no FieldInfo in Annotated)
+            described = {
+                info.alias or attr for attr, (_, info) in fields.items() if info.description
+            }
         return parameter_findings(
             self.tool_name,
             self.signature,
@@ -411,14 +490,18 @@ class _SchemaBuilder:
             return _field(param, get_args(annotation)[0], doc, default_factory=dict)
         return _field(param, dict[str, annotation], doc, default_factory=dict)
 
-    def _create_model(self, fields: dict[str, Any], config: ConfigDict) -> type[BaseModel]:
+    def create_model(
+        self, fields: dict[str, tuple[Any, FieldInfo]], config: ConfigDict
+    ) -> type[BaseModel]:
         try:
-            return create_model(f"{self.tool_name}_args", __config__=config, **fields)
+            return create_model(
+                f"{self.tool_name}_args", __config__=config, **cast("dict[str, Any]", fields)
+            )
         except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError, TypeError):
             self._report_unsupported_types(fields)
             raise  # only reached when no single field explains the failure
 
-    def _report_unsupported_types(self, fields: dict[str, Any]) -> None:
+    def _report_unsupported_types(self, fields: dict[str, tuple[Any, FieldInfo]]) -> None:
         for attr, (annotation, info) in fields.items():
             reason = _pydantic_rejection(annotation)
             if reason is not None:
@@ -436,6 +519,53 @@ class _SchemaBuilder:
     def _fail(self, problems: list[str]) -> NoReturn:
         lines = "\n".join(f"  - {problem}" for problem in problems)
         raise UserError(f"Cannot make a tool from function {self.where}:\n{lines}")
+
+
+_PLAIN_TYPES = frozenset({str, int, float, bool, NoneType})
+_PLAIN_DEFAULTS = (str, int, float, bool, NoneType)
+# Far below the strict-mode limits (properties, enum values, characters, nesting):
+# a plain signature within them cannot break a rule.
+_PLAIN_MAX_FIELDS = 100
+_PLAIN_MAX_LITERALS = 200
+_PLAIN_MAX_DEPTH = 4
+
+
+def _all_plain(fields: dict[str, tuple[Any, FieldInfo]]) -> bool:
+    """Whether pydantic and the strict rules surely accept these fields, so they can wait.
+
+    Plain: `str`, `int`, `float`, `bool`, `None`, lists and unions of plain types,
+    literals of short strings, ints and bools, `Annotated` with text only; defaults of
+    those scalar types. Anything else is built at decoration, where its errors belong.
+    """
+    if len(fields) > _PLAIN_MAX_FIELDS:
+        return False
+    literals: list[Any] = []
+    for annotation, info in fields.values():
+        default = info.default
+        if default is not PydanticUndefined and type(default) not in _PLAIN_DEFAULTS:
+            return False
+        if info.default_factory not in (None, list) or not _is_plain(annotation, literals, 0):
+            return False
+    return len(literals) <= _PLAIN_MAX_LITERALS
+
+
+def _is_plain(annotation: Any, literals: list[Any], depth: int) -> bool:
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is None:
+        return isinstance(annotation, type) and annotation in _PLAIN_TYPES
+    if depth > _PLAIN_MAX_DEPTH:
+        return False
+    if origin is Literal:
+        literals.extend(args)
+        return all(
+            type(arg) in (int, bool) or (type(arg) is str and len(arg) <= 64) for arg in args
+        )
+    if origin is Annotated:
+        metadata = annotation.__metadata__
+        return all(type(meta) is str for meta in metadata) and _is_plain(args[0], literals, depth)
+    if origin is list or origin is Union or origin is UnionType:
+        return bool(args) and all(_is_plain(arg, literals, depth + 1) for arg in args)
+    return False
 
 
 def _how(param: _P, before_positional: bool) -> Literal["position", "keyword", "*", "**"]:

@@ -1,10 +1,12 @@
 """`FunctionTool` and the `@function_tool` decorator.
 
 A `FunctionTool` is what the model sees (name, description, schema) plus one
-callable, `on_invoke_tool(ctx, arguments_json) -> str`. The decorator builds
-the schema once with `function_schema` and an `Invoker` (`_invocation.py`)
-that validates the raw JSON in one pass, calls the function and turns its
-result, or its failure, into text for the model.
+callable, `on_invoke_tool(ctx, arguments_json) -> str`. The decorator checks
+the signature and docstring at once (`deferred_function_schema`) and makes an
+`Invoker` (`_invocation.py`) that validates the raw JSON in one pass, calls the
+function and turns its result, or its failure, into text for the model. The
+pydantic model and JSON schema of a plain signature are built once, on first
+use (`params_json_schema` read, or a call): see `_deferred.py`.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeAlias, cast, overload
 
 from ._context import RunContextWrapper, ToolContext
+from ._deferred import defer, deferred_fields
 from ._docstrings import DocstringStyle
-from ._function_schema import function_schema
+from ._function_schema import FuncSchema, deferred_function_schema
 from ._invocation import Invoker, ToolErrorFunction, tool_output_text
 from ._lints import Finding, tool_findings, warn
 from ._strict import strict_or_error
@@ -96,6 +99,8 @@ class FunctionTool:
         default=None, init=False, repr=False, compare=False
     )
     _findings: tuple[Finding, ...] = field(default=(), init=False, repr=False, compare=False)
+    _schema_source: FuncSchema | None = field(default=None, init=False, repr=False, compare=False)
+    """Where a decorated tool's `params_json_schema` comes from on first read."""
 
     def __post_init__(self) -> None:
         self._findings = tuple(
@@ -291,7 +296,7 @@ class _ToolOptions:
 
 
 def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
-    schema = function_schema(
+    schema = deferred_function_schema(
         func,
         docstring_style=options.docstring_style,
         name_override=options.name_override,
@@ -302,7 +307,7 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
     tool = FunctionTool(
         name=schema.name,
         description=schema.description or "",
-        params_json_schema=schema.params_json_schema,
+        params_json_schema={},  # read from the schema when first needed
         on_invoke_tool=Invoker(func, schema, options.failure_error_function),
         strict_json_schema=False,  # already strict when asked: skip __post_init__'s transform
         is_enabled=options.is_enabled,
@@ -315,12 +320,24 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         mcp_annotations=options.mcp_annotations,
     )
     tool.strict_json_schema = options.strict_mode
+    tool._schema_source = schema  # pyright: ignore[reportPrivateUsage]
+    defer(tool, "params_json_schema")
     # __post_init__ found the tool-level findings; a strict tool's bad name already failed.
     tool._findings = (*schema._findings, *tool._findings)  # pyright: ignore[reportPrivateUsage]
     warn(tool._findings, func)  # pyright: ignore[reportPrivateUsage]
     # Rebuilding from the function (not the schema) keeps `with_strict_mode` exact.
     tool._remake = lambda strict: _make_tool(func, replace(options, strict_mode=strict))  # pyright: ignore[reportPrivateUsage]
     return tool
+
+
+def _complete_tool(tool: FunctionTool) -> None:
+    """Give a decorated tool its schema, built on this first read (see `_deferred`)."""
+    source = tool._schema_source  # pyright: ignore[reportPrivateUsage]
+    if source is not None:
+        vars(tool)["params_json_schema"] = source.params_json_schema
+
+
+deferred_fields(FunctionTool, _complete_tool, "params_json_schema")
 
 
 def _check_mcp_annotations(name: str, annotations: Any) -> None:

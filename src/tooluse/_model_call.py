@@ -97,6 +97,7 @@ async def _request(scope: RunScope, tools: TurnTools) -> ModelRequest:
         settings=settings,
         output_schema=scope.setup.output.json_schema if scope.setup.output else None,
         max_retries=0,  # the run retries (RetryPolicy), so that hooks and spans see each attempt
+        memo=scope.model_memo,
     )
 
 

@@ -138,6 +138,8 @@ class RunScope:
     output_guardrail_results: list[OutputGuardrailResult] = field(
         default_factory=list[OutputGuardrailResult]
     )
+    model_memo: dict[Any, Any] = field(default_factory=dict[Any, Any])
+    """What the models keep from one request of the run to the next (`ModelRequest.memo`)."""
 
     async def turn_tools(self) -> TurnTools:
         """The current agent's tools for the coming turn."""

@@ -122,7 +122,7 @@ class OpenAIChatCompletionsModel(OpenAIModel):
 
     def _params(self, request: ModelRequest) -> dict[str, Any]:
         params = self.shared_params(request, max_tokens_key="max_completion_tokens")
-        params["messages"] = items_to_messages(request.instructions, request.input)
+        params["messages"] = items_to_messages(request.instructions, request.input, request.memo)
         if "tools" in params:
             params["tools"] = [_tool_param(tool) for tool in params["tools"]]
         if "tool_choice" in params:

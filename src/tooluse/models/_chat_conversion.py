@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from .._items import Item, assistant_message, function_call
 from .._tool_outputs import part_text
+from ._converted import converted
 from ._input import (
     METADATA_KEYS,
     TEXT_PART_TYPES,
@@ -49,22 +50,38 @@ _CHAT_USER_PARTS = ("image_url", "input_audio", "file")
 _FILE_KEYS = ("file_id", "file_data", "filename")
 
 
-def items_to_messages(instructions: str | None, items: list[Item]) -> list[Message]:
+def items_to_messages(
+    instructions: str | None, items: list[Item], memo: dict[Any, Any] | None = None
+) -> list[Message]:
     """The Chat Completions messages for a system prompt and a conversation.
 
     Args:
         instructions: The system prompt, or None.
         items: The conversation, in either API's form.
+        memo: The run's memo (`ModelRequest.memo`): what its earlier requests converted
+            is kept there, so that only new items are converted. None converts them all.
 
     Returns:
-        The messages, the system prompt first; new dicts, the items untouched.
+        The messages, the system prompt first; a new list, the items untouched.
 
     Raises:
         UserError: For an item, or a part of one, that has no Chat Completions form.
     """
-    messages: list[Message] = [{"role": "system", "content": instructions}] if instructions else []
-    for index, value in enumerate(items):
-        item = as_item(index, value, _API)
+    messages = converted(memo, items_to_messages, list[Message]).extend(items, _add_messages)
+    if instructions:
+        return [{"role": "system", "content": instructions}, *messages]
+    return list(messages)  # the kept list grows with the next request: the caller gets a copy
+
+
+def _add_messages(messages: list[Message], items: list[Item], first: int) -> None:
+    """Add the messages for `items[first:]`, the ones before having made `messages`."""
+    if messages and messages[-1]["role"] == "assistant":
+        # Tool calls may join it: a copy, the message an earlier request sent staying as it was.
+        last = messages[-1] = dict(messages[-1])
+        if "tool_calls" in last:
+            last["tool_calls"] = list(last["tool_calls"])
+    for index in range(first, len(items)):
+        item = as_item(index, items[index], _API)
         kind = item.get("type") or "message"
         error = InputError(f"input[{index}]", describe(item), _API)
         if kind == "message":
@@ -80,7 +97,6 @@ def items_to_messages(instructions: str | None, items: list[Item]) -> list[Messa
                 f"Leave it out of this agent's input (a handoff's input_filter can), "
                 f"{_USE_RESPONSES}",
             )
-    return messages
 
 
 def message_to_items(message: Message) -> list[Item]:

@@ -109,7 +109,7 @@ class OpenAIResponsesModel(OpenAIModel):
 
     def _params(self, request: ModelRequest) -> dict[str, Any]:
         params = self.shared_params(request, max_tokens_key="max_output_tokens")
-        params["input"] = responses_input(request.input)
+        params["input"] = responses_input(request.input, request.memo)
         if request.instructions:
             params["instructions"] = request.instructions
         if "tools" in params:

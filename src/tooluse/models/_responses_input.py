@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from .._items import Item
+from ._converted import converted
 from ._input import (
     TEXT_PART_TYPES,
     InputError,
@@ -46,26 +47,46 @@ _NO_RESPONSES_FORM = {
 _CHAT_KEYS = frozenset({*_NO_RESPONSES_FORM, "refusal", "tool_calls", "annotations"})
 
 
-def responses_input(items: list[Item]) -> list[Item]:
+def responses_input(items: list[Item], memo: dict[Any, Any] | None = None) -> list[Item]:
     """The Responses `input` for a conversation given in either API's form.
 
     Args:
         items: The conversation.
+        memo: The run's memo (`ModelRequest.memo`): what its earlier requests converted
+            is kept there, so that only new items are converted. None converts them all.
 
     Returns:
-        The items to send; those already in Responses form are the same objects.
+        The items to send, a new list; those already in Responses form are the same objects.
 
     Raises:
         UserError: For an item, or a part of one, that has no Responses form.
     """
-    converted: list[Item] = []
-    custom_calls: set[str] = set()  # a tool message answering one of these is a custom output
-    for index, value in enumerate(items):
-        item = as_item(index, value, _API)
+    kept = converted(memo, responses_input, _Input).extend(items, _add_items)
+    return list(kept.items)  # the kept list grows with the next request: the caller gets a copy
+
+
+class _Input:
+    """The input so far, and the custom tool calls in it.
+
+    A tool message answering one of those is a custom tool call's output.
+    """
+
+    __slots__ = ("custom_calls", "items")
+
+    def __init__(self) -> None:
+        self.items: list[Item] = []
+        self.custom_calls: set[str] = set()
+
+
+def _add_items(converted: _Input, items: list[Item], first: int) -> None:
+    """Add the input for `items[first:]`, the ones before having made `converted`."""
+    custom_calls = converted.custom_calls
+    for index in range(first, len(items)):
+        item = as_item(index, items[index], _API)
         kind = item.get("type") or "message"
         error = InputError(f"input[{index}]", describe(item), _API)
         if kind == "message":
-            converted.extend(_message(item, error, custom_calls))
+            converted.items.extend(_message(item, error, custom_calls))
             continue
         if kind == "custom_tool_call":
             custom_calls.add(item.get("call_id", ""))
@@ -75,8 +96,7 @@ def responses_input(items: list[Item]) -> list[Item]:
         elif kind == "function_call_output":
             required_text(item.get("call_id"), "call_id", error)
             _check_output(item.get("output"), error)
-        converted.append(item)  # every other item (reasoning, hosted tools, ...) as it is
-    return converted
+        converted.items.append(item)  # every other item (reasoning, hosted tools, ...) as it is
 
 
 def _check_output(output: Any, error: InputError) -> None:

@@ -1,0 +1,194 @@
+"""Per-turn cost against history length, on both OpenAI APIs, side by side with openai-agents.
+
+Run with:
+    pip install -e '.[bench]' && python benchmarks/bench_history.py [--quick] [--json PATH]
+
+Each SDK runs its own OpenAI model (Chat Completions, then Responses) over the
+same in-process scripted client (`_scripted_client.py`): every turn the model
+calls a trivial tool, the last turn answers "done". So each turn pays for what
+the SDK does with the conversation so far (converting it, copying it) and the
+"server" costs both sides the same.
+
+The cost of a turn at history h is measured as the difference between a run of
+h + 10 turns and a run of h turns, divided by 10. The growth factor is that
+cost at 200 turns over that cost at 1 turn: 1.0 is flat. Ratios are
+tooluse/openai-agents (below 1.0: tooluse is faster).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import agents
+
+import tooluse
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _scripted_client import (
+    ScriptedClient,
+    chat_script,
+    median_seconds,
+    responses_script,
+    write_json,
+)
+
+HISTORY = (1, 10, 50, 200)
+STEP = 10
+APIS = ("chat", "responses")
+SDKS = ("tooluse", "openai-agents")
+TARGET_GROWTH = 1.5
+
+calls = {"tooluse": 0, "openai-agents": 0}
+
+
+async def echo(x: int) -> str:
+    """Echo a number back.
+
+    Args:
+        x: The number.
+    """
+    return str(x)
+
+
+async def _tooluse_echo(x: int) -> str:
+    calls["tooluse"] += 1
+    return await echo(x)
+
+
+async def _agents_echo(x: int) -> str:
+    calls["openai-agents"] += 1
+    return await echo(x)
+
+
+_tooluse_echo.__name__ = _agents_echo.__name__ = "echo"
+_tooluse_echo.__doc__ = _agents_echo.__doc__ = echo.__doc__
+agents.set_tracing_disabled(True)
+
+
+def _runner(sdk: str, api: str, client: ScriptedClient) -> Callable[[], Awaitable[Any]]:
+    if sdk == "tooluse":
+        model_class: Any = (
+            tooluse.OpenAIChatCompletionsModel if api == "chat" else tooluse.OpenAIResponsesModel
+        )
+        tooluse_agent = tooluse.Agent(
+            "bench",
+            tools=[tooluse.function_tool(_tooluse_echo)],
+            model=model_class("scripted", openai_client=client),
+        )
+
+        async def run_tooluse() -> Any:
+            return (await tooluse.Runner.run(tooluse_agent, "go", max_turns=1000)).final_output
+
+        return run_tooluse
+    peer_class: Any = (
+        agents.OpenAIChatCompletionsModel if api == "chat" else agents.OpenAIResponsesModel
+    )
+    peer_agent = agents.Agent(
+        name="bench",
+        tools=[agents.function_tool(_agents_echo)],
+        model=peer_class(model="scripted", openai_client=client),
+    )
+
+    async def run_agents() -> Any:
+        return (await agents.Runner.run(peer_agent, "go", max_turns=1000)).final_output
+
+    return run_agents
+
+
+class Case:
+    """One SDK on one API: its client, its runner, and a script per run length."""
+
+    def __init__(self, sdk: str, api: str, lengths: list[int]) -> None:
+        self.sdk = sdk
+        self.client = ScriptedClient()
+        self.run = _runner(sdk, api, self.client)
+        make = chat_script if api == "chat" else responses_script
+        self.scripts = {turns: make(turns) for turns in lengths}
+
+    async def timed(self, turns: int, repeat: int, rounds: int) -> float:
+        script = self.scripts[turns]
+
+        async def one() -> Any:
+            self.client.play(script)
+            output = await self.run()
+            if output != "done":
+                raise AssertionError(f"{self.sdk}: the run answered {output!r}, not 'done'")
+
+        return await median_seconds(one, repeat, rounds)
+
+
+async def check_same(cases: dict[tuple[str, str], Case], turns: int) -> None:
+    """Both SDKs make the same model calls and tool calls for a run of `turns` turns."""
+    for api in APIS:
+        made = {}
+        for sdk in SDKS:
+            case = cases[sdk, api]
+            before_requests, before_calls = case.client.requests, calls[sdk]
+            await case.timed(turns, 1, 1)
+            made[sdk] = (case.client.requests - before_requests, calls[sdk] - before_calls)
+        if len(set(made.values())) != 1 or made["tooluse"] != (turns, turns - 1):
+            raise AssertionError(f"{api}: the SDKs differ (model calls, tool calls): {made}")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer rounds")
+    parser.add_argument("--json", metavar="PATH", help="write the figures as JSON")
+    args = parser.parse_args()
+    rounds, budget = (3, 60) if args.quick else (5, 300)
+    lengths = sorted({n for h in HISTORY for n in (h, h + STEP)})
+    cases = {(sdk, api): Case(sdk, api, lengths) for sdk in SDKS for api in APIS}
+    await check_same(cases, lengths[1])
+    for case in cases.values():  # warm both sides: imports, caches, first-call paths
+        await case.timed(lengths[-1], 1, 1)
+    run_seconds: dict[tuple[str, str, int], list[float]] = {}
+    for _ in range(rounds):  # alternating: machine noise falls on every case alike
+        for turns in lengths:
+            repeat = max(1, budget // turns)
+            for key, case in cases.items():
+                seconds = await case.timed(turns, repeat, 1)
+                run_seconds.setdefault((*key, turns), []).append(seconds)
+    report(run_seconds, args.json)
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+def report(run_seconds: dict[tuple[str, str, int], list[float]], json_path: str | None) -> None:
+    run = {key: _median(values) for key, values in run_seconds.items()}
+    per_turn = {
+        (sdk, api, h): (run[sdk, api, h + STEP] - run[sdk, api, h]) / STEP
+        for sdk in SDKS
+        for api in APIS
+        for h in HISTORY
+    }
+    figures: dict[str, Any] = {"history": list(HISTORY), "curves": {}}
+    for api in APIS:
+        print(f"\n{api}: per-turn cost (us) at history h turns")
+        print(f"{'h':>5} {'tooluse':>10} {'openai-agents':>14} {'ratio':>7}")
+        for h in HISTORY:
+            ours, theirs = per_turn["tooluse", api, h], per_turn["openai-agents", api, h]
+            print(f"{h:>5} {ours * 1e6:>10.1f} {theirs * 1e6:>14.1f} {ours / theirs:>7.3f}")
+        for sdk in SDKS:
+            growth = per_turn[sdk, api, HISTORY[-1]] / per_turn[sdk, api, HISTORY[0]]
+            print(f"  growth {HISTORY[0]} -> {HISTORY[-1]} turns, {sdk}: {growth:.2f}x")
+            figures["curves"][f"{sdk}/{api}"] = [per_turn[sdk, api, h] for h in HISTORY]
+            key = f"{api}_growth" if sdk == "tooluse" else f"{api}_growth_openai_agents"
+            figures[key] = growth
+    for api in APIS:
+        ratio = per_turn["tooluse", api, HISTORY[-1]] / per_turn["openai-agents", api, HISTORY[-1]]
+        figures[f"{api}_ratio_at_{HISTORY[-1]}"] = ratio
+    worst = max(figures["chat_growth"], figures["responses_growth"])
+    print(f"\ntarget: tooluse growth <= {TARGET_GROWTH}x on both APIs: {worst:.2f}x")
+    write_json(json_path, figures)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -33,6 +34,26 @@ def openai_server() -> Iterator[ScriptedServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _no_collection_in_workflow_threads(request: pytest.FixtureRequest) -> Iterator[None]:
+    """No cyclic garbage collection while a Temporal worker runs workflows in its threads.
+
+    An `AsyncOpenAI` client left unclosed by an earlier test, if collected in a workflow's
+    thread, schedules its `aclose()` on the workflow's event loop, where it dies pending
+    when the worker evicts the workflow (an unraisable warning that fails the test).
+    Collected beforehand, on the test's own loop, it closes quietly.
+    """
+    if "temporal_server" not in request.fixturenames:
+        yield
+        return
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -288,3 +290,17 @@ str
             "kwargs": None,
         }
     )
+
+
+def test_griffe_is_loaded_by_the_first_docstring_read_not_by_import() -> None:
+    code = (
+        "import sys, tooluse\n"
+        "assert 'griffe' not in sys.modules\n"
+        "@tooluse.function_tool\n"
+        "def f(x: int) -> int:\n"
+        "    '''Echo.\\n\\n    Args:\\n        x: A number.\\n    '''\n"
+        "    return x\n"
+        "assert 'griffe' in sys.modules\n"
+        "assert f.params_json_schema['properties']['x']['description'] == 'A number.'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -13,12 +13,13 @@ import re
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal, cast, get_args
-
-from griffe import Docstring, DocstringParameter, DocstringSectionKind
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from ._callables import default_name
 from .exceptions import UserError
+
+if TYPE_CHECKING:
+    from griffe import DocstringParameter
 
 __all__ = [
     "DocstringStyle",
@@ -39,7 +40,8 @@ _GOOGLE_SECTION = re.compile(
     r"^(\s*)(Args|Arguments|Params|Parameters|Keyword Args|Keyword Arguments|Other Parameters"
     r"|Returns|Return|Yields|Raises|Examples?|Notes?|Warnings?|See Also|Attributes):\s*$"
 )
-_PARAMETER_SECTIONS = (DocstringSectionKind.parameters, DocstringSectionKind.other_parameters)
+_PARAMETER_SECTIONS = frozenset({"parameters", "other parameters"})
+"""The griffe section kinds (their values) that describe parameters."""
 
 
 @dataclass(frozen=True)
@@ -96,16 +98,19 @@ def generate_func_documentation(
     style = style or detect_docstring_style(doc)
     if style == "google":
         doc = _separate_google_sections(doc)
+    # griffe is a fifth of `import tooluse`: loaded when the first docstring is read.
+    from griffe import Docstring  # noqa: PLC0415
+
     with _griffe_silenced():
         # griffe cleans the text again; a first line to itself keeps a leading section whole.
         sections: list[Any] = Docstring("\n" + doc, parser=style).parse()
     description = None
-    if sections and sections[0].kind is DocstringSectionKind.text:
+    if sections and sections[0].kind.value == "text":
         description = str(sections[0].value).strip() or None
     params: dict[str, str] = {}
     for section in sections:
-        if section.kind in _PARAMETER_SECTIONS:
-            for param in cast(list[DocstringParameter], section.value):
+        if section.kind.value in _PARAMETER_SECTIONS:
+            for param in cast("list[DocstringParameter]", section.value):
                 params[param.name.lstrip("*")] = param.description.strip()
     return FuncDocumentation(
         name=default_name(func), description=description, param_descriptions=params

@@ -91,3 +91,27 @@ def verdict(ratio: float, target: float | None) -> str:
     if target is None:
         return ""
     return f"<= {target}: {'ok' if ratio <= target else 'MISSED'}"
+
+
+def make_documented_function() -> Callable[..., str]:
+    """A fresh 5-parameter, Google-documented function (new object, nothing cached)."""
+
+    def search_flights(
+        origin: str,
+        destination: str,
+        passengers: int = 1,
+        max_price: float | None = None,
+        airlines: list[str] | None = None,
+    ) -> str:
+        """Search for flights between two airports.
+
+        Args:
+            origin: IATA code of the departure airport.
+            destination: IATA code of the arrival airport.
+            passengers: How many seats are needed.
+            max_price: The most to pay per seat, in euros.
+            airlines: Only these airlines, when given.
+        """
+        return f"{origin}-{destination}"
+
+    return search_flights

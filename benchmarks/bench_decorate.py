@@ -27,35 +27,12 @@ from collections.abc import Callable
 from typing import Any
 
 import agents
+from _common import make_documented_function
 
 import tooluse
 
 TARGETS = {"decorate": 0.2, "decorate_schema": 0.6}
 ROUNDS = 15
-
-
-def make_documented_function() -> Callable[..., str]:
-    """A fresh 5-parameter, Google-documented function (new object, nothing cached)."""
-
-    def search_flights(
-        origin: str,
-        destination: str,
-        passengers: int = 1,
-        max_price: float | None = None,
-        airlines: list[str] | None = None,
-    ) -> str:
-        """Search for flights between two airports.
-
-        Args:
-            origin: IATA code of the departure airport.
-            destination: IATA code of the arrival airport.
-            passengers: How many seats are needed.
-            max_price: The most to pay per seat, in euros.
-            airlines: Only these airlines, when given.
-        """
-        return f"{origin}-{destination}"
-
-    return search_flights
 
 
 Decorator = Callable[[Callable[..., Any]], Any]

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import agents
-from _common import Results, arguments, same_outputs, verdict
+from _common import Results, arguments, make_documented_function, same_outputs, verdict
 from agents.tool_context import ToolContext as AgentsToolContext
 
 import tooluse
@@ -30,30 +30,6 @@ import tooluse
 TARGETS = {"decorate + schema": 0.6, "invoke async tool": 0.3, "invoke sync tool": 0.5}
 ROUNDS = 15
 ARGUMENTS = '{"a": 1, "b": 2}'
-
-
-def make_documented_function() -> Callable[..., str]:
-    """A fresh 5-parameter, Google-documented function (new object, nothing cached)."""
-
-    def search_flights(
-        origin: str,
-        destination: str,
-        passengers: int = 1,
-        max_price: float | None = None,
-        airlines: list[str] | None = None,
-    ) -> str:
-        """Search for flights between two airports.
-
-        Args:
-            origin: IATA code of the departure airport.
-            destination: IATA code of the arrival airport.
-            passengers: How many seats are needed.
-            max_price: The most to pay per seat, in euros.
-            airlines: Only these airlines, when given.
-        """
-        return f"{origin}-{destination}"
-
-    return search_flights
 
 
 async def add_async(a: int, b: int) -> int:

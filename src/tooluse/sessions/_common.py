@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 from abc import abstractmethod
+from collections.abc import AsyncGenerator
+from contextlib import asynccontextmanager
 
 from .._items import Item
 from .._state import RunState
 from ..exceptions import UserError
+from ._lease import hold_claim
 from ._protocol import SessionSettings
 
-__all__ = ["PausedRuns", "check_paused_state", "dump_items", "load_item", "resolve_limit"]
+__all__ = ["RunStore", "check_paused_state", "dump_items", "load_item", "resolve_limit"]
 
 
 def dump_items(session_id: str, items: list[Item]) -> list[str]:
@@ -85,8 +88,47 @@ def check_paused_state(session_id: str, paused_state: object) -> str | None:
     )
 
 
-class PausedRuns:
-    """A run paused for approval, as a `RunState`: for the stores that keep one."""
+class RunStore:
+    """What both stores build on their SQL: a run's claim, and its paused run as a `RunState`."""
+
+    session_id: str
+    lease_seconds: float
+    _owner: str | None
+    """The owner string of the claim this object holds, while it holds one."""
+
+    @asynccontextmanager
+    async def claim(self) -> AsyncGenerator[None, None]:
+        """A run's exclusive hold on this session id, while the context is open.
+
+        It holds across tasks, session objects and processes using the same database,
+        and is renewed in the background; leaving the context frees it.
+
+        Yields:
+            Nothing: the claim is held inside the block.
+
+        Raises:
+            SessionBusyError: Another live claim holds the session.
+        """
+        async with hold_claim(
+            self.session_id, self.lease_seconds, self._acquire, self._renew, self._release
+        ) as owner:
+            self._owner = owner
+            try:
+                yield
+            finally:
+                self._owner = None
+
+    @abstractmethod
+    async def _acquire(self, owner: str, now: float, expires_at: float) -> bool:
+        """Take the claim for `owner` if it is free; True if taken."""
+
+    @abstractmethod
+    async def _renew(self, owner: str, expires_at: float) -> bool:
+        """Push the claim's expiry on if `owner` still holds it; True if so."""
+
+    @abstractmethod
+    async def _release(self, owner: str) -> None:
+        """Free the claim if `owner` still holds it."""
 
     @abstractmethod
     async def add_turn(self, items: list[Item], *, paused_state: str | None) -> None:

@@ -14,14 +14,13 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncGenerator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from typing import TypeVar
 
 from .._items import Item
 from ..exceptions import UserError
-from ._common import PausedRuns, check_paused_state, dump_items, load_item, resolve_limit
-from ._lease import check_lease_seconds, claimable, hold_claim
+from ._common import RunStore, check_paused_state, dump_items, load_item, resolve_limit
+from ._lease import check_lease_seconds, claimable
 from ._protocol import SessionBusyError, SessionSettings
 
 __all__ = ["SQLiteSession", "check_table_name"]
@@ -46,7 +45,7 @@ def check_table_name(kind: str, parameter: str, name: object) -> str:
     )
 
 
-class SQLiteSession(PausedRuns):
+class SQLiteSession(RunStore):
     """A conversation kept in SQLite: in memory, or in a file shared by processes.
 
     Uses the same tables as openai-agents' `SQLiteSession` (`agent_sessions`,
@@ -168,28 +167,6 @@ class SQLiteSession(PausedRuns):
             The state, or None if no run is paused on this session.
         """
         return await self._run(self._select_paused_state)
-
-    @asynccontextmanager
-    async def claim(self) -> AsyncGenerator[None, None]:
-        """A run's exclusive hold on this session id, while the context is open.
-
-        It holds across tasks, session objects and processes using the same file, and
-        is renewed in the background; leaving the context frees it.
-
-        Yields:
-            Nothing: the claim is held inside the block.
-
-        Raises:
-            SessionBusyError: Another live claim holds the session.
-        """
-        async with hold_claim(
-            self.session_id, self.lease_seconds, self._acquire, self._renew, self._release
-        ) as owner:
-            self._owner = owner
-            try:
-                yield
-            finally:
-                self._owner = None
 
     def close(self) -> None:
         """Close the connection; the session cannot be used afterwards."""

@@ -28,8 +28,7 @@ if find_spec("sqlalchemy") is None:  # pragma: no cover - the tests run with the
     )
 
 import asyncio
-from collections.abc import AsyncGenerator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from sqlalchemy import (
@@ -57,8 +56,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from .._items import Item
-from ._common import PausedRuns, check_paused_state, dump_items, load_item, resolve_limit
-from ._lease import check_lease_seconds, claimable, hold_claim
+from ._common import RunStore, check_paused_state, dump_items, load_item, resolve_limit
+from ._lease import check_lease_seconds, claimable
 from ._protocol import SessionBusyError, SessionSettings
 
 __all__ = ["SQLAlchemySession"]
@@ -69,7 +68,7 @@ _LAPSED = "this run's claim lapsed and another run took the session"
 _LongText = Text().with_variant(LONGTEXT(), "mysql")  # MySQL's TEXT stops at 64 KB
 
 
-class SQLAlchemySession(PausedRuns):
+class SQLAlchemySession(RunStore):
     """A conversation kept in a database through SQLAlchemy's async engine.
 
     Uses the same tables as openai-agents' `SQLAlchemySession` (`agent_sessions`,
@@ -242,28 +241,6 @@ class SQLAlchemySession(PausedRuns):
         query = select(self._runs.c.paused_state).where(self._of(self._runs))
         async with self._engine.connect() as connection:
             return (await connection.execute(query)).scalar()
-
-    @asynccontextmanager
-    async def claim(self) -> AsyncGenerator[None, None]:
-        """A run's exclusive hold on this session id, while the context is open.
-
-        It holds across tasks, session objects and processes using the same database,
-        and is renewed in the background; leaving the context frees it.
-
-        Yields:
-            Nothing: the claim is held inside the block.
-
-        Raises:
-            SessionBusyError: Another live claim holds the session.
-        """
-        async with hold_claim(
-            self.session_id, self.lease_seconds, self._acquire, self._renew, self._release
-        ) as owner:
-            self._owner = owner
-            try:
-                yield
-            finally:
-                self._owner = None
 
     # -- the claim's steps ------------------------------------------------------------
 

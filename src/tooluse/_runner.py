@@ -29,11 +29,10 @@ from ._hooks import Emit, RunEvents, RunHooks
 from ._items import Item, user_message
 from ._result import RunResult, RunResultStreaming
 from ._run_config import DEFAULT_MAX_TURNS, RunConfig, as_run_config
-from ._run_scope import AgentSetup, InputChecks, RunScope
+from ._run_scope import AgentSetup, InputChecks, RunScope, agent_toolsets
 from ._session_run import SessionLink, check_session
 from ._state import RunState
 from ._tool_execution import ToolExecutor
-from ._toolsets import toolsets_to_enter
 from ._tracing import run_tracer
 from ._turn import FinalOutput, Interrupted, NextAgent, NextStep, Pending, RunAgain, take_turn
 from ._values import is_whole_number
@@ -415,7 +414,7 @@ class _Run:
     async def _take_over(self) -> None:
         """The current agent starts: its toolsets are entered (once a run), its hooks told."""
         agent = self.scope.setup.agent
-        for entry in toolsets_to_enter(agent.tools):
+        for entry in agent_toolsets(agent):
             if id(entry) not in self._entered:
                 self._entered.add(id(entry))
                 if self._toolsets is None:

@@ -17,10 +17,9 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Awaitable
 from typing import Any, Literal, cast
 
-from .._hosted_tools import FileSearchTool
 from .._items import Item
 from .._settings import ModelSettings
-from .._tool_params import responses_tools_params
+from .._tool_params import includes_search_results, responses_tools_params
 from ._base import (
     ModelRequest,
     ModelResponse,
@@ -116,7 +115,7 @@ class OpenAIResponsesModel(OpenAIModel):
             params["tools"] = responses_tools_params(params["tools"])
         if "tool_choice" in params:
             params["tool_choice"] = _tool_choice(params["tool_choice"])
-        if any(isinstance(t, FileSearchTool) and t.include_search_results for t in request.tools):
+        if includes_search_results(request.tools):
             params["include"] = ["file_search_call.results"]
         if request.output_schema is not None:
             params["text"] = {"format": _json_schema_format(request.output_schema)}

@@ -45,8 +45,12 @@ SDKS = ("tooluse", "openai-agents", "pydantic-ai")
 agents.set_tracing_disabled(True)
 
 
-def make_tool(index: int, *, sync: bool) -> Callable[..., Any]:
-    """A fresh documented function adding two numbers (`add` for index 0, else `tool_<i>`)."""
+def make_tool(index: int, *, sync: bool, pause: bool = False) -> Callable[..., Any]:
+    """A fresh documented function adding two numbers (`add` for index 0, else `tool_<i>`).
+
+    `pause`: the async tool first yields to the event loop (`asyncio.sleep(0)`), as one
+    doing I/O would, so that concurrent runs are all suspended in it at once.
+    """
     if sync:
 
         def add(a: int, b: int) -> int:
@@ -68,6 +72,8 @@ def make_tool(index: int, *, sync: bool) -> Callable[..., Any]:
                 a: The first number.
                 b: The second number.
             """
+            if pause:
+                await asyncio.sleep(0)
             return a + b
 
         func = add_async
@@ -125,10 +131,10 @@ class TooluseScripted(TooluseModel):
 
 
 def tooluse_runner(
-    tools: int = 1, turns: int = 2, *, sync: bool = True
+    tools: int = 1, turns: int = 2, *, sync: bool = True, pause: bool = False
 ) -> Callable[[], Awaitable[Any]]:
     model = TooluseScripted(turns)
-    funcs = [make_tool(i, sync=sync) for i in range(tools)]
+    funcs = [make_tool(i, sync=sync, pause=pause) for i in range(tools)]
     agent = tooluse.Agent("calc", tools=[tooluse.function_tool(f) for f in funcs], model=model)
 
     async def run() -> Any:
@@ -176,10 +182,10 @@ class AgentsScripted(agents.Model):
 
 
 def agents_runner(
-    tools: int = 1, turns: int = 2, *, sync: bool = True
+    tools: int = 1, turns: int = 2, *, sync: bool = True, pause: bool = False
 ) -> Callable[[], Awaitable[Any]]:
     model = AgentsScripted(turns)
-    funcs = [make_tool(i, sync=sync) for i in range(tools)]
+    funcs = [make_tool(i, sync=sync, pause=pause) for i in range(tools)]
     agent = agents.Agent("calc", tools=[agents.function_tool(f) for f in funcs], model=model)
 
     async def run() -> Any:
@@ -226,10 +232,10 @@ class PydanticScripted(PydanticModel):
 
 
 def pydantic_runner(
-    tools: int = 1, turns: int = 2, *, sync: bool = True
+    tools: int = 1, turns: int = 2, *, sync: bool = True, pause: bool = False
 ) -> Callable[[], Awaitable[Any]]:
     model = PydanticScripted(turns)
-    funcs = [make_tool(i, sync=sync) for i in range(tools)]
+    funcs = [make_tool(i, sync=sync, pause=pause) for i in range(tools)]
     agent = pydantic_ai.Agent(model, tools=[pydantic_ai.Tool(f, name=f.__name__) for f in funcs])
     limits = UsageLimits(request_limit=None)
 

@@ -26,6 +26,8 @@ import pydantic_ai
 from agents.items import ModelResponse as AgentsResponse
 from agents.usage import Usage as AgentsUsage
 from openai.types.responses import (
+    Response,
+    ResponseCompletedEvent,
     ResponseFunctionToolCall,
     ResponseOutputMessage,
     ResponseOutputText,
@@ -177,8 +179,20 @@ class AgentsScripted(agents.Model):
             )
         return AgentsResponse([message], AgentsUsage(), None)
 
-    def stream_response(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError
+    async def stream_response(
+        self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        """The same response as one `response.completed` event (as tooluse's: one event).
+
+        Built with `model_construct`, unvalidated, like the prebuilt items: a few fields.
+        """
+        response = await self.get_response(system_instructions, input)
+        completed = Response.model_construct(
+            id="resp_1", object="response", output=response.output, usage=None
+        )
+        yield ResponseCompletedEvent.model_construct(
+            type="response.completed", sequence_number=0, response=completed
+        )
 
 
 def agents_runner(

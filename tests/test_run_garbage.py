@@ -1,4 +1,6 @@
-"""A run leaves no cyclic garbage: thousands of concurrent runs must not feed the cyclic GC.
+"""What a run allocates: no cyclic garbage, and its own default `RunConfig`.
+
+A run leaves no cyclic garbage: thousands of concurrent runs must not feed the cyclic GC.
 
 What a run allocates is freed by reference counting when it ends; a reference cycle
 (a closure stored on the object it closes over, an exception kept with its traceback)
@@ -10,7 +12,8 @@ from __future__ import annotations
 
 import gc
 
-from tooluse import Agent, Runner, function_tool
+from tooluse import Agent, RunConfig, Runner, function_tool
+from tooluse._run_config import as_run_config
 
 from .scripted import ScriptModel, call, text
 
@@ -42,3 +45,14 @@ async def test_a_run_with_a_tool_call_leaves_no_cyclic_garbage() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_each_run_without_a_run_config_gets_its_own_default() -> None:
+    first, second = as_run_config(None), as_run_config(None)
+    assert first == second == RunConfig()
+    assert first is not second
+    assert first.input_guardrails is not second.input_guardrails
+    assert first.output_guardrails is not second.output_guardrails
+    first.input_guardrails.append(object())  # type: ignore[arg-type]
+    first.max_tool_errors = 7
+    assert as_run_config(None) == RunConfig()

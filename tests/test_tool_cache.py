@@ -277,3 +277,12 @@ def test_building_a_tool_does_not_count_as_a_change() -> None:
     assert changes() == before
     tool.description = "Changed."
     assert changes() == before + 1
+
+
+@pytest.mark.parametrize("build", [chat_completions_tools_params, responses_tools_params])
+def test_params_of_no_tools_or_a_tuple_are_built_each_time(build: Any) -> None:
+    assert build([]) == []
+    tool = make_tool("a")
+    first = build((tool,))
+    tool.description = "Changed."
+    assert first != build((tool,))

@@ -20,6 +20,8 @@ a sync function, so each side hops to its worker threads). Four set-ups, in this
 
 Agents, models and tools are built once, outside the timing; every side is warmed (its
 thread pool started) and must give the same final output before a ratio is printed.
+Times are CPU time of the whole process (every thread, `time.process_time`): on a shared
+machine the wall time of a sync tool's thread hop is mostly waiting for a core.
 Prints medians and ratios (tooluse/other; below 1.0: tooluse is faster). The HTTP runs
 are in bench_http.py. `--quick`: a tenth of the runs; `--json PATH`: also write the
 ratios (benchmarks/_common.py).
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import time
 import types
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -42,6 +45,8 @@ import tooluse
 ROUNDS = 9
 TARGET = 0.05
 SYNC = True  # the tool: a sync function, run in each side's worker threads
+CLOCK = time.process_time
+"""CPU time of every thread: a worker thread's wake-up on a busy machine is not the SDK's."""
 Runner = Callable[[], Awaitable[Any]]
 
 
@@ -147,16 +152,17 @@ async def main() -> None:
     args = arguments(__doc__ or "")
     runs = 20 if args.quick else 200
     results = Results()
-    plain = await compare(runners(sync=True), runs, ROUNDS)
+    plain = await compare(runners(sync=True), runs, ROUNDS, CLOCK)
     report(
-        "in-process scripted model, one sync tool call, two turns:", plain, results, "run", TARGET
+        "in-process scripted model, one sync tool call, two turns (CPU time):", plain, results, "run", TARGET
     )
 
     import opentelemetry.trace  # noqa: F401 - imported, no provider: tooluse's spans are skipped
 
     provider = otel_sdk_provider()
     for streamed, figure in ((False, "run with hooks"), (True, "streamed run with hooks")):
-        medians = await compare(hooked_runners(streamed=streamed, provider=provider), runs, ROUNDS)
+        runners_ = hooked_runners(streamed=streamed, provider=provider)
+        medians = await compare(runners_, runs, ROUNDS, CLOCK)
         recorded = medians.pop(SDK)
         title = ("streamed, " if streamed else "") + "with hooks, OTel API imported, no provider:"
         report(title, medians, results, figure, TARGET)

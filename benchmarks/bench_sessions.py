@@ -8,20 +8,22 @@ end (`add_turn(items, paused_state=None)` for tooluse, what its runner calls;
 `add_items(items)` for openai-agents, what its runner calls). Each store keeps its
 history in a file of its own (WAL on every side), prefilled, outside the timing, with
 1,000 or 10,000 items (user and assistant messages, function calls and their outputs,
-a few hundred bytes each). Timed:
+70 to 170 bytes of JSON each). Timed:
 
 - load: `get_items()` of the whole history, printed per 1,000 items;
-- store: one turn of 4 items (a function call, its output, an assistant message, the
-  next user message), per turn; after each timed store the turn is popped again,
+- store: one turn of 4 items (a user message, a function call, its output, the
+  assistant's reply), per turn; after each timed store the turn is popped again,
   untimed, so the history keeps its size.
 
 Sides: tooluse's `SQLiteSession` and openai-agents' `SQLiteSession`; tooluse's
 `SQLAlchemySession` and openai-agents' `SQLAlchemySession`, both on
 `sqlite+aiosqlite`. Every side is built and filled outside the timing and warmed; sides
-alternate call by call (who goes first rotating); each side's median is kept; the
-histories loaded and the turns stored must be equal on every side before a ratio is
-printed. Ratios are tooluse / openai-agents (issue #15 sets no target; these are
-printed). `--quick`: fewer calls; `--json PATH`: also write the ratios.
+alternate call by call (who goes first rotating); each side's median CPU time (this
+process's, all threads) and wall time are printed; the histories loaded and the turns
+stored must be equal on every side before a ratio is printed. Ratios are tooluse /
+openai-agents in CPU time, steadier than wall time on a shared machine (issue #15 sets
+no target; these are printed). A store's wall time is mostly the commit's fsync.
+`--quick`: fewer calls; `--json PATH`: also write the ratios.
 """
 
 from __future__ import annotations
@@ -132,23 +134,30 @@ async def sides(stack: AsyncExitStack, folder: Path, size: int) -> dict[str, Sid
     return built
 
 
-async def in_turn(calls: dict[str, Call], count: int, after: dict[str, Call]) -> dict[str, float]:
-    """Each call `count` times, the sides in turn (who goes first rotating); medians.
+async def in_turn(
+    calls: dict[str, Call], count: int, after: dict[str, Call]
+) -> dict[str, tuple[float, float]]:
+    """Each call `count` times, the sides in turn (who goes first rotating).
 
-    `after[name]`, if given, runs after each timed call, untimed.
+    Returns each side's median (CPU seconds, wall seconds) per call. CPU time is this
+    process's, every thread's (the stores' worker threads included): on a shared machine
+    it is what a side costs, while wall time also holds the wait for a core and for the
+    disk. `after[name]`, if given, runs after each timed call, untimed.
     """
-    samples: dict[str, list[float]] = {name: [] for name in calls}
+    cpu: dict[str, list[float]] = {name: [] for name in calls}
+    wall: dict[str, list[float]] = {name: [] for name in calls}
     names = list(calls)
-    clock = time.perf_counter
     for index in range(count):
         shift = index % len(names)
         for name in names[shift:] + names[:shift]:
-            start = clock()
+            started_cpu, started = time.process_time(), time.perf_counter()
             await calls[name]()
-            samples[name].append(clock() - start)
+            wall[name].append(time.perf_counter() - started)
+            cpu[name].append(time.process_time() - started_cpu)
             if name in after:
                 await after[name]()
-    return {name: statistics.median(values) for name, values in samples.items()}
+    median = statistics.median
+    return {name: (median(cpu[name]), median(wall[name])) for name in calls}
 
 
 async def check_and_warm(built: dict[str, Side], turn: list[Any]) -> None:
@@ -188,15 +197,20 @@ async def measure(folder: Path, size: int, quick: bool, results: Results) -> Non
             {n: s.undo for n, s in built.items()},
         )
     print(f"history of {size:,} items (load: median of {loads}, store: median of {stores}):")
+    print(f"  {'':<34} {'load, ms per 1,000 items':>26}   {'store, ms per turn of 4':>25}")
     for name in built:
-        per_thousand = load[name] / (size / 1000)
+        (load_cpu, load_wall), (store_cpu, store_wall) = load[name], store[name]
+        per_thousand = 1e3 / (size / 1000)  # ms per 1,000 items
         print(
-            f"  {name:<34} load {per_thousand * 1e3:7.3f} ms per 1,000 items"
-            f"   store {store[name] * 1e3:7.3f} ms per turn of {TURN}"
+            f"  {name:<34} CPU {load_cpu * per_thousand:6.3f}  wall {load_wall * per_thousand:6.3f}"
+            f"   CPU {store_cpu * 1e3:6.3f}  wall {store_wall * 1e3:6.3f}"
         )
     for label, (ours, theirs) in PAIRS.items():
-        load_ratio, store_ratio = load[ours] / load[theirs], store[ours] / store[theirs]
-        print(f"  {label}: tooluse/openai-agents load {load_ratio:.3f}, store {store_ratio:.3f}")
+        load_ratio = load[ours][0] / load[theirs][0]
+        store_ratio = store[ours][0] / store[theirs][0]
+        print(
+            f"  {label}: tooluse/openai-agents (CPU) load {load_ratio:.3f}, store {store_ratio:.3f}"
+        )
         results.ratio(f"session load, {label}, {size:,} items, tooluse/openai-agents", load_ratio)
         results.ratio(f"session store, {label}, {size:,} items, tooluse/openai-agents", store_ratio)
 

@@ -82,25 +82,22 @@ def stdio_params() -> StdioServerParameters:
     return StdioServerParameters(command=sys.executable, args=[str(SERVER)])
 
 
-async def bare_client(stack: AsyncExitStack, transport: Any) -> dict[str, Runner]:
+async def bare_client(stack: AsyncExitStack, transport: Any, *, session: bool) -> Runner:
     """The `mcp` package's own client over `transport`, connected and its tools listed.
 
     `Client` negotiates the protocol version as tooluse's connection does (a 2026-era
-    server is not sent the legacy handshake); its `ClientSession` is the bare call.
+    server is not sent the legacy handshake); its `ClientSession`'s `call_tool` is the
+    bare call (`session=True`), `Client.call_tool` the one it wraps.
     """
     client = await stack.enter_async_context(Client(transport))
     await client.list_tools()
-    session = client.session
+    call_tool = client.session.call_tool if session else client.call_tool
 
-    async def session_call() -> Any:
-        result = await session.call_tool("echo", {"text": TEXT})
+    async def call() -> Any:
+        result = await call_tool("echo", {"text": TEXT})
         return result.content[0].text  # pyright: ignore[reportAttributeAccessIssue]
 
-    async def client_call() -> Any:
-        result = await client.call_tool("echo", {"text": TEXT})
-        return result.content[0].text  # pyright: ignore[reportAttributeAccessIssue]
-
-    return {"mcp ClientSession": session_call, "mcp Client": client_call}
+    return call
 
 
 async def tooluse_tool(stack: AsyncExitStack, server: Any) -> Runner:
@@ -177,18 +174,23 @@ def show(title: str, medians: dict[str, float]) -> float:
 
 
 async def measure(transport: str, calls: int, url: str | None) -> dict[str, float]:
+    """Each side on a connection of its own (over stdio, a server process of its own too),
+    so that no side's call finds a server another side has just woken."""
     async with AsyncExitStack() as stack:
+        runners: dict[str, Runner] = {}
         if transport == "stdio":
-            bare = await bare_client(stack, stdio_client(stdio_params()))
-            ours = await tooluse_tool(
-                stack, MCPServerStdio({"command": sys.executable, "args": [str(SERVER)]})
-            )
+            for name, session in (("mcp ClientSession", True), ("mcp Client", False)):
+                bare = stdio_client(stdio_params())
+                runners[name] = await bare_client(stack, bare, session=session)
+            server: Any = MCPServerStdio({"command": sys.executable, "args": [str(SERVER)]})
         else:
             assert url is not None
-            http = await stack.enter_async_context(httpx2.AsyncClient())
-            bare = await bare_client(stack, streamable_http_client(url, http_client=http))
-            ours = await tooluse_tool(stack, MCPServerStreamableHttp({"url": url}))
-        runners: dict[str, Runner] = {**bare, "tooluse": ours}
+            for name, session in (("mcp ClientSession", True), ("mcp Client", False)):
+                http = await stack.enter_async_context(httpx2.AsyncClient())
+                bare = streamable_http_client(url, http_client=http)
+                runners[name] = await bare_client(stack, bare, session=session)
+            server = MCPServerStreamableHttp({"url": url})
+        runners["tooluse"] = await tooluse_tool(stack, server)
         if transport == "stdio":
             peer = await agents_tool(stack)
             if peer is not None:

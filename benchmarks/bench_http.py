@@ -140,7 +140,9 @@ def tooluse_run(base_url: str, api: str, *, streamed: bool, config: Any = None) 
     config = config or tooluse.RunConfig()
 
     async def plain() -> Any:
-        return (await tooluse.Runner.run(agent, QUESTION, hooks=hooks, run_config=config)).final_output
+        return (
+            await tooluse.Runner.run(agent, QUESTION, hooks=hooks, run_config=config)
+        ).final_output
 
     async def stream() -> Any:
         result = tooluse.Runner.run_streamed(agent, QUESTION, hooks=hooks, run_config=config)
@@ -243,7 +245,7 @@ async def tracing_overhead(base_url: str, n: int, results: Results) -> None:
         }
         mode = ", streamed" if streamed else ""
         title = f"tracing overhead, Responses API{mode} (per run):"
-        wall, cpu = report(title, await measure(runs, n, ROUNDS), "tooluse")
+        _, cpu = report(title, await measure(runs, n, ROUNDS), "tooluse")
         results.ratio(f"run over HTTP{mode}, OTel SDK in-memory exporter / API only", cpu)
         exporter.clear()
 

@@ -20,6 +20,8 @@ from typing import Any, Literal
 import openai
 import pytest
 
+from tooluse import ModelSettings, WebSearchTool, function_tool
+from tooluse._tool_params import chat_completions_tool_param, responses_tool_param
 from tooluse.models import (
     ModelRequest,
     ModelResponse,
@@ -29,6 +31,7 @@ from tooluse.models import (
     ResponseDone,
     StreamEvent,
 )
+from tooluse.models._defaults import send_as_is
 
 from .openai_server import Call, ScriptedServer, Turn, responses_body, responses_events, sse
 
@@ -55,11 +58,11 @@ def model_for(api: Api, client: openai.AsyncOpenAI) -> Model:
     return OpenAIChatCompletionsModel("test-model", client)
 
 
-async def call(model: Model, mode: Mode) -> ModelResponse:
+async def call(model: Model, mode: Mode, request: ModelRequest = REQUEST) -> ModelResponse:
     """The model's response, from `get_response` or from the stream's `ResponseDone`."""
     if mode == "whole":
-        return await model.get_response(REQUEST)
-    async with aclosing(model.stream_response(REQUEST)) as events:
+        return await model.get_response(request)
+    async with aclosing(model.stream_response(request)) as events:
         async for event in events:
             if isinstance(event, ResponseDone):
                 return event.response
@@ -294,6 +297,73 @@ def test_transport_error_text() -> None:
     error = ModelTransportError(STREAM_ENDED, 200)
     assert str(error) == f"{STREAM_ENDED} (HTTP 200)"
     assert str(ModelTransportError(NOT_JSON_BODY)) == NOT_JSON_BODY
+
+
+# ---------------------------------------------------------------- what a request carries
+
+
+def add(a: int, b: int) -> int:
+    """Add two numbers."""
+    return a + b
+
+
+ADD = function_tool(add)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("api", APIS)
+async def test_the_conversation_and_tools_are_sent_beside_the_callers_extra_body(
+    openai_server: ScriptedServer, client: openai.AsyncOpenAI, api: Api, mode: Mode
+) -> None:
+    # They go through `extra_body`, past the client's type walk: the JSON is the same.
+    openai_server.script(Turn(text="ok"))
+    settings = ModelSettings(extra_body={"service_tier": "flex"})
+    request = ModelRequest(instructions=None, input=REQUEST.input, tools=[ADD], settings=settings)
+    assert text_of(await call(model_for(api, client), mode, request)) == "ok"
+    body = openai_server.requests[0]["body"]
+    assert body["service_tier"] == "flex"
+    conversation = body["input" if api == "responses" else "messages"]
+    assert conversation == [{"role": "user", "content": "Hi"}]
+    tool = responses_tool_param(ADD) if api == "responses" else chat_completions_tool_param(ADD)
+    assert body["tools"] == [tool]
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_a_callers_extra_body_still_wins_over_the_conversation(
+    openai_server: ScriptedServer, client: openai.AsyncOpenAI, api: Api
+) -> None:
+    openai_server.script(Turn(text="ok"))
+    mine = [{"role": "user", "content": "Mine"}]
+    key = "input" if api == "responses" else "messages"
+    request = ModelRequest(None, REQUEST.input, settings=ModelSettings(extra_body={key: mine}))
+    await call(model_for(api, client), "whole", request)
+    assert openai_server.requests[0]["body"][key] == mine
+
+
+async def test_hosted_tools_are_sent_beside_function_tools(
+    openai_server: ScriptedServer, client: openai.AsyncOpenAI
+) -> None:
+    openai_server.script(Turn(text="ok"))
+    request = ModelRequest(None, REQUEST.input, tools=[ADD, WebSearchTool()])
+    await call(model_for("responses", client), "whole", request)
+    body = openai_server.requests[0]["body"]
+    assert body["tools"] == [responses_tool_param(ADD), WebSearchTool().to_tool_param()]
+    assert body["input"] == [{"role": "user", "content": "Hi"}]
+
+
+def test_send_as_is_moves_the_parameters_into_extra_body() -> None:
+    params: dict[str, Any] = {"model": "m", "input": [1], "extra_body": {"input": [2], "x": 3}}
+    assert send_as_is(params, "input", "tools")
+    assert params == {"model": "m", "extra_body": {"input": [2], "x": 3}}  # the caller's wins
+    params = {"model": "m", "input": [1]}
+    assert send_as_is(params, "input")
+    assert params == {"model": "m", "extra_body": {"input": [1]}}
+
+
+def test_send_as_is_leaves_an_extra_body_that_is_no_mapping_to_the_client() -> None:
+    params: dict[str, Any] = {"model": "m", "input": [1], "extra_body": "not a mapping"}
+    assert not send_as_is(params, "input")
+    assert params == {"model": "m", "input": [1], "extra_body": "not a mapping"}
 
 
 # ---------------------------------------------------------------- streams are closed

@@ -33,7 +33,7 @@ from ._base import (
     ToolCallArgumentsDelta,
 )
 from ._chat_conversion import items_to_messages, message_to_items
-from ._defaults import OpenAIModel
+from ._defaults import OpenAIModel, send_as_is
 from ._reading import (
     NOT_A_RESPONSE,
     STREAM_ENDED,
@@ -137,7 +137,12 @@ class OpenAIChatCompletionsModel(OpenAIModel):
                 },
             }
         _chat_settings(params, request.settings)
-        return {**params, **request.settings.extra_args}
+        params = {**params, **request.settings.extra_args}
+        if send_as_is(params, "messages", "tools"):
+            # The client's signature requires `messages`; the list in `extra_body` replaces
+            # this empty one in the JSON it sends.
+            params["messages"] = []
+        return params
 
 
 def _chat_settings(params: dict[str, Any], settings: ModelSettings) -> None:

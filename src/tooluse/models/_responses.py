@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Awaitable
 from typing import Any, Literal, cast
 
+from .._function_tool import FunctionTool
 from .._hosted_tools import FileSearchTool
 from .._items import Item
 from .._settings import ModelSettings
@@ -30,7 +31,7 @@ from ._base import (
     StreamEvent,
     ToolCallArgumentsDelta,
 )
-from ._defaults import OpenAIModel
+from ._defaults import OpenAIModel, send_as_is
 from ._reading import (
     NOT_A_RESPONSE,
     STREAM_ENDED,
@@ -121,7 +122,12 @@ class OpenAIResponsesModel(OpenAIModel):
         if request.output_schema is not None:
             params["text"] = {"format": _json_schema_format(request.output_schema)}
         _responses_settings(params, request.settings)
-        return {**params, **request.settings.extra_args}
+        params = {**params, **request.settings.extra_args}
+        # Hosted tools may hold the user's own objects (filters, configs): the client's walk
+        # dumps those its own way, so only function tools' params skip it.
+        only_functions = all(isinstance(tool, FunctionTool) for tool in request.tools)
+        send_as_is(params, *(("input", "tools") if only_functions else ("input",)))
+        return params
 
 
 def _responses_settings(params: dict[str, Any], settings: ModelSettings) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -78,6 +79,8 @@ class Turn:
     """Headers added to the answer, e.g. `{"Retry-After": "1"}` with `status=429`."""
     drop: bool = False
     """Close the connection without answering, as a server that goes away does."""
+    linger: float = 0.0
+    """Streams only: seconds to keep the stream open after its last event before ending it."""
 
 
 class _Server(ThreadingHTTPServer):
@@ -132,11 +135,14 @@ class ScriptedServer:
         self._http.shutdown()
         self._http.server_close()
 
-    def _next(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> Turn:
+    def _next(
+        self, path: str, body: dict[str, Any], headers: dict[str, str], client: tuple[str, int]
+    ) -> Turn:
         if self._reply is not None:
             return self._reply(body)
         with self._lock:
-            self.requests.append({"path": path, "body": body, "headers": headers})
+            # `client`: the connection's (host, port), the same for requests sharing one.
+            self.requests.append({"path": path, "body": body, "headers": headers, "client": client})
             return self.turns.pop(0) if self.turns else Turn(text="(no more turns scripted)")
 
     def _handler(self, keep_alive: bool) -> type[BaseHTTPRequestHandler]:
@@ -152,7 +158,7 @@ class ScriptedServer:
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 headers = {name.lower(): value for name, value in self.headers.items()}
-                turn = server._next(self.path, body, headers)  # pyright: ignore[reportPrivateUsage]
+                turn = server._next(self.path, body, headers, self.client_address)  # pyright: ignore[reportPrivateUsage]
                 self.extra_headers = turn.headers
                 if turn.drop:
                     self.close_connection = True  # nothing written: the client sees EOF
@@ -161,15 +167,15 @@ class ScriptedServer:
                 elif turn.raw_body is not None:
                     self._send_bytes(turn.raw_body.encode())
                 elif turn.raw_events is not None:
-                    self._send(body, iter(turn.raw_events))
+                    self._send(turn, iter(turn.raw_events))
                 elif urlsplit(self.path).path.endswith("/responses"):
                     events = responses_events(body, turn)
-                    self._send(body, events) if body.get("stream") else self._send_json(
+                    self._send(turn, events) if body.get("stream") else self._send_json(
                         responses_body(body, turn)
                     )
                 else:
                     chunks = chat_chunks(body, turn)
-                    self._send(body, chunks) if body.get("stream") else self._send_json(
+                    self._send(turn, chunks) if body.get("stream") else self._send_json(
                         chat_body(body, turn)
                     )
 
@@ -183,8 +189,7 @@ class ScriptedServer:
                 self._end_headers()
                 self.wfile.write(data)
 
-            def _send(self, body: dict[str, Any], events: Iterator[str]) -> None:
-                del body
+            def _send(self, turn: Turn, events: Iterator[str]) -> None:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 if keep_alive:  # the stream's end can no longer be the connection's
@@ -196,6 +201,7 @@ class ScriptedServer:
                         data = b"%x\r\n%s\r\n" % (len(data), data)
                     self.wfile.write(data)
                     self.wfile.flush()
+                time.sleep(turn.linger)
                 if keep_alive:
                     self.wfile.write(b"0\r\n\r\n")
                     self.wfile.flush()

@@ -12,7 +12,8 @@ from __future__ import annotations
 import gc
 import json
 import os
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import aclosing, nullcontext
 from pathlib import Path
 from typing import Any, Literal
@@ -364,6 +365,55 @@ def test_send_as_is_leaves_an_extra_body_that_is_no_mapping_to_the_client() -> N
     params: dict[str, Any] = {"model": "m", "input": [1], "extra_body": "not a mapping"}
     assert not send_as_is(params, "input")
     assert params == {"model": "m", "input": [1], "extra_body": "not a mapping"}
+
+
+# ---------------------------------------------------------------- connections are reused
+
+
+@pytest.fixture
+def keep_alive_server() -> Iterator[ScriptedServer]:
+    """A scripted server that keeps connections open between requests (HTTP/1.1)."""
+    server = ScriptedServer(keep_alive=True)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("api", APIS)
+async def test_calls_one_after_another_share_one_connection(
+    keep_alive_server: ScriptedServer, api: Api, mode: Mode
+) -> None:
+    # A stream read to its end returns its connection to the client's pool; one closed
+    # at the terminal event would be dropped, and each call would open a new one.
+    keep_alive_server.script(Turn(text="one"), Turn(text="two"), Turn(text="three"))
+    async with keep_alive_server.client() as client:
+        model = model_for(api, client)
+        texts = [text_of(await call(model, mode)) for _ in range(3)]
+    assert texts == ["one", "two", "three"]
+    assert len({request["client"] for request in keep_alive_server.requests}) == 1
+
+
+async def test_a_stream_left_open_after_its_terminal_event_is_not_waited_for(
+    openai_server: ScriptedServer, client: openai.AsyncOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tooluse.models._responses._END_SECONDS", 0.05)
+    openai_server.script(Turn(text="Hello", linger=3.0))
+    started = time.perf_counter()
+    assert text_of(await call(model_for("responses", client), "streamed")) == "Hello"
+    assert time.perf_counter() - started < 2.0
+
+
+async def test_what_follows_a_terminal_event_is_not_read_as_the_response(
+    openai_server: ScriptedServer, client: openai.AsyncOpenAI
+) -> None:
+    events = list(responses_events({}, Turn(text="Hello")))
+    after = [sse({"type": "error", "code": "x", "message": "late", "param": None}), "data: {\n\n"]
+    openai_server.script(Turn(raw_events=[*events, *after]))
+    response = await call(model_for("responses", client), "streamed")
+    assert (text_of(response), response.status) == ("Hello", "completed")
 
 
 # ---------------------------------------------------------------- streams are closed

@@ -14,6 +14,8 @@ call; whatever of the arguments no delta carried goes out when the item is done.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncGenerator, Awaitable
 from typing import Any, Literal, cast
 
@@ -102,6 +104,7 @@ class OpenAIResponsesModel(OpenAIModel):
                 if piece is not None:
                     yield piece
                 if reply.done is not None:
+                    await _read_to_the_end(stream)
                     break
         # Yielded after the stream is closed: a consumer that stops here holds no connection.
         if reply.done is None:
@@ -224,6 +227,31 @@ class _StreamedResponse:
         if call is None or not isinstance(arguments, str):
             return None
         return call.piece(arguments[call.sent :])
+
+
+_END_SECONDS = 0.5
+"""How long the stream's end may take to follow its terminal event (it follows at once)."""
+
+
+async def _read_to_the_end(stream: Any) -> None:
+    """Read what follows the terminal event, so that the connection serves the next call.
+
+    An HTTP/1.1 connection goes back to the client's pool only once its response has
+    been read to the end: closed before, it is dropped, and the run's next call opens a
+    new one (a TCP, and for HTTPS a TLS, handshake). A server ends the stream right
+    after the terminal event, so this is quick; from one that does not, nothing more is
+    awaited after a moment, and the connection is closed as before. Whatever comes
+    after the terminal event is not read as part of the response.
+    """
+
+    async def rest() -> None:
+        async for _ in stream:
+            pass
+
+    # The response is whole: an error in what follows it (a bad event, a dropped
+    # connection, the time running out) only means the connection is not reused.
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(rest(), _END_SECONDS)
 
 
 class _StreamingCall:

@@ -9,6 +9,7 @@ closed however the consumer stops reading.
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import os
@@ -352,19 +353,51 @@ async def test_hosted_tools_are_sent_beside_function_tools(
     assert body["input"] == [{"role": "user", "content": "Hi"}]
 
 
-def test_send_as_is_moves_the_parameters_into_extra_body() -> None:
+def test_send_as_is_moves_the_parameters_into_extra_body(client: openai.AsyncOpenAI) -> None:
+    create = client.responses.create
     params: dict[str, Any] = {"model": "m", "input": [1], "extra_body": {"input": [2], "x": 3}}
-    assert send_as_is(params, "input", "tools")
+    assert send_as_is(params, create, "input", "tools")
     assert params == {"model": "m", "extra_body": {"input": [2], "x": 3}}  # the caller's wins
     params = {"model": "m", "input": [1]}
-    assert send_as_is(params, "input")
+    assert send_as_is(params, client.chat.completions.create, "input")
     assert params == {"model": "m", "extra_body": {"input": [1]}}
 
 
-def test_send_as_is_leaves_an_extra_body_that_is_no_mapping_to_the_client() -> None:
+def test_send_as_is_leaves_an_extra_body_that_is_no_mapping_to_the_client(
+    client: openai.AsyncOpenAI,
+) -> None:
     params: dict[str, Any] = {"model": "m", "input": [1], "extra_body": "not a mapping"}
-    assert not send_as_is(params, "input")
+    assert not send_as_is(params, client.responses.create, "input")
     assert params == {"model": "m", "input": [1], "extra_body": "not a mapping"}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("api", APIS)
+async def test_a_wrapped_create_still_gets_the_conversation_as_an_argument(
+    openai_server: ScriptedServer,
+    client: openai.AsyncOpenAI,
+    api: Api,
+    mode: Mode,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Instrumentation (OpenTelemetry's, Langfuse's) wraps `create` on its class and reads
+    # the conversation from the call's arguments.
+    resource = client.responses if api == "responses" else client.chat.completions
+    original: Any = type(resource).create
+    seen: list[dict[str, Any]] = []
+
+    async def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs)
+        return await original(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(resource), "create", functools.wraps(original)(wrapper))
+    openai_server.script(Turn(text="ok"))
+    request = ModelRequest(instructions=None, input=REQUEST.input, tools=[ADD])
+    assert text_of(await call(model_for(api, client), mode, request)) == "ok"
+    key = "input" if api == "responses" else "messages"
+    assert seen[0][key] == [{"role": "user", "content": "Hi"}]
+    assert len(seen[0]["tools"]) == 1
+    assert openai_server.requests[0]["body"][key] == [{"role": "user", "content": "Hi"}]
 
 
 # ---------------------------------------------------------------- connections are reused

@@ -66,6 +66,7 @@ class OpenAIResponsesModel(OpenAIModel):
         """
         params = self._params(request)
         client = self.client_for(request)
+        send_as_is(params, client.responses.create, *_sent_as_is(request))
         # Parameters are built as a dict, so the client's overloads cannot type the result.
         call = cast(Awaitable[Any], client.responses.create(**params))
         response = await read_whole(call)
@@ -94,6 +95,7 @@ class OpenAIResponsesModel(OpenAIModel):
         """
         params = self._params(request)
         client = self.client_for(request)
+        send_as_is(params, client.responses.create, *_sent_as_is(request))
         stream = cast(Any, await client.responses.create(**params, stream=True))
         events = EventReader(stream)
         reply = _StreamedResponse(events.status_code)
@@ -125,12 +127,18 @@ class OpenAIResponsesModel(OpenAIModel):
         if request.output_schema is not None:
             params["text"] = {"format": _json_schema_format(request.output_schema)}
         _responses_settings(params, request.settings)
-        params = {**params, **request.settings.extra_args}
-        # Hosted tools may hold the user's own objects (filters, configs): the client's walk
-        # dumps those its own way, so only function tools' params skip it.
-        only_functions = all(isinstance(tool, FunctionTool) for tool in request.tools)
-        send_as_is(params, *(("input", "tools") if only_functions else ("input",)))
-        return params
+        return {**params, **request.settings.extra_args}
+
+
+def _sent_as_is(request: ModelRequest) -> tuple[str, ...]:
+    """The parameters sent as they are (`send_as_is`): the input, and function tools.
+
+    Hosted tools may hold the user's own objects (filters, configs), which the client
+    dumps its own way: a tools list with any of them is left to it.
+    """
+    if all(isinstance(tool, FunctionTool) for tool in request.tools):
+        return ("input", "tools")
+    return ("input",)
 
 
 def _responses_settings(params: dict[str, Any], settings: ModelSettings) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections.abc import AsyncGenerator, Awaitable
 from typing import Any, Literal, cast
 
@@ -259,7 +260,13 @@ async def _read_to_the_end(stream: Any) -> None:
     # The response is whole: an error in what follows it (a bad event, a dropped
     # connection, the time running out) only means the connection is not reused.
     with contextlib.suppress(Exception):
-        await asyncio.wait_for(rest(), _END_SECONDS)
+        if sys.version_info >= (3, 11):
+            # In this task: `wait_for` (before 3.12) reads in a task of its own, which
+            # costs more than the read itself (~0.3 ms).
+            async with asyncio.timeout(_END_SECONDS):
+                await rest()
+        else:
+            await asyncio.wait_for(rest(), _END_SECONDS)
 
 
 class _StreamingCall:

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from pydantic import create_model
 from pydantic.fields import FieldInfo
 
-from tooluse import function_schema, function_tool
+from tooluse import check_strict_schema, function_schema, function_tool
 from tooluse._function_schema import deferred_function_schema  # pyright: ignore[reportPrivateUsage]
 from tooluse._plain_schema import plain_json_schema  # pyright: ignore[reportPrivateUsage]
 from tooluse.exceptions import UserError
@@ -273,3 +273,40 @@ def test_corner_cases_are_pydantics(annotation: Any) -> None:
         direct = plain_json_schema("m_args", fields, closed=False)
         model = create_model("m_args", **cast("dict[str, Any]", fields))
         assert json.dumps(direct) == json.dumps(model.model_json_schema())
+
+
+def test_a_plain_signature_at_every_limit_is_strict_without_the_checker() -> None:
+    """The direct strict schema skips the strict checker: `_all_plain`'s limits keep it inside."""
+    deep: Any = int
+    for _ in range(5):  # as deep as a plain type goes
+        deep = list[deep]
+    words = [f"{index:03d}" + "x" * 61 for index in range(200)]  # as many and as long as allowed
+    parameters = [_P("deep", _P.KEYWORD_ONLY, annotation=deep)]
+    parameters.append(_P("word", _P.KEYWORD_ONLY, annotation=literal(words), default=words[0]))
+    parameters += [_P(f"p{i}", _P.KEYWORD_ONLY, annotation=float, default=0.5) for i in range(98)]
+
+    def wide(**kwargs: Any) -> str:
+        return str(kwargs)
+
+    wide.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    wide.__annotations__ = {param.name: param.annotation for param in parameters}
+    pending = deferred_function_schema(wide)._pending  # pyright: ignore[reportPrivateUsage]
+    assert pending is not None
+    assert pending.plain
+    fast = function_schema(wide).params_json_schema
+    assert check_strict_schema(fast) == []
+    with through_pydantic():
+        assert json.dumps(fast) == json.dumps(function_schema(wide).params_json_schema)
+
+
+def test_a_signature_past_a_limit_is_built_through_pydantic() -> None:
+    parameters = [_P(f"p{i}", _P.KEYWORD_ONLY, annotation=int) for i in range(101)]
+
+    def wide(**kwargs: Any) -> str:
+        return str(kwargs)
+
+    wide.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    wide.__annotations__ = {param.name: int for param in parameters}
+    with mock.patch("tooluse._function_schema.plain_json_schema") as direct:
+        function_schema(wide)
+    direct.assert_not_called()

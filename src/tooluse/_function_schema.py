@@ -48,7 +48,7 @@ from ._context import RunContextWrapper
 from ._deferred import defer, deferred_fields
 from ._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
 from ._lints import Finding, parameter_findings
-from ._plain_schema import plain_json_schema
+from ._plain_schema import plain_json_schema, strict_plain_schema
 from ._strict import describe_problems, describe_violations, to_strict_schema
 from ._strict_rules import check_strict_schema, check_tool_name
 from ._tool_errors import (
@@ -336,12 +336,12 @@ class _Pending:
 
     def json_schema(self) -> tuple[dict[str, Any], ArgumentAdapters | None]:
         builder = self.builder
-        loose = None
         if self.plain:
             title = _model_name(builder.tool_name)
             loose = plain_json_schema(title, self.fields, closed=builder.strict)
-        if loose is None:
-            loose = builder.json_schema(self.model())
+            if loose is not None:
+                return (strict_plain_schema(loose) if builder.strict else loose), None
+        loose = builder.json_schema(self.model())
         return builder.make_strict(loose, strict_json_schema=builder.strict)
 
 

@@ -23,7 +23,9 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-__all__ = ["plain_json_schema"]
+from ._strict import note_default
+
+__all__ = ["plain_json_schema", "strict_plain_schema"]
 
 JsonSchema = dict[str, Any]
 
@@ -75,6 +77,35 @@ def plain_json_schema(
     schema["title"] = title
     schema["type"] = "object"
     return schema
+
+
+def strict_plain_schema(loose: JsonSchema) -> JsonSchema:
+    """The strict form `to_strict_schema` gives a closed schema `plain_json_schema` wrote.
+
+    A plain schema needs only three of the strict rewrites: defaults move into the
+    descriptions, every property is required, the object is closed. No adapter applies
+    (no dicts, tuples or free values), and `_all_plain`'s limits keep it far inside the
+    strict rules, so neither the general transform nor the checker is needed for it.
+
+    Args:
+        loose: What `plain_json_schema(..., closed=True)` returned.
+
+    Returns:
+        A new schema equal, keys in the same order, to `to_strict_schema(loose).schema`.
+    """
+    properties = {name: _strict_property(prop) for name, prop in loose["properties"].items()}
+    strict = {**loose, "properties": properties}
+    # Set in place when present, else added last in this order, as to_strict_schema does.
+    strict["additionalProperties"] = False
+    strict["required"] = list(properties)
+    return strict
+
+
+def _strict_property(prop: JsonSchema) -> JsonSchema:
+    strict = {key: value for key, value in prop.items() if key != "default"}
+    if prop.get("default") is not None:  # a null default goes unsaid
+        strict["description"] = note_default(strict.get("description"), prop["default"])
+    return strict
 
 
 def _property(name: str, annotation: Any, info: FieldInfo) -> JsonSchema:

@@ -266,10 +266,12 @@ def deferred_function_schema(
 
     The signature, the annotations and the docstring are checked at once, so a function
     that cannot become a tool fails here. The pydantic model, the JSON schema and the
-    strict rewrite (most of the cost) wait for the first read of `params_pydantic_model`,
-    `params_json_schema` or a call, but only when every parameter's type and default are
-    ones they cannot fail on (plain JSON types, lists, unions and literals of them);
-    otherwise they are built here too, so that their errors still come at decoration.
+    strict rewrite (most of the cost) wait for their first use, but only when every
+    parameter's type and default are ones they cannot fail on (plain JSON types, lists,
+    unions and literals of them); otherwise they are built here too, so that their errors
+    still come at decoration. A plain signature's schema is then written directly
+    (`_plain_schema`) on the first read of `params_json_schema`; its model is built on the
+    first call or read of `params_pydantic_model`.
 
     Args:
         func: The function (sync or async) to describe.

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ._context import Usage
 from ._items import Item
 from ._state import RunState, ToolApproval
+from ._stream_buffer import EventBuffer
 from ._stream_events import RunStreamEvent
 from .exceptions import UserError
 from .models import ModelResponse
@@ -136,15 +137,15 @@ class RunResultStreaming(RunResult):
     """Whether the run has finished (answered, paused, failed or cancelled)."""
     cancelled: bool = False
     """Whether the run was cancelled: by `cancel()`, or by its consumer leaving early."""
-    _queue: asyncio.Queue[RunStreamEvent | None] = field(
-        default_factory=asyncio.Queue[RunStreamEvent | None], repr=False
-    )
+    _buffer: EventBuffer = field(default_factory=EventBuffer, repr=False)
     _task: asyncio.Task[RunResult] | None = field(default=None, repr=False)
     _drained: bool = field(default=False, repr=False)
 
-    async def stream_events(self) -> AsyncIterator[RunStreamEvent]:
+    async def stream_events(self) -> AsyncGenerator[RunStreamEvent]:
         """Yield the run's events as they happen, until it ends.
 
+        At most 1,024 model events wait for you: while that many wait,
+        the run reads no further from the model's stream until you have taken half of them.
         Leaving early cancels the run: the consuming task being cancelled, or a `break`
         (at once with `async with contextlib.aclosing(result.stream_events()) as events:`;
         otherwise when the abandoned generator is collected).
@@ -155,9 +156,14 @@ class RunResultStreaming(RunResult):
         Raises:
             Exception: Whatever ended the run, once the events before it are yielded.
         """
+        events = self._buffer
         try:
             while not self._drained:
-                event = await self._queue.get()
+                try:
+                    event = events.take()
+                except IndexError:  # none waits: the run is working, or the consumer is ahead
+                    await events.arrival()
+                    continue
                 if event is None:
                     self._drained = True  # a second call yields nothing, and does not wait
                     break

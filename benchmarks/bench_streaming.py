@@ -17,22 +17,21 @@ medians are printed with the ratios (tooluse/other; below 1.0: tooluse is
 faster). Before printing, the script checks that every SDK produced the same
 text and showed the consumer every delta.
 
-`--quick` runs fewer and shorter rounds; `--json PATH` writes
-{"per_event_us": ..., "ratio_vs_openai_agents": ...} for tooluse.
+`--quick` runs fewer and shorter rounds; `--json PATH` writes the ratios (tooluse's
+per-event cost over each peer's; target against openai-agents: half of the 0.19 measured
+before the bounded buffer, issue #15) for `run_all.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import statistics
-import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import agents
+from _common import Results, arguments, verdict
 from openai.types.responses import (
     Response,
     ResponseCompletedEvent,
@@ -55,6 +54,8 @@ PIECE = "x"
 """What each delta says; a run's answer is N of them."""
 QUESTION = "Say something long."
 TEXT_DELTA = "response.output_text.delta"
+TARGET = 0.1
+"""tooluse/openai-agents per streamed event: half of 0.19, the ratio before (issue #15)."""
 
 Run = Callable[[], Awaitable[tuple[int, str]]]
 """One streamed run: how many text deltas the consumer saw, and the final answer."""
@@ -227,32 +228,28 @@ async def per_event(n: int, runs: int, rounds: int) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
-def report(n: int, medians: dict[str, float]) -> None:
+def report(n: int, medians: dict[str, float]) -> Results:
     ours = medians["tooluse"]
+    results = Results()
     print(f"per streamed event (a run of {n} text deltas less a run of 1, CPU time):")
     for name, seconds in medians.items():
-        ratio = "" if name == "tooluse" else f"  tooluse/{name} = {ours / seconds:.3f}"
-        print(f"  {name:<14} {seconds * 1e6:>8.3f}us{ratio}")
-
-
-def json_path() -> Path | None:
-    if "--json" not in sys.argv:
-        return None
-    return Path(sys.argv[sys.argv.index("--json") + 1])
+        if name == "tooluse":
+            print(f"  {name:<14} {seconds * 1e6:>8.3f}us")
+            continue
+        target = TARGET if name == "openai-agents" else None
+        results.ratio(f"per streamed event, tooluse / {name}", ours / seconds, target)
+        print(
+            f"  {name:<14} {seconds * 1e6:>8.3f}us  tooluse/{name} = {ours / seconds:.3f}"
+            f"  {verdict(ours / seconds, target)}"
+        )
+    return results
 
 
 async def main() -> None:
-    quick = "--quick" in sys.argv
-    n = 500 if quick else 2000
-    medians = await per_event(n, runs=2 if quick else 5, rounds=3 if quick else 9)
-    report(n, medians)
-    path = json_path()
-    if path is not None:
-        figures = {
-            "per_event_us": medians["tooluse"] * 1e6,
-            "ratio_vs_openai_agents": medians["tooluse"] / medians["openai-agents"],
-        }
-        path.write_text(json.dumps(figures, indent=2) + "\n")
+    args = arguments(__doc__ or "")
+    n = 500 if args.quick else 2000
+    medians = await per_event(n, runs=2 if args.quick else 5, rounds=3 if args.quick else 9)
+    report(n, medians).write(args.json)
 
 
 if __name__ == "__main__":

@@ -57,6 +57,16 @@ class Deltas(Model):
             self.closed = True
 
 
+async def ended(result: RunResultStreaming) -> None:
+    """Poll until the run has ended (never reading its events); fail after 10 s."""
+
+    async def poll() -> None:
+        while not result.is_complete:
+            await asyncio.sleep(0.001)
+
+    await asyncio.wait_for(poll(), 10)
+
+
 def waiting(result: RunResultStreaming) -> int:
     return len(result._buffer)  # pyright: ignore[reportPrivateUsage]
 
@@ -85,7 +95,7 @@ async def test_a_consumer_that_leaves_while_the_model_waits_for_room_stops_the_r
         async for _ in events:
             await asyncio.sleep(0.01)  # the model fills the buffer meanwhile, and waits
             break
-    await asyncio.sleep(0.01)  # the cancelled run closes the model's stream, then ends
+    await ended(result)  # the cancelled run closes the model's stream, then ends
     assert model.sent <= STREAM_BUFFER_SIZE
     assert (result.cancelled, result.is_complete, model.closed) == (True, True, True)
 
@@ -107,15 +117,14 @@ async def test_a_cancelled_reader_stops_the_run_waiting_for_room() -> None:
     reader.cancel()
     with pytest.raises(asyncio.CancelledError):
         await reader
-    await asyncio.sleep(0.01)
+    await ended(result)
     assert (result.cancelled, result.is_complete, model.closed) == (True, True, True)
 
 
 async def test_with_no_reader_the_run_finishes_and_keeps_every_event_for_a_later_one() -> None:
     model = Deltas(3 * STREAM_BUFFER_SIZE)
     result = Runner.run_streamed(Agent("a", model=model), "go")
-    while not result.is_complete:  # awaiting the end without reading never deadlocks
-        await asyncio.sleep(0.001)
+    await ended(result)  # awaiting the end without reading never deadlocks
     assert (result.final_output, model.sent, model.closed) == ("done", model.count, True)
     events = [event async for event in result.stream_events()]
     assert len(events) == 1 + model.count + 2  # the agent, the deltas, usage, the message
@@ -160,8 +169,7 @@ async def test_a_loop_left_unclosed_holds_the_run_only_while_its_task_lives() ->
             break
 
     await asyncio.ensure_future(read_one())  # its task ends: the run reads on, to the end
-    while not result.is_complete:
-        await asyncio.sleep(0.001)
+    await ended(result)
     assert sent_while_reading[0] <= STREAM_BUFFER_SIZE
     assert (result.cancelled, result.final_output, model.sent) == (False, "done", model.count)
 

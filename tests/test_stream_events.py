@@ -3,6 +3,8 @@ each response, and the order the docs promise."""
 
 from __future__ import annotations
 
+import gc
+import inspect
 from typing import Any
 
 import pytest
@@ -16,7 +18,7 @@ from tooluse import (
     function_tool,
 )
 
-from .openai_server import Call, ScriptedServer, Turn
+from .openai_server import Call, ScriptedServer, Turn, responses_events
 
 
 @function_tool
@@ -112,3 +114,48 @@ async def test_a_plain_run_emits_nothing_and_counts_the_same(
         ]
 
     assert billed(plain) == billed(streamed)
+
+
+async def test_a_streamed_responses_call_leaves_none_of_the_clients_generators_suspended(
+    openai_server: ScriptedServer,
+) -> None:
+    # Left suspended (ten per call when the stream was left at its terminal event), each
+    # waits for the cyclic collector, then closes on a task of the loop that ran it. (On
+    # Chat Completions the client itself leaves its readers at `[DONE]`: not ours to close.)
+    openai_server.script(Turn(calls=[Call("get_weather", '{"city": "Rome", "unit": "C"}')]))
+    openai_server.script(Turn(text="Warm."))
+    agent = Agent("a", tools=[get_weather], model=openai_server.model("responses"))
+    gc.collect()
+    gc.disable()  # what is left suspended stays
+    try:
+        result = Runner.run_streamed(agent, "Weather?")
+        async for _ in result.stream_events():
+            pass
+        assert suspended_client_generators() == []
+    finally:
+        gc.enable()
+    assert result.final_output == "Warm."
+
+
+def suspended_client_generators() -> list[str]:
+    """The `openai` / `httpx` async generators started and neither finished nor closed."""
+    return [
+        f"{obj.ag_code.co_filename}:{obj.ag_code.co_name}"
+        for obj in gc.get_objects()
+        if inspect.isasyncgen(obj)
+        and obj.ag_frame is not None  # finished or closed: no frame
+        and obj.ag_frame.f_lasti >= 0  # started
+        and any(name in obj.ag_code.co_filename for name in ("openai", "httpx", "httpcore"))
+    ]
+
+
+async def test_what_follows_a_responses_terminal_event_is_read_but_not_passed_on(
+    openai_server: ScriptedServer,
+) -> None:
+    events = list(responses_events({"model": "test-model"}, Turn(text="Warm.")))
+    openai_server.script(Turn(raw_events=[*events, "data: not JSON\n\n"]))
+    result = Runner.run_streamed(Agent("a", model=openai_server.model("responses")), "Hi")
+    raw = [e.data.type async for e in result.stream_events() if e.type == "raw_response_event"]
+    assert raw[-1] == "response.completed"
+    assert len(raw) == len(events)
+    assert result.final_output == "Warm."

@@ -14,6 +14,7 @@ call; whatever of the arguments no delta carried goes out when the item is done.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncGenerator, Awaitable
 from typing import Any, Literal, cast
 
@@ -73,8 +74,8 @@ class OpenAIResponsesModel(OpenAIModel):
     async def stream_response(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         """Call the model and yield its events, ending with `ResponseDone`.
 
-        The connection is released at the terminal event, on an error, and when
-        the consumer closes this generator early.
+        The connection is released at the end of the stream (the API ends it after
+        the terminal event), on an error, and when the consumer closes this generator early.
 
         Args:
             request: The conversation, tools and settings.
@@ -101,6 +102,7 @@ class OpenAIResponsesModel(OpenAIModel):
                 if piece is not None:
                     yield piece
                 if reply.done is not None:
+                    await _read_to_the_end(events)
                     break
         # Yielded after the stream is closed: a consumer that stops here holds no connection.
         if reply.done is None:
@@ -122,6 +124,19 @@ class OpenAIResponsesModel(OpenAIModel):
             params["text"] = {"format": _json_schema_format(request.output_schema)}
         _responses_settings(params, request.settings)
         return {**params, **request.settings.extra_args}
+
+
+async def _read_to_the_end(events: EventReader) -> None:
+    """Read what follows the terminal event (the API sends nothing more), to the stream's end.
+
+    Left at the terminal event, the client's generators reading the stream stay suspended
+    until the garbage collector finds them (ten per call, each finalized by a task on the
+    loop that ran it); read to the end, they finish. The response is whole by now, so
+    nothing read here is passed on, and an error here is not the response's.
+    """
+    with contextlib.suppress(Exception):
+        async for _ in events:
+            pass
 
 
 def _responses_settings(params: dict[str, Any], settings: ModelSettings) -> None:

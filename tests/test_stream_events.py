@@ -3,8 +3,10 @@ each response, and the order the docs promise."""
 
 from __future__ import annotations
 
-import gc
-import inspect
+import contextlib
+import sys
+import types
+from collections.abc import AsyncGenerator, Generator
 from typing import Any
 
 import pytest
@@ -125,28 +127,37 @@ async def test_a_streamed_responses_call_leaves_none_of_the_clients_generators_s
     openai_server.script(Turn(calls=[Call("get_weather", '{"city": "Rome", "unit": "C"}')]))
     openai_server.script(Turn(text="Warm."))
     agent = Agent("a", tools=[get_weather], model=openai_server.model("responses"))
-    gc.collect()
-    gc.disable()  # what is left suspended stays
-    try:
+    with started_async_generators() as started:
         result = Runner.run_streamed(agent, "Weather?")
         async for _ in result.stream_events():
             pass
-        assert suspended_client_generators() == []
-    finally:
-        gc.enable()
+    suspended = [
+        f"{gen.ag_code.co_filename}:{gen.ag_code.co_name}"
+        for gen in started
+        if gen.ag_frame is not None  # finished or closed: no frame
+        and any(name in gen.ag_code.co_filename for name in ("openai", "httpx", "httpcore"))
+    ]
+    assert suspended == []
     assert result.final_output == "Warm."
 
 
-def suspended_client_generators() -> list[str]:
-    """The `openai` / `httpx` async generators started and neither finished nor closed."""
-    return [
-        f"{obj.ag_code.co_filename}:{obj.ag_code.co_name}"
-        for obj in gc.get_objects()
-        if inspect.isasyncgen(obj)
-        and obj.ag_frame is not None  # finished or closed: no frame
-        and obj.ag_frame.f_lasti >= 0  # started
-        and any(name in obj.ag_code.co_filename for name in ("openai", "httpx", "httpcore"))
-    ]
+@contextlib.contextmanager
+def started_async_generators() -> Generator[list[types.AsyncGeneratorType[Any, Any]]]:
+    """Every async generator started meanwhile (held, so none is collected unfinished)."""
+    started: list[types.AsyncGeneratorType[Any, Any]] = []
+    firstiter, finalizer = sys.get_asyncgen_hooks()
+
+    def record(generator: AsyncGenerator[Any, Any]) -> None:
+        if isinstance(generator, types.AsyncGeneratorType):
+            started.append(generator)
+        if firstiter is not None:
+            firstiter(generator)  # the loop's own hook: it closes them when it shuts down
+
+    sys.set_asyncgen_hooks(firstiter=record, finalizer=finalizer)
+    try:
+        yield started
+    finally:
+        sys.set_asyncgen_hooks(firstiter=firstiter, finalizer=finalizer)
 
 
 async def test_what_follows_a_responses_terminal_event_is_read_but_not_passed_on(

@@ -14,8 +14,8 @@ and never wait, so the buffer holds at most its bound plus those.
 The bound holds only while a reader is attached: from the start of a
 `stream_events()` loop until that loop ends, is left, or the task running it
 ends. With no reader the run never waits for one (nobody may ever come: a
-caller that only polls `is_complete`, or that kept an abandoned loop's task
-alive), and the events it makes meanwhile wait, all of them, for a later reader.
+caller that only polls `is_complete`, or whose task left a loop unclosed and
+ended), and the events it makes meanwhile wait, all of them, for a later reader.
 
 The end of the events is put when the run ends however it ends, and never waits.
 """
@@ -55,7 +55,7 @@ class EventBuffer:
         self.ready: deque[RunStreamEvent | None] = deque()
         """The reader's batch: taken by `refill()`, popped from the left by the reader."""
         self._reader: asyncio.Task[object] | None = None  # the task reading, if attached
-        self._token: object | None = None  # which of its loops: a loop left unclosed is not
+        self._token: object | None = None  # the attached loop (an older one must not detach it)
         self._arrived: asyncio.Future[None] | None = None  # the reader waits for an event
         self._room: asyncio.Future[None] | None = None  # the run waits for room
 

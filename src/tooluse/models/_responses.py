@@ -78,8 +78,8 @@ class OpenAIResponsesModel(OpenAIModel):
     async def stream_response(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         """Call the model and yield its events, ending with `ResponseDone`.
 
-        The connection is released at the terminal event, on an error, and when
-        the consumer closes this generator early.
+        The connection is released at the end of the stream (the API ends it after
+        the terminal event), on an error, and when the consumer closes this generator early.
 
         Args:
             request: The conversation, tools and settings.
@@ -250,7 +250,9 @@ async def _read_to_the_end(stream: Any) -> None:
     new one (a TCP, and for HTTPS a TLS, handshake). A server ends the stream right
     after the terminal event, so this is quick; from one that does not, nothing more is
     awaited after a moment, and the connection is closed as before. Whatever comes
-    after the terminal event is not read as part of the response.
+    after the terminal event is not read as part of the response. Read to its end, the
+    client's generators under the stream finish too; left at the terminal event, they
+    stayed suspended until a garbage collection, which then closed them on their loop.
     """
 
     async def rest() -> None:

@@ -153,9 +153,8 @@ async def main() -> None:
     runs = 20 if args.quick else 200
     results = Results()
     plain = await compare(runners(sync=True), runs, ROUNDS, CLOCK)
-    report(
-        "in-process scripted model, one sync tool call, two turns (CPU time):", plain, results, "run", TARGET
-    )
+    title = "in-process scripted model, one sync tool call, two turns (CPU time):"
+    report(title, plain, results, "run", TARGET)
 
     import opentelemetry.trace  # noqa: F401 - imported, no provider: tooluse's spans are skipped
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -78,6 +79,8 @@ class Turn:
     """Headers added to the answer, e.g. `{"Retry-After": "1"}` with `status=429`."""
     drop: bool = False
     """Close the connection without answering, as a server that goes away does."""
+    linger: float = 0.0
+    """Streams only: seconds to keep the stream open after its last event before ending it."""
 
 
 class _Server(ThreadingHTTPServer):
@@ -88,11 +91,23 @@ class _Server(ThreadingHTTPServer):
 class ScriptedServer:
     """The server, its script, and the requests it received."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self, reply: Callable[[dict[str, Any]], Turn] | None = None, *, keep_alive: bool = False
+    ) -> None:
+        """A server on a free port, not yet started.
+
+        Args:
+            reply: Chooses each answer from the request's body, in place of the script;
+                nothing is recorded (a benchmark's server answers any number of runs).
+            keep_alive: Speak HTTP/1.1 and keep connections open between requests, as
+                real APIs do (streams are sent chunked); by default each answer closes
+                its connection (HTTP/1.0).
+        """
         self.turns: list[Turn] = []
         self.requests: list[dict[str, Any]] = []
+        self._reply = reply
         self._lock = threading.Lock()
-        self._http = _Server(("127.0.0.1", 0), self._handler())
+        self._http = _Server(("127.0.0.1", 0), self._handler(keep_alive))
         self._thread = threading.Thread(
             target=self._http.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
         )
@@ -120,21 +135,30 @@ class ScriptedServer:
         self._http.shutdown()
         self._http.server_close()
 
-    def _next(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> Turn:
+    def _next(
+        self, path: str, body: dict[str, Any], headers: dict[str, str], client: tuple[str, int]
+    ) -> Turn:
+        if self._reply is not None:
+            return self._reply(body)
         with self._lock:
-            self.requests.append({"path": path, "body": body, "headers": headers})
+            # `client`: the connection's (host, port), the same for requests sharing one.
+            self.requests.append({"path": path, "body": body, "headers": headers, "client": client})
             return self.turns.pop(0) if self.turns else Turn(text="(no more turns scripted)")
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
+    def _handler(self, keep_alive: bool) -> type[BaseHTTPRequestHandler]:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             extra_headers: dict[str, str]  # the turn's, set for each request
+            protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
+            # Headers and body go out in separate writes: with Nagle's algorithm on, a kept-
+            # alive connection waits for the client's delayed ACK (40 ms) before the body.
+            disable_nagle_algorithm = keep_alive
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 headers = {name.lower(): value for name, value in self.headers.items()}
-                turn = server._next(self.path, body, headers)  # pyright: ignore[reportPrivateUsage]
+                turn = server._next(self.path, body, headers, self.client_address)  # pyright: ignore[reportPrivateUsage]
                 self.extra_headers = turn.headers
                 if turn.drop:
                     self.close_connection = True  # nothing written: the client sees EOF
@@ -143,15 +167,15 @@ class ScriptedServer:
                 elif turn.raw_body is not None:
                     self._send_bytes(turn.raw_body.encode())
                 elif turn.raw_events is not None:
-                    self._send(body, iter(turn.raw_events))
+                    self._send(turn, iter(turn.raw_events))
                 elif urlsplit(self.path).path.endswith("/responses"):
                     events = responses_events(body, turn)
-                    self._send(body, events) if body.get("stream") else self._send_json(
+                    self._send(turn, events) if body.get("stream") else self._send_json(
                         responses_body(body, turn)
                     )
                 else:
                     chunks = chat_chunks(body, turn)
-                    self._send(body, chunks) if body.get("stream") else self._send_json(
+                    self._send(turn, chunks) if body.get("stream") else self._send_json(
                         chat_body(body, turn)
                     )
 
@@ -165,13 +189,21 @@ class ScriptedServer:
                 self._end_headers()
                 self.wfile.write(data)
 
-            def _send(self, body: dict[str, Any], events: Iterator[str]) -> None:
-                del body
+            def _send(self, turn: Turn, events: Iterator[str]) -> None:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
+                if keep_alive:  # the stream's end can no longer be the connection's
+                    self.send_header("Transfer-Encoding", "chunked")
                 self._end_headers()
                 for event in events:
-                    self.wfile.write(event.encode())
+                    data = event.encode()
+                    if keep_alive:
+                        data = b"%x\r\n%s\r\n" % (len(data), data)
+                    self.wfile.write(data)
+                    self.wfile.flush()
+                time.sleep(turn.linger)
+                if keep_alive:
+                    self.wfile.write(b"0\r\n\r\n")
                     self.wfile.flush()
 
             def _end_headers(self) -> None:

@@ -192,6 +192,36 @@ class SessionContract:
         assert await session.get_items() == []
         assert await session.get_paused_state() is None
 
+    async def test_rows_written_by_others_read_as_json_loads_reads_them(
+        self, backend: Backend
+    ) -> None:
+        session = backend.session()
+        await session.add_items(items("a", 4))
+        await backend.execute_sql(
+            session,
+            "UPDATE agent_messages SET message_data = ' ' || message_data || char(10) "
+            "WHERE message_data LIKE '%a1%';"
+            "UPDATE agent_messages SET message_data = CAST(message_data AS BLOB) "
+            "WHERE message_data LIKE '%a2%';"
+            'UPDATE agent_messages SET message_data = \'{"role": "user", '
+            '"content": "a3"}\' WHERE message_data LIKE \'%a3%\';',
+        )
+        assert await session.get_items() == items("a", 4)
+        assert await session.get_items(limit=3) == items("a", 4)[1:]
+
+    async def test_a_row_that_is_not_json_is_named_by_its_id(self, backend: Backend) -> None:
+        session = backend.session()
+        await session.add_items(items("a", 3))
+        for text in ("not json", '{"role": "user"} trailing', "", '{"a": 1}{"b": 2}'):
+            await backend.execute_sql(
+                session,
+                f"UPDATE agent_messages SET message_data = '{text}' WHERE id = ("
+                "SELECT id FROM agent_messages ORDER BY id LIMIT 1 OFFSET 1);",
+            )
+            with pytest.raises(ValueError, match=r"stored item with id \d+ is not valid JSON"):
+                await session.get_items()
+        assert await session.get_items(limit=1) == items("a", 3)[2:]
+
     # -- turns and paused state ----------------------------------------------------
 
     async def test_paused_state_is_set_replaced_and_cleared(self, backend: Backend) -> None:

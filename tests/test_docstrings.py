@@ -7,11 +7,19 @@ import subprocess
 import sys
 from collections.abc import Callable
 from typing import Any
+from unittest import mock
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from inline_snapshot import snapshot
 
 from tooluse import DocstringStyle, UserError, function_schema
+from tooluse._docstrings import (  # pyright: ignore[reportPrivateUsage]
+    FuncDocumentation,
+    _simple_google,  # pyright: ignore[reportPrivateUsage]
+    generate_func_documentation,
+)
 
 
 def google(city: str, days: int = 1, *args: str, **kwargs: int) -> str:
@@ -292,7 +300,7 @@ str
     )
 
 
-def test_griffe_is_loaded_by_the_first_docstring_read_not_by_import() -> None:
+def test_griffe_is_loaded_by_the_first_docstring_it_reads_not_by_import() -> None:
     code = (
         "import sys, tooluse\n"
         "assert 'griffe' not in sys.modules\n"
@@ -300,7 +308,87 @@ def test_griffe_is_loaded_by_the_first_docstring_read_not_by_import() -> None:
         "def f(x: int) -> int:\n"
         "    '''Echo.\\n\\n    Args:\\n        x: A number.\\n    '''\n"
         "    return x\n"
-        "assert 'griffe' in sys.modules\n"
+        "assert 'griffe' not in sys.modules  # the simplest docstrings are read without it\n"
         "assert f.params_json_schema['properties']['x']['description'] == 'A number.'\n"
+        "@tooluse.function_tool\n"
+        "def g(x: int) -> int:\n"
+        "    '''Echo.\\n\\n    Args:\\n        x: A number.\\n\\n    Returns:\\n        x.\\n    '''\n"
+        "    return x\n"
+        "assert 'griffe' in sys.modules\n"
+        "assert g.params_json_schema['properties']['x']['description'] == 'A number.'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# Docstrings near the shape read without griffe, and past it: colons, fences, other
+# sections, other headers, indents, types, continuation and blank lines.
+PROSE = st.text(st.sampled_from(list("abc XY.,:`*-()")), max_size=12).map(str.rstrip)
+HEADERS = st.sampled_from(
+    ["Args:", "Arguments:", "Params:", "Parameters:", "Args :", "args:", "Args:  ", "Returns:",
+     "Raises:", "Note:", "Keyword Args:", "Other Parameters:", "Example:"]
+)  # fmt: skip
+NAMES = st.sampled_from(["a", "b_c", "*args", "**kw", "x1", "a (int)", "b(str, optional)", "c "])
+
+
+def entry(indent: int, name: str, colon: str, text: str) -> str:
+    return f"{' ' * indent}{name}{colon}{text}"
+
+
+def simple(summary: str, header: str, entries: list[str]) -> list[str]:
+    return [summary, "", header, *entries]
+
+
+ENTRIES = st.builds(
+    entry,
+    st.sampled_from([0, 1, 2, 4, 8]),
+    NAMES,
+    st.sampled_from([": ", ":", " : ", " "]),
+    PROSE,
+)
+LINES = st.one_of(PROSE, HEADERS, ENTRIES, st.just(""), st.just("```"), st.just("    ```"))
+SIMPLE = st.builds(
+    simple,
+    PROSE,
+    st.sampled_from(["Args:", "Arguments:", "Params:", "Parameters:"]),
+    st.lists(ENTRIES, max_size=4),
+)
+
+
+def read(doc: str, style: DocstringStyle | None) -> FuncDocumentation:
+    def f() -> None:
+        pass
+
+    f.__doc__ = doc
+    return generate_func_documentation(f, style)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.one_of(SIMPLE, st.lists(LINES, max_size=10)), st.sampled_from([None, "google"]))
+@example(["Search.", "", "```", "", "Args:", "    a: x."], None)  # Args inside a code block
+@example(["Search.", "Args:", "    a: x."], None)  # no blank line above the header
+@example(["Args:", "    a: x.", "    b: y."], "google")  # the header first
+def test_docstrings_read_without_griffe_read_as_griffe_reads_them(
+    lines: list[str], style: DocstringStyle | None
+) -> None:
+    doc = "\n".join(lines)
+    fast = read(doc, style)
+    with mock.patch("tooluse._docstrings._simple_google", return_value=None):
+        assert fast == read(doc, style)
+
+
+def test_the_simplest_google_docstrings_are_read_without_griffe() -> None:
+    simple = "Search.\n\nMore words.\n\nArgs:\n    origin: IATA code.\n    *rest: Others."
+    assert _simple_google(simple) == (
+        "Search.\n\nMore words.",
+        {"origin": "IATA code.", "rest": "Others."},
+    )
+    assert _simple_google("Search flights.") == ("Search flights.", {})
+    for other in [
+        "Search: flights.",  # a colon in the prose: perhaps an admonition
+        "Search.\n\nArgs:\n    origin: IATA\n        code.",  # a continuation line
+        "Search.\n\nArgs:\n    origin (str): IATA code.",  # a type
+        "Search.\n\nArgs:\n    origin: IATA code.\n\nReturns:\n    Flights.",
+        "Search.\n\nArgs:\n\n    origin: IATA code.",  # a blank line under the header
+        "Search.\n\n```\n\nArgs:\n    origin: IATA code.",  # in a code block
+    ]:
+        assert _simple_google(other) is None

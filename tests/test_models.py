@@ -9,10 +9,12 @@ closed however the consumer stops reading.
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import os
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import aclosing, nullcontext
 from pathlib import Path
 from typing import Any, Literal
@@ -20,6 +22,8 @@ from typing import Any, Literal
 import openai
 import pytest
 
+from tooluse import ModelSettings, WebSearchTool, function_tool
+from tooluse._tool_params import chat_completions_tool_param, responses_tool_param
 from tooluse.models import (
     ModelRequest,
     ModelResponse,
@@ -29,6 +33,7 @@ from tooluse.models import (
     ResponseDone,
     StreamEvent,
 )
+from tooluse.models._defaults import send_as_is
 
 from .openai_server import Call, ScriptedServer, Turn, responses_body, responses_events, sse
 
@@ -55,11 +60,11 @@ def model_for(api: Api, client: openai.AsyncOpenAI) -> Model:
     return OpenAIChatCompletionsModel("test-model", client)
 
 
-async def call(model: Model, mode: Mode) -> ModelResponse:
+async def call(model: Model, mode: Mode, request: ModelRequest = REQUEST) -> ModelResponse:
     """The model's response, from `get_response` or from the stream's `ResponseDone`."""
     if mode == "whole":
-        return await model.get_response(REQUEST)
-    async with aclosing(model.stream_response(REQUEST)) as events:
+        return await model.get_response(request)
+    async with aclosing(model.stream_response(request)) as events:
         async for event in events:
             if isinstance(event, ResponseDone):
                 return event.response
@@ -294,6 +299,154 @@ def test_transport_error_text() -> None:
     error = ModelTransportError(STREAM_ENDED, 200)
     assert str(error) == f"{STREAM_ENDED} (HTTP 200)"
     assert str(ModelTransportError(NOT_JSON_BODY)) == NOT_JSON_BODY
+
+
+# ---------------------------------------------------------------- what a request carries
+
+
+def add(a: int, b: int) -> int:
+    """Add two numbers."""
+    return a + b
+
+
+ADD = function_tool(add)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("api", APIS)
+async def test_the_conversation_and_tools_are_sent_beside_the_callers_extra_body(
+    openai_server: ScriptedServer, client: openai.AsyncOpenAI, api: Api, mode: Mode
+) -> None:
+    # They go through `extra_body`, past the client's type walk: the JSON is the same.
+    openai_server.script(Turn(text="ok"))
+    settings = ModelSettings(extra_body={"service_tier": "flex"})
+    request = ModelRequest(instructions=None, input=REQUEST.input, tools=[ADD], settings=settings)
+    assert text_of(await call(model_for(api, client), mode, request)) == "ok"
+    body = openai_server.requests[0]["body"]
+    assert body["service_tier"] == "flex"
+    conversation = body["input" if api == "responses" else "messages"]
+    assert conversation == [{"role": "user", "content": "Hi"}]
+    tool = responses_tool_param(ADD) if api == "responses" else chat_completions_tool_param(ADD)
+    assert body["tools"] == [tool]
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_a_callers_extra_body_still_wins_over_the_conversation(
+    openai_server: ScriptedServer, client: openai.AsyncOpenAI, api: Api
+) -> None:
+    openai_server.script(Turn(text="ok"))
+    mine = [{"role": "user", "content": "Mine"}]
+    key = "input" if api == "responses" else "messages"
+    request = ModelRequest(None, REQUEST.input, settings=ModelSettings(extra_body={key: mine}))
+    await call(model_for(api, client), "whole", request)
+    assert openai_server.requests[0]["body"][key] == mine
+
+
+async def test_hosted_tools_are_sent_beside_function_tools(
+    openai_server: ScriptedServer, client: openai.AsyncOpenAI
+) -> None:
+    openai_server.script(Turn(text="ok"))
+    request = ModelRequest(None, REQUEST.input, tools=[ADD, WebSearchTool()])
+    await call(model_for("responses", client), "whole", request)
+    body = openai_server.requests[0]["body"]
+    assert body["tools"] == [responses_tool_param(ADD), WebSearchTool().to_tool_param()]
+    assert body["input"] == [{"role": "user", "content": "Hi"}]
+
+
+def test_send_as_is_moves_the_parameters_into_extra_body(client: openai.AsyncOpenAI) -> None:
+    create = client.responses.create
+    params: dict[str, Any] = {"model": "m", "input": [1], "extra_body": {"input": [2], "x": 3}}
+    assert send_as_is(params, create, "input", "tools")
+    assert params == {"model": "m", "extra_body": {"input": [2], "x": 3}}  # the caller's wins
+    params = {"model": "m", "input": [1]}
+    assert send_as_is(params, client.chat.completions.create, "input")
+    assert params == {"model": "m", "extra_body": {"input": [1]}}
+
+
+def test_send_as_is_leaves_an_extra_body_that_is_no_mapping_to_the_client(
+    client: openai.AsyncOpenAI,
+) -> None:
+    params: dict[str, Any] = {"model": "m", "input": [1], "extra_body": "not a mapping"}
+    assert not send_as_is(params, client.responses.create, "input")
+    assert params == {"model": "m", "input": [1], "extra_body": "not a mapping"}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("api", APIS)
+async def test_a_wrapped_create_still_gets_the_conversation_as_an_argument(
+    openai_server: ScriptedServer,
+    client: openai.AsyncOpenAI,
+    api: Api,
+    mode: Mode,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Instrumentation (OpenTelemetry's, Langfuse's) wraps `create` on its class and reads
+    # the conversation from the call's arguments.
+    resource = client.responses if api == "responses" else client.chat.completions
+    original: Any = type(resource).create
+    seen: list[dict[str, Any]] = []
+
+    async def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs)
+        return await original(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(resource), "create", functools.wraps(original)(wrapper))
+    openai_server.script(Turn(text="ok"))
+    request = ModelRequest(instructions=None, input=REQUEST.input, tools=[ADD])
+    assert text_of(await call(model_for(api, client), mode, request)) == "ok"
+    key = "input" if api == "responses" else "messages"
+    assert seen[0][key] == [{"role": "user", "content": "Hi"}]
+    assert len(seen[0]["tools"]) == 1
+    assert openai_server.requests[0]["body"][key] == [{"role": "user", "content": "Hi"}]
+
+
+# ---------------------------------------------------------------- connections are reused
+
+
+@pytest.fixture
+def keep_alive_server() -> Iterator[ScriptedServer]:
+    """A scripted server that keeps connections open between requests (HTTP/1.1)."""
+    server = ScriptedServer(keep_alive=True)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("api", APIS)
+async def test_calls_one_after_another_share_one_connection(
+    keep_alive_server: ScriptedServer, api: Api, mode: Mode
+) -> None:
+    # A stream read to its end returns its connection to the client's pool; one closed
+    # at the terminal event would be dropped, and each call would open a new one.
+    keep_alive_server.script(Turn(text="one"), Turn(text="two"), Turn(text="three"))
+    async with keep_alive_server.client() as client:
+        model = model_for(api, client)
+        texts = [text_of(await call(model, mode)) for _ in range(3)]
+    assert texts == ["one", "two", "three"]
+    assert len({request["client"] for request in keep_alive_server.requests}) == 1
+
+
+async def test_a_stream_left_open_after_its_terminal_event_is_not_waited_for(
+    openai_server: ScriptedServer, client: openai.AsyncOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tooluse.models._responses._END_SECONDS", 0.05)
+    openai_server.script(Turn(text="Hello", linger=3.0))
+    started = time.perf_counter()
+    assert text_of(await call(model_for("responses", client), "streamed")) == "Hello"
+    assert time.perf_counter() - started < 2.0
+
+
+async def test_what_follows_a_terminal_event_is_not_read_as_the_response(
+    openai_server: ScriptedServer, client: openai.AsyncOpenAI
+) -> None:
+    events = list(responses_events({}, Turn(text="Hello")))
+    after = [sse({"type": "error", "code": "x", "message": "late", "param": None}), "data: {\n\n"]
+    openai_server.script(Turn(raw_events=[*events, *after]))
+    response = await call(model_for("responses", client), "streamed")
+    assert (text_of(response), response.status) == ("Hello", "completed")
 
 
 # ---------------------------------------------------------------- streams are closed

@@ -16,6 +16,7 @@ import pytest
 
 from tooluse.exceptions import RunError, UserError
 from tooluse.sessions import RunSession, SessionBusyError, SessionSettings, SQLiteSession
+from tooluse.sessions._common import dump_items, load_item, load_items
 from tooluse.sessions.sqlalchemy import SQLAlchemySession
 
 from .session_contract import Backend, SessionContract, SharedDatabaseContract, items
@@ -187,6 +188,63 @@ async def test_a_row_that_is_not_json_is_named(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="the stored item with id 1 is not valid JSON"):
         await session.get_items()
     session.close()
+
+
+STORED_TEXTS: list[Any] = [
+    '{"role":"user","content":"hi"}',
+    ' {"a": 1} ',
+    '{"a": 1}\n',
+    "\ufeff{}",
+    '{"a": 1} x',
+    '{"a": 1}{"b": 2}',
+    "",
+    "   ",
+    "not json",
+    "[1, 2]",
+    "3.5",
+    "null",
+    '"text"',
+    b'{"role": "user"}',
+    b"\xff",
+    "[" * 100_000,
+    None,
+]
+
+
+def _read_alone(row_id: int, text: Any) -> Any:
+    """What a row gives when read alone with `load_item`: its item, or its error."""
+    try:
+        return load_item("s", row_id, text)
+    except Exception as error:  # RecursionError, TypeError and ValueError alike
+        return error
+
+
+def _read_one_by_one(texts: list[Any]) -> list[Any]:
+    return [_read_alone(row_id, text) for row_id, text in enumerate(texts)]
+
+
+@pytest.mark.parametrize("text", STORED_TEXTS, ids=repr)
+def test_load_items_reads_each_row_as_load_item_does(text: Any) -> None:
+    rows = [(0, '{"before": true}'), (1, text), (2, '{"after": true}')]
+    expected = _read_one_by_one([row[1] for row in rows])
+    failures = [read for read in expected if isinstance(read, Exception)]
+    if not failures:
+        assert load_items("s", rows) == expected
+        return
+    with pytest.raises(type(failures[0])) as raised:
+        load_items("s", rows)
+    assert str(raised.value) == str(failures[0])
+
+
+def test_items_are_stored_as_compact_unescaped_json() -> None:
+    stored = [{"role": "user", "content": "é 中文 😀 \u2028"}, {"n": [1.5, None, True]}]
+    assert dump_items("s", stored) == [
+        json.dumps(item, ensure_ascii=False, separators=(",", ":")) for item in stored
+    ]
+    circular: dict[str, Any] = {}
+    circular["self"] = circular
+    with pytest.raises(UserError, match=r"item 1 \(of 2\) cannot be stored as JSON"):
+        dump_items("s", [{}, circular])
 
 
 async def test_custom_table_names(tmp_path: Path) -> None:

@@ -3,6 +3,10 @@ each response, and the order the docs promise."""
 
 from __future__ import annotations
 
+import contextlib
+import sys
+import types
+from collections.abc import AsyncGenerator, Generator
 from typing import Any
 
 import pytest
@@ -16,7 +20,7 @@ from tooluse import (
     function_tool,
 )
 
-from .openai_server import Call, ScriptedServer, Turn
+from .openai_server import Call, ScriptedServer, Turn, responses_events
 
 
 @function_tool
@@ -112,3 +116,57 @@ async def test_a_plain_run_emits_nothing_and_counts_the_same(
         ]
 
     assert billed(plain) == billed(streamed)
+
+
+async def test_a_streamed_responses_call_leaves_none_of_the_clients_generators_suspended(
+    openai_server: ScriptedServer,
+) -> None:
+    # Left suspended (ten per call when the stream was left at its terminal event), each
+    # waits for the cyclic collector, then closes on a task of the loop that ran it. (On
+    # Chat Completions the client itself leaves its readers at `[DONE]`: not ours to close.)
+    openai_server.script(Turn(calls=[Call("get_weather", '{"city": "Rome", "unit": "C"}')]))
+    openai_server.script(Turn(text="Warm."))
+    agent = Agent("a", tools=[get_weather], model=openai_server.model("responses"))
+    with started_async_generators() as started:
+        result = Runner.run_streamed(agent, "Weather?")
+        async for _ in result.stream_events():
+            pass
+    suspended = [
+        f"{gen.ag_code.co_filename}:{gen.ag_code.co_name}"
+        for gen in started
+        if gen.ag_frame is not None  # finished or closed: no frame
+        and any(name in gen.ag_code.co_filename for name in ("openai", "httpx", "httpcore"))
+    ]
+    assert suspended == []
+    assert result.final_output == "Warm."
+
+
+@contextlib.contextmanager
+def started_async_generators() -> Generator[list[types.AsyncGeneratorType[Any, Any]]]:
+    """Every async generator started meanwhile (held, so none is collected unfinished)."""
+    started: list[types.AsyncGeneratorType[Any, Any]] = []
+    firstiter, finalizer = sys.get_asyncgen_hooks()
+
+    def record(generator: AsyncGenerator[Any, Any]) -> None:
+        if isinstance(generator, types.AsyncGeneratorType):
+            started.append(generator)
+        if firstiter is not None:
+            firstiter(generator)  # the loop's own hook: it closes them when it shuts down
+
+    sys.set_asyncgen_hooks(firstiter=record, finalizer=finalizer)
+    try:
+        yield started
+    finally:
+        sys.set_asyncgen_hooks(firstiter=firstiter, finalizer=finalizer)
+
+
+async def test_what_follows_a_responses_terminal_event_is_read_but_not_passed_on(
+    openai_server: ScriptedServer,
+) -> None:
+    events = list(responses_events({"model": "test-model"}, Turn(text="Warm.")))
+    openai_server.script(Turn(raw_events=[*events, "data: not JSON\n\n"]))
+    result = Runner.run_streamed(Agent("a", model=openai_server.model("responses")), "Hi")
+    raw = [e.data.type async for e in result.stream_events() if e.type == "raw_response_event"]
+    assert raw[-1] == "response.completed"
+    assert len(raw) == len(events)
+    assert result.final_output == "Warm."

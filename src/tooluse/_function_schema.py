@@ -48,6 +48,7 @@ from ._context import RunContextWrapper
 from ._deferred import defer, deferred_fields
 from ._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
 from ._lints import Finding, parameter_findings
+from ._plain_schema import plain_json_schema, strict_plain_schema
 from ._strict import describe_problems, describe_violations, to_strict_schema
 from ._strict_rules import check_strict_schema, check_tool_name
 from ._tool_errors import (
@@ -105,7 +106,7 @@ class FuncSchema:
     _adapters: ArgumentAdapters | None = field(default=None, repr=False)
     _findings: tuple[Finding, ...] = field(default=(), repr=False)
     _by_keyword: bool = field(default=False, init=False, repr=False)
-    _pending: _Build | None = field(default=None, init=False, repr=False, compare=False)
+    _pending: _Pending | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # The common case: every argument goes by keyword under its own name.
@@ -265,10 +266,12 @@ def deferred_function_schema(
 
     The signature, the annotations and the docstring are checked at once, so a function
     that cannot become a tool fails here. The pydantic model, the JSON schema and the
-    strict rewrite (most of the cost) wait for the first read of `params_pydantic_model`,
-    `params_json_schema` or a call, but only when every parameter's type and default are
-    ones they cannot fail on (plain JSON types, lists, unions and literals of them);
-    otherwise they are built here too, so that their errors still come at decoration.
+    strict rewrite (most of the cost) wait for their first use, but only when every
+    parameter's type and default are ones they cannot fail on (plain JSON types, lists,
+    unions and literals of them); otherwise they are built here too, so that their errors
+    still come at decoration. A plain signature's schema is then written directly
+    (`_plain_schema`) on the first read of `params_json_schema`; its model is built on the
+    first call or read of `params_pydantic_model`.
 
     Args:
         func: The function (sync or async) to describe.
@@ -288,48 +291,97 @@ def deferred_function_schema(
     doc = _documentation(func, docstring_style) if use_docstring_info else None
     docs = doc.param_descriptions if doc else {}
     fields, slots, context_slot = builder.fields(docs)
-    config = _STRICT_CONFIG if strict_json_schema else _LOOSE_CONFIG
     plain = _all_plain(fields)
-    model: type[BaseModel] | None = None
+    pending = _Pending(builder, fields, plain=plain)
     if not plain:  # pydantic or the strict rules may refuse it: find out now
-        model = builder.create_model(fields, config)
+        pending.model()
     schema = FuncSchema(
         name=builder.tool_name,
         description=description_override or (doc.description if doc else None),
-        params_pydantic_model=cast("type[BaseModel]", model),
+        params_pydantic_model=cast("type[BaseModel]", None),
         params_json_schema={},
         signature=builder.signature,
         takes_context=context_slot is not None,
         strict_json_schema=strict_json_schema,
         _slots=slots,
         _context_slot=context_slot,
-        _findings=tuple(builder.findings(docs, fields, model, context_slot)),
+        _findings=tuple(builder.findings(docs, fields, pending.built_model, context_slot)),
     )
-    defer(schema, *_DEFERRED)
-    schema._pending = lambda: builder.build(model or builder.create_model(fields, config))  # pyright: ignore[reportPrivateUsage]
+    defer(schema, *_MODEL_FIELDS, *_SCHEMA_FIELDS)
+    schema._pending = pending  # pyright: ignore[reportPrivateUsage]
     if not plain:
         _complete(schema)
     return schema
 
 
-_Build = Callable[[], "tuple[type[BaseModel], dict[str, Any], ArgumentAdapters | None]"]
-_DEFERRED = ("params_pydantic_model", "params_json_schema", "_adapters")
+class _Pending:
+    """What `deferred_function_schema` left for later: the arguments model and the schema.
+
+    They are built apart: a plain signature's JSON schema is written directly
+    (`_plain_schema`), so reading a tool's schema does not build the model, which waits
+    for the first call (or read of `params_pydantic_model`).
+    """
+
+    def __init__(
+        self, builder: _SchemaBuilder, fields: dict[str, tuple[Any, FieldInfo]], *, plain: bool
+    ) -> None:
+        self.builder = builder
+        self.fields = fields
+        self.plain = plain
+        self.built_model: type[BaseModel] | None = None
+
+    def model(self) -> type[BaseModel]:
+        if self.built_model is None:
+            config = _STRICT_CONFIG if self.builder.strict else _LOOSE_CONFIG
+            self.built_model = self.builder.create_model(self.fields, config)
+        return self.built_model
+
+    def json_schema(self) -> tuple[dict[str, Any], ArgumentAdapters | None]:
+        builder = self.builder
+        if self.plain:
+            title = _model_name(builder.tool_name)
+            loose = plain_json_schema(title, self.fields, closed=builder.strict)
+            if loose is not None:
+                return (strict_plain_schema(loose) if builder.strict else loose), None
+        loose = builder.json_schema(self.model())
+        return builder.make_strict(loose, strict_json_schema=builder.strict)
+
+
+_MODEL_FIELDS = ("params_pydantic_model",)
+_SCHEMA_FIELDS = ("params_json_schema", "_adapters")
 
 
 def _complete(schema: FuncSchema) -> None:
-    """Build what `deferred_function_schema` left for later (a second call does nothing)."""
-    build = schema._pending  # pyright: ignore[reportPrivateUsage]
-    if build is None:
-        return
-    model, json_schema, adapters = build()
+    """Build all that `deferred_function_schema` left for later (again: nothing happens)."""
+    _complete_schema(schema)
+    _complete_model(schema)
+
+
+def _complete_model(schema: FuncSchema) -> None:
+    pending = schema._pending  # pyright: ignore[reportPrivateUsage]
     values = vars(schema)
-    values["params_pydantic_model"] = model
-    values["params_json_schema"] = json_schema
-    values["_adapters"] = adapters
-    schema._pending = None  # pyright: ignore[reportPrivateUsage]
+    if pending is not None and "params_pydantic_model" not in values:
+        values["params_pydantic_model"] = pending.model()
+        _release(schema)
 
 
-deferred_fields(FuncSchema, _complete, *_DEFERRED)
+def _complete_schema(schema: FuncSchema) -> None:
+    pending = schema._pending  # pyright: ignore[reportPrivateUsage]
+    values = vars(schema)
+    if pending is not None and "params_json_schema" not in values:
+        values["params_json_schema"], values["_adapters"] = pending.json_schema()
+        _release(schema)
+
+
+def _release(schema: FuncSchema) -> None:
+    """Drop what built the deferred fields once every one of them is built."""
+    values = vars(schema)
+    if all(name in values for name in (*_MODEL_FIELDS, *_SCHEMA_FIELDS)):
+        schema._pending = None  # pyright: ignore[reportPrivateUsage]
+
+
+deferred_fields(FuncSchema, _complete_model, *_MODEL_FIELDS)
+deferred_fields(FuncSchema, _complete_schema, *_SCHEMA_FIELDS)
 
 
 def _documentation(func: Callable[..., Any], style: DocstringStyle | None) -> FuncDocumentation:
@@ -386,12 +438,6 @@ class _SchemaBuilder:
                 fields[slot.attr] = definition
         self._raise_if_problems()
         return fields, tuple(slots), context_slot
-
-    def build(
-        self, model: type[BaseModel]
-    ) -> tuple[type[BaseModel], dict[str, Any], ArgumentAdapters | None]:
-        schema, adapters = self.make_strict(self.json_schema(model), strict_json_schema=self.strict)
-        return model, schema, adapters
 
     def json_schema(self, model: type[BaseModel]) -> dict[str, Any]:
         try:
@@ -495,7 +541,7 @@ class _SchemaBuilder:
     ) -> type[BaseModel]:
         try:
             return create_model(
-                f"{self.tool_name}_args", __config__=config, **cast("dict[str, Any]", fields)
+                _model_name(self.tool_name), __config__=config, **cast("dict[str, Any]", fields)
             )
         except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError, TypeError):
             self._report_unsupported_types(fields)
@@ -566,6 +612,11 @@ def _is_plain(annotation: Any, literals: list[Any], depth: int) -> bool:
     if origin is list or origin is Union or origin is UnionType:
         return bool(args) and all(_is_plain(arg, literals, depth + 1) for arg in args)
     return False
+
+
+def _model_name(tool_name: str) -> str:
+    """The arguments model's name, and so its JSON schema's title."""
+    return f"{tool_name}_args"
 
 
 def _how(param: _P, before_positional: bool) -> Literal["position", "keyword", "*", "**"]:

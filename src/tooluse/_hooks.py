@@ -48,7 +48,6 @@ from ._stream_events import (
     ItemEventName,
     RawResponsesStreamEvent,
     RunItemStreamEvent,
-    RunStreamEvent,
     ToolCallArgumentsDeltaStreamEvent,
     UsageStreamEvent,
 )
@@ -58,12 +57,11 @@ from .models import ModelResponse, ToolCallArgumentsDelta
 if TYPE_CHECKING:
     from ._agent import Agent
     from ._context import RequestUsage, Usage
+    from ._stream_buffer import EventBuffer
     from ._toolsets import Tool
     from ._tracing import RunTracer
 
-__all__ = ["AgentHooks", "Emit", "RunEvents", "RunHooks", "check_hooks"]
-
-Emit = Callable[[RunStreamEvent], None]
+__all__ = ["AgentHooks", "RunEvents", "RunHooks", "check_hooks"]
 
 
 class RunHooks(Generic[TContext]):
@@ -498,23 +496,26 @@ def _guess(name: str, hooks: dict[str, tuple[str, ...]]) -> str | None:
 class RunEvents:
     """The run's one seam for watchers: its hooks, each agent's hooks, and the event stream."""
 
-    __slots__ = ("_emit", "_hooks", "tracer")
+    __slots__ = ("_hooks", "stream", "tracer")
 
     def __init__(
-        self, hooks: RunHooks[Any] | None, emit: Emit | None, tracer: RunTracer | None = None
+        self,
+        hooks: RunHooks[Any] | None,
+        stream: EventBuffer | None,
+        tracer: RunTracer | None = None,
     ) -> None:
-        """Call `hooks` (if any), `emit` stream events (if streamed), and trace (if traced).
+        """Call `hooks` (if any), put stream events in `stream` (if streamed), and trace.
 
         Args:
             hooks: The run's hooks.
-            emit: Queues a stream event.
+            stream: Where a streamed run's events go; the model's stream waits for room in it.
             tracer: Records the run's spans; the steps that need more than these
                 methods carry (a model call's request, a tool call's span) use it directly.
         """
         if hooks is not None:
             check_hooks(hooks, RunHooks, "Runner hooks")
         self._hooks = hooks
-        self._emit = emit
+        self.stream = stream
         self.tracer = tracer
 
     async def agent_start(self, context: RunContextWrapper[Any], agent: Agent[Any]) -> None:
@@ -523,8 +524,8 @@ class RunEvents:
             check_hooks(agent.hooks, AgentHooks, f"Agent '{agent.name}' hooks")
         if self.tracer is not None:
             self.tracer.agent_start(agent)
-        if self._emit is not None:
-            self._emit(AgentUpdatedStreamEvent(agent))
+        if self.stream is not None:
+            self.stream.put(AgentUpdatedStreamEvent(agent))
         if self._hooks is not None:
             await self._hooks.on_agent_start(context, agent)
         if agent.hooks is not None:
@@ -603,27 +604,26 @@ class RunEvents:
 
     def item(self, name: ItemEventName, item: Item) -> None:
         """The run added an item."""
-        if self._emit is not None:
-            self._emit(RunItemStreamEvent(name, item))
+        if self.stream is not None:
+            self.stream.put(RunItemStreamEvent(name, item))
 
-    def raw(self, data: Any) -> None:
-        """The model streamed a delta."""
-        if self._emit is not None:
-            self._emit(RawResponsesStreamEvent(data))
+    def raw(self, data: Any) -> bool:
+        """The model streamed a delta; True if the consumer is behind: await `stream.room()`."""
+        return self.stream is not None and self.stream.put(RawResponsesStreamEvent(data))
 
-    def arguments_delta(self, delta: ToolCallArgumentsDelta) -> None:
-        """The model streamed a piece of a call's arguments."""
-        if self._emit is not None:
-            self._emit(
-                ToolCallArgumentsDeltaStreamEvent(delta.call_id, delta.tool_name, delta.delta)
-            )
+    def arguments_delta(self, delta: ToolCallArgumentsDelta) -> bool:
+        """The model streamed a piece of a call's arguments; True if the consumer is behind."""
+        if self.stream is None:  # only a streamed run streams the model
+            return False  # pragma: no cover
+        event = ToolCallArgumentsDeltaStreamEvent(delta.call_id, delta.tool_name, delta.delta)
+        return self.stream.put(event)
 
     def usage(self, request: RequestUsage, usage: Usage) -> None:
         """A model response arrived, using `request`; the run has used `usage`."""
-        if self._emit is not None:
-            self._emit(UsageStreamEvent(request, usage))
+        if self.stream is not None:
+            self.stream.put(UsageStreamEvent(request, usage))
 
     def guardrail_result(self, kind: GuardrailKind, result: Any) -> None:
         """A guardrail finished."""
-        if self._emit is not None:
-            self._emit(GuardrailResultStreamEvent(kind, result))
+        if self.stream is not None:
+            self.stream.put(GuardrailResultStreamEvent(kind, result))

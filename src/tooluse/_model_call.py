@@ -206,15 +206,18 @@ class _Stream:
         self.produced = False
 
     async def read(self, model: Model, request: ModelRequest, events: RunEvents) -> ModelResponse:
+        buffer = events.stream
         async with _closing(model.stream_response(request)) as stream:
             async for event in stream:
                 if isinstance(event, ResponseDone):
                     return event.response
                 self.produced = True
                 if isinstance(event, ToolCallArgumentsDelta):
-                    events.arguments_delta(event)
+                    behind = events.arguments_delta(event)
                 else:
-                    events.raw(event.data)
+                    behind = events.raw(event.data)
+                if behind and buffer is not None:  # read no further until the consumer catches up
+                    await buffer.room()
         raise UserError(
             f"{type(model).__name__}.stream_response ended without a ResponseDone event: "
             "yield ResponseDone(response) last, with the whole response"

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ._context import Usage
 from ._items import Item
 from ._state import RunState, ToolApproval
+from ._stream_buffer import EventBuffer
 from ._stream_events import RunStreamEvent
 from .exceptions import UserError
 from .models import ModelResponse
@@ -136,37 +137,68 @@ class RunResultStreaming(RunResult):
     """Whether the run has finished (answered, paused, failed or cancelled)."""
     cancelled: bool = False
     """Whether the run was cancelled: by `cancel()`, or by its consumer leaving early."""
-    _queue: asyncio.Queue[RunStreamEvent | None] = field(
-        default_factory=asyncio.Queue[RunStreamEvent | None], repr=False
-    )
+    _buffer: EventBuffer = field(default_factory=EventBuffer, repr=False)
     _task: asyncio.Task[RunResult] | None = field(default=None, repr=False)
     _drained: bool = field(default=False, repr=False)
 
-    async def stream_events(self) -> AsyncIterator[RunStreamEvent]:
+    async def stream_events(self) -> AsyncGenerator[RunStreamEvent]:
         """Yield the run's events as they happen, until it ends.
 
+        While you read, at most 1,024 model events wait for you: when that many wait,
+        the run reads no further from the model's stream until you have taken half of them
+        (a slow reader slows the model instead of growing memory). With no loop reading,
+        the run does not wait: its events wait, all of them, for a later call.
         Leaving early cancels the run: the consuming task being cancelled, or a `break`
         (at once with `async with contextlib.aclosing(result.stream_events()) as events:`;
-        otherwise when the abandoned generator is collected).
+        otherwise when the abandoned generator is collected, or its task ends).
+        Called again after a loop has ended or been left, it goes on from there.
 
         Yields:
             Raw model deltas, produced items, and agent changes.
 
         Raises:
+            UserError: If another task is reading the events (read them in one loop).
             Exception: Whatever ended the run, once the events before it are yielded.
         """
+        buffer = self._buffer
+        ready = buffer.ready
+        reader = self._attach_reader()
         try:
             while not self._drained:
-                event = await self._queue.get()
-                if event is None:
-                    self._drained = True  # a second call yields nothing, and does not wait
-                    break
-                yield event
-        except BaseException:  # the consumer left (GeneratorExit) or was cancelled
+                if not ready and not buffer.refill():
+                    await buffer.arrival()  # none waits: the run is working, or you are ahead
+                    continue
+                while ready:  # the batch, popped one by one: no call per event
+                    event = ready.popleft()
+                    if event is None:
+                        self._drained = True  # a second call yields nothing, and does not wait
+                        break
+                    yield event
+        except BaseException:  # the reader left (GeneratorExit) or was cancelled
             self.cancel()
             raise
+        finally:
+            buffer.detach(reader)
         if self._task is not None and not self._task.cancelled():
             self._task.result()  # raises what ended the run, if anything did
+
+    def _attach_reader(self) -> object:
+        """Bound the buffer while the current task reads; refuse a second task reading.
+
+        Returns:
+            The reader's token, to detach it when its loop ends.
+        """
+        task = asyncio.current_task()
+        if task is None or self._drained:
+            return None  # nothing left to bound
+        reader = self._buffer.reader
+        if reader is not None and reader is not task and not reader.done():
+            raise UserError(
+                "This streamed run's events are already being read by another task: "
+                "read stream_events() in one loop and hand the events on (an asyncio.Queue "
+                "per task, say), or call it again once that loop has ended"
+            )
+        return self._buffer.attach(task)
 
     def cancel(self) -> None:
         """Stop the run; the events end.

@@ -25,13 +25,14 @@ from ._guardrails import (
     split_input_guardrails,
 )
 from ._handoffs import Handoff, as_handoffs
-from ._hooks import Emit, RunEvents, RunHooks
+from ._hooks import RunEvents, RunHooks
 from ._items import Item, user_message
 from ._result import RunResult, RunResultStreaming
 from ._run_config import DEFAULT_MAX_TURNS, RunConfig, as_run_config
 from ._run_scope import AgentSetup, InputChecks, RunScope, agent_toolsets
 from ._session_run import SessionLink, check_session
 from ._state import RunState
+from ._stream_buffer import EventBuffer
 from ._tool_execution import ToolExecutor
 from ._tracing import run_tracer
 from ._turn import FinalOutput, Interrupted, NextAgent, NextStep, Pending, RunAgain, take_turn
@@ -156,7 +157,7 @@ class Runner:
         streaming = RunResultStreaming(
             input=[], new_items=[], raw_responses=[], final_output=None, last_agent=starting_agent
         )
-        run = _Run(starting_agent, input, options, emit=streaming._queue.put_nowait)  # pyright: ignore[reportPrivateUsage]
+        run = _Run(starting_agent, input, options, stream=streaming._buffer)  # pyright: ignore[reportPrivateUsage]
         state = run.scope.state
         streaming.input, streaming.new_items, streaming.usage = (
             state.input,
@@ -192,7 +193,7 @@ def _streaming_ended(run: _Run, streaming: RunResultStreaming, task: asyncio.Tas
         task.exception()  # seen here: the consumer may have left before it was raised
     streaming.last_agent = run.scope.setup.agent
     streaming.is_complete = True
-    streaming._queue.put_nowait(None)  # pyright: ignore[reportPrivateUsage]
+    streaming._buffer.put(None)  # pyright: ignore[reportPrivateUsage]
 
 
 class _Run:
@@ -203,7 +204,7 @@ class _Run:
         agent: Agent[Any],
         input: RunInput | None,
         options: RunOptions,
-        emit: Emit | None = None,
+        stream: EventBuffer | None = None,
         *,
         usage: Usage | None = None,
     ) -> None:
@@ -213,7 +214,7 @@ class _Run:
             agent: The starting agent.
             input: The input, or a state to resume.
             options: The run's options.
-            emit: Queues stream events, for a streamed run.
+            stream: Where a streamed run's events go.
             usage: The `Usage` to count in, instead of a fresh one: a nested run shares its
                 caller's.
         """
@@ -243,7 +244,7 @@ class _Run:
             if usage is not None:
                 state.usage = usage
         context = RunContextWrapper(context=options.get("context"), usage=state.usage)
-        events = RunEvents(options.get("hooks"), emit, run_tracer(config))
+        events = RunEvents(options.get("hooks"), stream, run_tracer(config))
         self.scope = RunScope(
             state=state,
             setup=AgentSetup.of(agent),
@@ -253,7 +254,7 @@ class _Run:
             executor=ToolExecutor(context, config, events),
             max_turns=options.get("max_turns", DEFAULT_MAX_TURNS),
             execute_tools=options.get("execute_tools", True),
-            streamed=emit is not None,
+            streamed=stream is not None,
             raw_responses=[],
         )
         if isinstance(input, str | list):

@@ -56,6 +56,7 @@ __all__ = [
     "describe_problems",
     "describe_violations",
     "ensure_strict_json_schema",
+    "note_default",
     "parameters_at",
     "strict_or_error",
     "to_strict_schema",
@@ -354,9 +355,7 @@ class _Strictifier:
     def _rewritten(self, node: JsonSchema, path: Path) -> JsonSchema:
         out = self._copy_children(node, path)
         if node.get("default") is not None:
-            out["description"] = _add_sentence(
-                out.get("description"), f"Defaults to {_json(node['default'])}."
-            )
+            out["description"] = note_default(out.get("description"), node["default"])
         out = self._unwrap_single_all_of(out, path)
         if "properties" in out and "type" not in out:  # named keys: an object, as APIs read it
             out["type"] = "object"
@@ -587,6 +586,19 @@ def _plain_words(key: str, value: Any) -> str | None:
     if key in _PLAIN_WORDS:
         return _PLAIN_WORDS[key].format(value)
     return f"Must satisfy {key}: {_json(value)}."
+
+
+def note_default(description: str | None, default: Any) -> str:
+    """The description with the default stated, as strict mode moves it there.
+
+    Args:
+        description: The node's description, if any.
+        default: The default, as JSON (not None: a null default goes unsaid).
+
+    Returns:
+        The description ending in `Defaults to <default as JSON>.`
+    """
+    return _add_sentence(description, f"Defaults to {_json(default)}.")
 
 
 def _json(value: Any) -> str:

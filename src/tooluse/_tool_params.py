@@ -30,6 +30,7 @@ __all__ = [
     "chat_completions_tool_param",
     "chat_completions_tools_params",
     "includes_search_results",
+    "only_function_tools",
     "responses_tool_param",
     "responses_tools_params",
     "tool_namespace",
@@ -120,6 +121,20 @@ def includes_search_results(tools: Sequence[Any]) -> bool:
     if _kept_for("responses", tools) is not None:
         return False  # only lists of function tools are kept
     return any(isinstance(t, FileSearchTool) and t.include_search_results for t in tools)
+
+
+def only_function_tools(tools: Sequence[Any]) -> bool:
+    """Whether every tool offered is a function tool (none is hosted).
+
+    Args:
+        tools: The tools offered.
+
+    Returns:
+        True for no tools, or function tools only.
+    """
+    if _kept_for("responses", tools) is not None:
+        return True  # only lists of function tools are kept
+    return all(isinstance(tool, FunctionTool) for tool in tools)
 
 
 def chat_completions_tools_params(tools: Sequence[Any]) -> list[Any]:

@@ -31,7 +31,7 @@ from ._base import (
     ToolCallArgumentsDelta,
 )
 from ._chat_conversion import items_to_messages, message_to_items
-from ._defaults import OpenAIModel
+from ._defaults import OpenAIModel, send_as_is
 from ._reading import (
     NOT_A_RESPONSE,
     STREAM_ENDED,
@@ -62,6 +62,7 @@ class OpenAIChatCompletionsModel(OpenAIModel):
         """
         params = self._params(request)
         client = self.client_for(request)
+        _send_as_is(params, client.chat.completions.create)
         # Parameters are built as a dict, so the client's overloads cannot type the result.
         completion = await read_whole(
             cast(Awaitable[Any], client.chat.completions.create(**params))
@@ -101,6 +102,7 @@ class OpenAIChatCompletionsModel(OpenAIModel):
         """
         params = self._params(request)
         client = self.client_for(request)
+        _send_as_is(params, client.chat.completions.create)
         stream = cast(
             Any,
             await client.chat.completions.create(
@@ -136,6 +138,14 @@ class OpenAIChatCompletionsModel(OpenAIModel):
             }
         _chat_settings(params, request.settings)
         return {**params, **request.settings.extra_args}
+
+
+def _send_as_is(params: dict[str, Any], create: Any) -> None:
+    """The messages and tools go as they are (`send_as_is`)."""
+    if send_as_is(params, create, "messages", "tools"):
+        # The client's signature requires `messages`: the list in `extra_body` replaces
+        # this empty one in the JSON it sends.
+        params["messages"] = []
 
 
 def _chat_settings(params: dict[str, Any], settings: ModelSettings) -> None:

@@ -14,12 +14,19 @@ call; whatever of the arguments no delta carried goes out when the item is done.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import sys
 from collections.abc import AsyncGenerator, Awaitable
 from typing import Any, Literal, cast
 
 from .._items import Item
 from .._settings import ModelSettings
-from .._tool_params import includes_search_results, responses_tools_params
+from .._tool_params import (
+    includes_search_results,
+    only_function_tools,
+    responses_tools_params,
+)
 from ._base import (
     ModelRequest,
     ModelResponse,
@@ -29,7 +36,7 @@ from ._base import (
     StreamEvent,
     ToolCallArgumentsDelta,
 )
-from ._defaults import OpenAIModel
+from ._defaults import OpenAIModel, send_as_is
 from ._reading import (
     NOT_A_RESPONSE,
     STREAM_ENDED,
@@ -62,6 +69,7 @@ class OpenAIResponsesModel(OpenAIModel):
         """
         params = self._params(request)
         client = self.client_for(request)
+        send_as_is(params, client.responses.create, *_sent_as_is(request))
         # Parameters are built as a dict, so the client's overloads cannot type the result.
         call = cast(Awaitable[Any], client.responses.create(**params))
         response = await read_whole(call)
@@ -72,8 +80,8 @@ class OpenAIResponsesModel(OpenAIModel):
     async def stream_response(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         """Call the model and yield its events, ending with `ResponseDone`.
 
-        The connection is released at the terminal event, on an error, and when
-        the consumer closes this generator early.
+        The connection is released at the end of the stream (the API ends it after
+        the terminal event), on an error, and when the consumer closes this generator early.
 
         Args:
             request: The conversation, tools and settings.
@@ -90,6 +98,7 @@ class OpenAIResponsesModel(OpenAIModel):
         """
         params = self._params(request)
         client = self.client_for(request)
+        send_as_is(params, client.responses.create, *_sent_as_is(request))
         stream = cast(Any, await client.responses.create(**params, stream=True))
         events = EventReader(stream)
         reply = _StreamedResponse(events.status_code)
@@ -100,6 +109,7 @@ class OpenAIResponsesModel(OpenAIModel):
                 if piece is not None:
                     yield piece
                 if reply.done is not None:
+                    await _read_to_the_end(stream)
                     break
         # Yielded after the stream is closed: a consumer that stops here holds no connection.
         if reply.done is None:
@@ -121,6 +131,17 @@ class OpenAIResponsesModel(OpenAIModel):
             params["text"] = {"format": _json_schema_format(request.output_schema)}
         _responses_settings(params, request.settings)
         return {**params, **request.settings.extra_args}
+
+
+def _sent_as_is(request: ModelRequest) -> tuple[str, ...]:
+    """The parameters sent as they are (`send_as_is`): the input, and function tools.
+
+    Hosted tools may hold the user's own objects (filters, configs), which the client
+    dumps its own way: a tools list with any of them is left to it.
+    """
+    if only_function_tools(request.tools):
+        return ("input", "tools")
+    return ("input",)
 
 
 def _responses_settings(params: dict[str, Any], settings: ModelSettings) -> None:
@@ -217,6 +238,39 @@ class _StreamedResponse:
         if call is None or not isinstance(arguments, str):
             return None
         return call.piece(arguments[call.sent :])
+
+
+_END_SECONDS = 0.5
+"""How long the stream's end may take to follow its terminal event (it follows at once)."""
+
+
+async def _read_to_the_end(stream: Any) -> None:
+    """Read what follows the terminal event, so that the connection serves the next call.
+
+    An HTTP/1.1 connection goes back to the client's pool only once its response has
+    been read to the end: closed before, it is dropped, and the run's next call opens a
+    new one (a TCP, and for HTTPS a TLS, handshake). A server ends the stream right
+    after the terminal event, so this is quick; from one that does not, nothing more is
+    awaited after a moment, and the connection is closed as before. Whatever comes
+    after the terminal event is not read as part of the response. Read to its end, the
+    client's generators under the stream finish too; left at the terminal event, they
+    stayed suspended until a garbage collection, which then closed them on their loop.
+    """
+
+    async def rest() -> None:
+        async for _ in stream:
+            pass
+
+    # The response is whole: an error in what follows it (a bad event, a dropped
+    # connection, the time running out) only means the connection is not reused.
+    with contextlib.suppress(Exception):
+        if sys.version_info >= (3, 11):
+            # In this task: `wait_for` (before 3.12) reads in a task of its own, which
+            # costs more than the read itself (~0.3 ms).
+            async with asyncio.timeout(_END_SECONDS):
+                await rest()
+        else:
+            await asyncio.wait_for(rest(), _END_SECONDS)
 
 
 class _StreamingCall:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from abc import abstractmethod
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Iterable
 from contextlib import asynccontextmanager
 
 from .._items import Item
@@ -13,7 +13,19 @@ from ..exceptions import UserError
 from ._lease import hold_claim
 from ._protocol import SessionSettings
 
-__all__ = ["RunStore", "check_paused_state", "dump_items", "load_item", "resolve_limit"]
+__all__ = [
+    "RunStore",
+    "check_paused_state",
+    "dump_items",
+    "load_item",
+    "load_items",
+    "resolve_limit",
+]
+
+# Built once: `json.dumps` with options builds a new encoder for every item, and
+# `json.loads` adds two whitespace scans and a wrapper call per item to this decoder's.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_SCAN = json.JSONDecoder().raw_decode
 
 
 def dump_items(session_id: str, items: list[Item]) -> list[str]:
@@ -32,7 +44,7 @@ def dump_items(session_id: str, items: list[Item]) -> list[str]:
 
 def _dump(session_id: str, index: int, count: int, item: Item) -> str:
     try:
-        return json.dumps(item, ensure_ascii=False, separators=(",", ":"))
+        return _ENCODER.encode(item)
     except (TypeError, ValueError) as error:
         raise UserError(
             f"Session {session_id!r}: item {index} (of {count}) cannot be stored as JSON: "
@@ -55,6 +67,29 @@ def load_item(session_id: str, row_id: object, text: str) -> Item:
             f"({error}); remove that row or clear the session"
         ) from error
     return item  # pyright: ignore[reportUnknownVariableType]
+
+
+def load_items(session_id: str, rows: Iterable[tuple[object, str]]) -> list[Item]:
+    """Stored items back from their JSON text, in order: each row as `load_item` reads it.
+
+    A row that is one JSON value from its first character to its last (what a store
+    writes) is decoded directly; any other (surrounding whitespace, bytes, not JSON)
+    goes through `load_item`, so that the result, or the error, is `json.loads`'s.
+
+    Raises:
+        ValueError: A stored text is not JSON (the row was written by something else).
+    """
+    items: list[Item] = []
+    for row_id, text in rows:
+        try:
+            item, end = _SCAN(text)
+            if end == len(text):
+                items.append(item)
+                continue
+        except Exception:  # leading whitespace, bytes, None, not JSON: json.loads says which
+            pass
+        items.append(load_item(session_id, row_id, text))
+    return items
 
 
 def resolve_limit(session_id: str, limit: int | None, settings: SessionSettings) -> int | None:

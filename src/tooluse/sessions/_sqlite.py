@@ -19,7 +19,14 @@ from typing import TypeVar
 
 from .._items import Item
 from ..exceptions import UserError
-from ._common import RunStore, check_paused_state, dump_items, load_item, resolve_limit
+from ._common import (
+    RunStore,
+    check_paused_state,
+    dump_items,
+    load_item,
+    load_items,
+    resolve_limit,
+)
 from ._lease import check_lease_seconds, claimable
 from ._protocol import SessionBusyError, SessionSettings
 
@@ -112,7 +119,7 @@ class SQLiteSession(RunStore):
         """
         count = resolve_limit(self.session_id, limit, self.session_settings)
         rows = await self._run(lambda connection: self._select_items(connection, count))
-        return [load_item(self.session_id, row_id, text) for row_id, text in rows]
+        return load_items(self.session_id, rows)
 
     async def add_items(self, items: list[Item]) -> None:
         """Append items in one transaction: all of them are stored, or none.

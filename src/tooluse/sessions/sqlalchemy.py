@@ -56,7 +56,14 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from .._items import Item
-from ._common import RunStore, check_paused_state, dump_items, load_item, resolve_limit
+from ._common import (
+    RunStore,
+    check_paused_state,
+    dump_items,
+    load_item,
+    load_items,
+    resolve_limit,
+)
 from ._lease import check_lease_seconds, claimable
 from ._protocol import SessionBusyError, SessionSettings
 
@@ -185,7 +192,7 @@ class SQLAlchemySession(RunStore):
         async with self._engine.connect() as connection:
             rows = (await connection.execute(query)).all()
         ordered = rows if count is None else rows[::-1]
-        return [load_item(self.session_id, row_id, text) for row_id, text in ordered]
+        return load_items(self.session_id, ordered)
 
     async def add_items(self, items: list[Item]) -> None:
         """Append items in one transaction: all of them are stored, or none.

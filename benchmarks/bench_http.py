@@ -1,0 +1,269 @@
+"""A whole run over loopback HTTP, the scripted server in another process.
+
+Run with:
+    pip install -e '.[dev,bench]' && python benchmarks/bench_http.py
+
+One run: the model calls a sync tool `add` once, then answers (two model calls).
+The model is a scripted OpenAI-compatible server (`_http_server.py`, the server of
+tests/openai_server.py) in a process of its own, as a real API is, so that its work
+is not in this process's timings; it keeps connections open (HTTP/1.1). tooluse and
+openai-agents each call it through their own `AsyncOpenAI` client, built with the
+same settings, with a no-op `RunHooks` subclass installed (every callback overridden,
+so each one is called), and `opentelemetry.trace` imported with no tracer provider
+configured (openai-agents' own tracing disabled). Agents, models, clients and tools
+are built once, outside the timing; every side is warmed (connections opened, thread
+pools started) and must give the same final output before a ratio is printed.
+
+Timed per run, rounds alternating between the sides: the wall time, and this
+process's CPU time (`time.process_time`, every thread's). The CPU ratio is the figure
+reported against the target: it is what each SDK itself costs, while the wall time
+also holds the server's work and the waits for a core on a shared machine. Both are
+printed, for the Responses API (the figures) and Chat Completions (printed), plain and
+streamed. Then tooluse's overhead with the OpenTelemetry SDK recording into an
+in-memory exporter (no target). `--quick`: a tenth of the runs; `--json PATH`: also
+write the ratios (benchmarks/_common.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import agents
+import opentelemetry.trace  # noqa: F401 - imported, with no provider: what the target assumes
+from _common import Results, arguments, same_outputs, verdict
+from openai import AsyncOpenAI
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+import tooluse
+
+QUESTION = "What is 2 + 3?"
+ANSWER = "The sum is 5."
+ROUNDS = 9
+TARGET = 0.5
+SERVER = Path(__file__).resolve().parent / "_http_server.py"
+
+agents.set_tracing_disabled(True)
+
+Run = Callable[[], Awaitable[Any]]
+
+
+def add(a: int, b: int) -> int:
+    """Add two numbers.
+
+    Args:
+        a: The first number.
+        b: The second number.
+    """
+    return a + b
+
+
+class TooluseHooks(tooluse.RunHooks[Any]):
+    """Every callback overridden, doing nothing: the cost of calling hooks at all."""
+
+    async def on_agent_start(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def on_agent_end(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def on_handoff(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def on_tool_start(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def on_tool_end(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def on_llm_start(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def on_llm_end(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+class AgentsHooks(agents.RunHooks[Any]):
+    """The same no-op hooks for openai-agents."""
+
+    async def on_agent_start(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def on_agent_end(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def on_handoff(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def on_tool_start(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def on_tool_end(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def on_llm_start(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def on_llm_end(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def start_server() -> tuple[subprocess.Popen[str], str]:
+    """The scripted server in its own process, and its base URL."""
+    server = subprocess.Popen(
+        [sys.executable, str(SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert server.stdout is not None
+    return server, server.stdout.readline().strip()
+
+
+def client(base_url: str) -> AsyncOpenAI:
+    """The client each side gets: the same settings (no retries: the server never fails)."""
+    return AsyncOpenAI(base_url=base_url, api_key="test-key", max_retries=0)
+
+
+def tooluse_run(base_url: str, api: str, *, streamed: bool, config: Any = None) -> Run:
+    model_class = (
+        tooluse.OpenAIResponsesModel if api == "responses" else tooluse.OpenAIChatCompletionsModel
+    )
+    model = model_class("test-model", client(base_url))
+    agent = tooluse.Agent("calc", tools=[tooluse.function_tool(add)], model=model)
+    hooks = TooluseHooks()
+    config = config or tooluse.RunConfig()
+
+    async def plain() -> Any:
+        return (
+            await tooluse.Runner.run(agent, QUESTION, hooks=hooks, run_config=config)
+        ).final_output
+
+    async def stream() -> Any:
+        result = tooluse.Runner.run_streamed(agent, QUESTION, hooks=hooks, run_config=config)
+        async for _ in result.stream_events():
+            pass
+        return result.final_output
+
+    return stream if streamed else plain
+
+
+def agents_run(base_url: str, api: str, *, streamed: bool) -> Run:
+    model_class = (
+        agents.OpenAIResponsesModel if api == "responses" else agents.OpenAIChatCompletionsModel
+    )
+    model = model_class("test-model", client(base_url))
+    agent = agents.Agent("calc", tools=[agents.function_tool(add)], model=model)
+    hooks = AgentsHooks()
+
+    async def plain() -> Any:
+        return (await agents.Runner.run(agent, QUESTION, hooks=hooks)).final_output
+
+    async def stream() -> Any:
+        result = agents.Runner.run_streamed(agent, QUESTION, hooks=hooks)
+        async for _ in result.stream_events():
+            pass
+        return result.final_output
+
+    return stream if streamed else plain
+
+
+async def per_run(run: Run, n: int) -> tuple[float, float]:
+    """Wall and CPU seconds per run over `n` runs in a row."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(n):
+        await run()
+    return (time.perf_counter() - wall) / n, (time.process_time() - cpu) / n
+
+
+async def measure(runs: dict[str, Run], n: int, rounds: int) -> dict[str, tuple[float, float]]:
+    """Warm and check every side, then alternate rounds: median (wall, CPU) per run."""
+    outputs: dict[str, Any] = {}
+    for name, run in runs.items():
+        for _ in range(5):
+            outputs[name] = await run()
+    same_outputs({**outputs, "expected": ANSWER})
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+    for _ in range(rounds):
+        for name, run in runs.items():
+            samples[name].append(await per_run(run, n))
+    return {
+        name: (statistics.median(s[0] for s in values), statistics.median(s[1] for s in values))
+        for name, values in samples.items()
+    }
+
+
+def report(title: str, medians: dict[str, tuple[float, float]], base: str) -> tuple[float, float]:
+    """Print each side's times and the ratios to `base`; return (wall, CPU) ratios of the first."""
+    print(title)
+    first = next(iter(medians))
+    ours_wall, ours_cpu = medians[first]
+    ratios = (0.0, 0.0)
+    for name, (wall, cpu) in medians.items():
+        line = f"  {name:<28} wall {wall * 1e6:>9.1f}us  cpu {cpu * 1e6:>9.1f}us"
+        if name == base:
+            ratios = ours_wall / wall, ours_cpu / cpu
+            line += f"  {first}/{name}: wall {ratios[0]:.3f}  cpu {ratios[1]:.3f}"
+        print(line)
+    return ratios
+
+
+async def compare_sdks(base_url: str, n: int, results: Results) -> None:
+    for api, label in (("responses", "Responses API"), ("chat", "Chat Completions")):
+        for streamed in (False, True):
+            runs = {
+                "tooluse": tooluse_run(base_url, api, streamed=streamed),
+                "openai-agents": agents_run(base_url, api, streamed=streamed),
+            }
+            mode = ", streamed" if streamed else ""
+            wall, cpu = report(
+                f"{label}{mode} (per run):", await measure(runs, n, ROUNDS), "openai-agents"
+            )
+            if api == "responses":
+                figure = f"run, tooluse/openai-agents over HTTP{mode}"
+                results.ratio(figure, cpu, TARGET)
+                results.ratio(f"{figure} (wall)", wall)
+                print(f"  {figure} (CPU) = {cpu:.3f}  {verdict(cpu, TARGET)}")
+
+
+async def tracing_overhead(base_url: str, n: int, results: Results) -> None:
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    config = tooluse.RunConfig(tracer_provider=provider)
+    for streamed in (False, True):
+        runs = {
+            "tooluse + OTel SDK in memory": tooluse_run(
+                base_url, "responses", streamed=streamed, config=config
+            ),
+            "tooluse": tooluse_run(base_url, "responses", streamed=streamed),
+        }
+        mode = ", streamed" if streamed else ""
+        title = f"tracing overhead, Responses API{mode} (per run):"
+        _, cpu = report(title, await measure(runs, n, ROUNDS), "tooluse")
+        results.ratio(f"run over HTTP{mode}, OTel SDK in-memory exporter / API only", cpu)
+        exporter.clear()
+
+
+async def main() -> None:
+    args = arguments(__doc__ or "")
+    results = Results()
+    server, base_url = start_server()
+    try:
+        n = 5 if args.quick else 40
+        await compare_sdks(base_url, n, results)
+        await tracing_overhead(base_url, n, results)
+    finally:
+        assert server.stdin is not None
+        server.stdin.close()
+        server.wait(timeout=10)
+    results.write(args.json)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -26,6 +26,8 @@ import pydantic_ai
 from agents.items import ModelResponse as AgentsResponse
 from agents.usage import Usage as AgentsUsage
 from openai.types.responses import (
+    Response,
+    ResponseCompletedEvent,
     ResponseFunctionToolCall,
     ResponseOutputMessage,
     ResponseOutputText,
@@ -45,8 +47,12 @@ SDKS = ("tooluse", "openai-agents", "pydantic-ai")
 agents.set_tracing_disabled(True)
 
 
-def make_tool(index: int, *, sync: bool) -> Callable[..., Any]:
-    """A fresh documented function adding two numbers (`add` for index 0, else `tool_<i>`)."""
+def make_tool(index: int, *, sync: bool, pause: bool = False) -> Callable[..., Any]:
+    """A fresh documented function adding two numbers (`add` for index 0, else `tool_<i>`).
+
+    `pause`: the async tool first yields to the event loop (`asyncio.sleep(0)`), as one
+    doing I/O would, so that concurrent runs are all suspended in it at once.
+    """
     if sync:
 
         def add(a: int, b: int) -> int:
@@ -68,6 +74,8 @@ def make_tool(index: int, *, sync: bool) -> Callable[..., Any]:
                 a: The first number.
                 b: The second number.
             """
+            if pause:
+                await asyncio.sleep(0)
             return a + b
 
         func = add_async
@@ -125,10 +133,10 @@ class TooluseScripted(TooluseModel):
 
 
 def tooluse_runner(
-    tools: int = 1, turns: int = 2, *, sync: bool = True
+    tools: int = 1, turns: int = 2, *, sync: bool = True, pause: bool = False
 ) -> Callable[[], Awaitable[Any]]:
     model = TooluseScripted(turns)
-    funcs = [make_tool(i, sync=sync) for i in range(tools)]
+    funcs = [make_tool(i, sync=sync, pause=pause) for i in range(tools)]
     agent = tooluse.Agent("calc", tools=[tooluse.function_tool(f) for f in funcs], model=model)
 
     async def run() -> Any:
@@ -171,15 +179,27 @@ class AgentsScripted(agents.Model):
             )
         return AgentsResponse([message], AgentsUsage(), None)
 
-    def stream_response(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError
+    async def stream_response(
+        self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        """The same response as one `response.completed` event (as tooluse's: one event).
+
+        Built with `model_construct`, unvalidated, like the prebuilt items: a few fields.
+        """
+        response = await self.get_response(system_instructions, input)
+        completed = Response.model_construct(
+            id="resp_1", object="response", output=response.output, usage=None
+        )
+        yield ResponseCompletedEvent.model_construct(
+            type="response.completed", sequence_number=0, response=completed
+        )
 
 
 def agents_runner(
-    tools: int = 1, turns: int = 2, *, sync: bool = True
+    tools: int = 1, turns: int = 2, *, sync: bool = True, pause: bool = False
 ) -> Callable[[], Awaitable[Any]]:
     model = AgentsScripted(turns)
-    funcs = [make_tool(i, sync=sync) for i in range(tools)]
+    funcs = [make_tool(i, sync=sync, pause=pause) for i in range(tools)]
     agent = agents.Agent("calc", tools=[agents.function_tool(f) for f in funcs], model=model)
 
     async def run() -> Any:
@@ -226,10 +246,10 @@ class PydanticScripted(PydanticModel):
 
 
 def pydantic_runner(
-    tools: int = 1, turns: int = 2, *, sync: bool = True
+    tools: int = 1, turns: int = 2, *, sync: bool = True, pause: bool = False
 ) -> Callable[[], Awaitable[Any]]:
     model = PydanticScripted(turns)
-    funcs = [make_tool(i, sync=sync) for i in range(tools)]
+    funcs = [make_tool(i, sync=sync, pause=pause) for i in range(tools)]
     agent = pydantic_ai.Agent(model, tools=[pydantic_ai.Tool(f, name=f.__name__) for f in funcs])
     limits = UsageLimits(request_limit=None)
 

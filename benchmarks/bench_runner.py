@@ -3,95 +3,174 @@
 Run with:
     pip install -e '.[bench]' && python benchmarks/bench_runner.py
 
-In process, each SDK runs the same agent with a minimal scripted model of equal cost
+Each SDK runs the same agent with a minimal scripted model of equal cost
 (benchmarks/_peers.py: prebuilt responses, an O(1) look at the last item; the tool is
-a sync function, so each side hops to its worker threads). Then the same run over HTTP
-against one local scripted server (tests/openai_server.py), tooluse and openai-agents
-each through the real `openai` client with the same settings. Agents, models and tools
-are built once, outside the timing; every side is warmed (its thread pool started) and
-must give the same final output before a ratio is printed. Prints medians and ratios
-(tooluse/other; below 1.0: tooluse is faster). `--quick`: a tenth of the runs;
-`--json PATH`: also write the ratios (benchmarks/_common.py).
+a sync function, so each side hops to its worker threads). Four set-ups, in this order:
+
+- plain: no hooks, `opentelemetry` not imported (tooluse, openai-agents, pydantic-ai);
+- with hooks: a `RunHooks` and an `AgentHooks` subclass overriding every hook with a
+  no-op, on both sides, and `opentelemetry.trace` imported with no tracer provider
+  configured (tooluse's spans are then skipped; openai-agents' own tracing is off);
+- streamed with hooks: the same through `Runner.run_streamed`, every event consumed
+  (each side's model streams its response as one event);
+- with the OTel SDK: tooluse's hooked run (plain and streamed) alternated with the two
+  above, given the SDK's `TracerProvider` (`RunConfig(tracer_provider=...)`) with a
+  `SimpleSpanProcessor` into an `InMemorySpanExporter`: what recording its spans costs
+  (printed, no target).
+
+Agents, models and tools are built once, outside the timing; every side is warmed (its
+thread pool started) and must give the same final output before a ratio is printed.
+Times are CPU time of the whole process (every thread, `time.process_time`): on a shared
+machine the wall time of a sync tool's thread hop is mostly waiting for a core.
+Prints medians and ratios (tooluse/other; below 1.0: tooluse is faster). The HTTP runs
+are in bench_http.py. `--quick`: a tenth of the runs; `--json PATH`: also write the
+ratios (benchmarks/_common.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
+import inspect
+import time
+import types
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import agents
 from _common import Results, arguments, compare, verdict
-from _peers import QUESTION, runners
+from _peers import QUESTION, AgentsScripted, TooluseScripted, make_tool, runners
 
 import tooluse
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.openai_server import Call, ScriptedServer, Turn
-
 ROUNDS = 9
-TARGETS = {"openai-agents": 0.05, "openai-agents over HTTP": 0.5}
+TARGET = 0.05
+SYNC = True  # the tool: a sync function, run in each side's worker threads
+CLOCK = time.process_time
+"""CPU time of every thread: a worker thread's wake-up on a busy machine is not the SDK's."""
+Runner = Callable[[], Awaitable[Any]]
 
 
-def add(a: int, b: int) -> int:
-    """Add two numbers.
+def no_op_hooks(base: type[Any]) -> Any:
+    """An instance of a subclass of `base` whose every `on_*` hook is overridden by a no-op."""
 
-    Args:
-        a: The first number.
-        b: The second number.
+    def no_op(name: str) -> Callable[..., Awaitable[None]]:
+        async def hook(self: Any, *args: Any, **kwargs: Any) -> None:
+            return None
+
+        hook.__name__ = name
+        hook.__signature__ = inspect.signature(getattr(base, name))  # type: ignore[attr-defined]
+        return hook
+
+    names = [name for name in dir(base) if name.startswith("on_")]
+    hooks = {name: no_op(name) for name in names}
+    # new_class: openai-agents' AgentHooks and RunHooks are generic aliases.
+    return types.new_class(f"NoOp{name_of(base)}", (base,), {}, lambda ns: ns.update(hooks))()
+
+
+def name_of(base: Any) -> str:
+    return getattr(base, "__name__", None) or base.__origin__.__name__
+
+
+def hooked_runners(*, streamed: bool, provider: Any) -> dict[str, Runner]:
+    """tooluse and openai-agents, each with no-op run hooks and agent hooks installed.
+
+    And tooluse again, recording its spans with `provider` (an OTel SDK provider).
     """
-    return a + b
+    ours = tooluse.Agent(
+        "calc",
+        tools=[tooluse.function_tool(make_tool(0, sync=SYNC))],
+        model=TooluseScripted(2),
+        hooks=no_op_hooks(tooluse.AgentHooks),
+    )
+    theirs = agents.Agent(
+        "calc",
+        tools=[agents.function_tool(make_tool(0, sync=SYNC))],
+        model=AgentsScripted(2),
+        hooks=no_op_hooks(agents.AgentHooks),
+    )
+    our_hooks, their_hooks = no_op_hooks(tooluse.RunHooks), no_op_hooks(agents.RunHooks)
+    traced = tooluse.RunConfig(tracer_provider=provider)
+
+    def tooluse_run(config: tooluse.RunConfig | None) -> Runner:
+        async def run() -> Any:
+            options: Any = {"max_turns": 3, "hooks": our_hooks, "run_config": config}
+            if not streamed:
+                return (await tooluse.Runner.run(ours, QUESTION, **options)).final_output
+            result = tooluse.Runner.run_streamed(ours, QUESTION, **options)
+            async for _ in result.stream_events():
+                pass
+            return result.final_output
+
+        return run
+
+    async def agents_run() -> Any:
+        if not streamed:
+            result = await agents.Runner.run(theirs, QUESTION, max_turns=3, hooks=their_hooks)
+            return result.final_output
+        streaming = agents.Runner.run_streamed(theirs, QUESTION, max_turns=3, hooks=their_hooks)
+        async for _ in streaming.stream_events():
+            pass
+        return streaming.final_output
+
+    return {
+        "tooluse": tooluse_run(None),
+        "openai-agents": agents_run,
+        SDK: tooluse_run(traced),
+    }
 
 
-def http_runners(server: ScriptedServer) -> dict[str, Callable[[], Awaitable[Any]]]:
-    def script() -> None:
-        server.script(Turn(calls=[Call("add", '{"a": 2, "b": 3}', "call_1")]), Turn(text="5"))
-
-    tooluse_model = tooluse.OpenAIResponsesModel("test-model", server.client())
-    agents_model = agents.OpenAIResponsesModel("test-model", server.client())
-    ours = tooluse.Agent("calc", tools=[tooluse.function_tool(add)], model=tooluse_model)
-    theirs = agents.Agent("calc", tools=[agents.function_tool(add)], model=agents_model)
-
-    async def tooluse_http() -> Any:
-        script()
-        return (await tooluse.Runner.run(ours, QUESTION)).final_output
-
-    async def agents_http() -> Any:
-        script()
-        return (await agents.Runner.run(theirs, QUESTION)).final_output
-
-    return {"tooluse": tooluse_http, "openai-agents": agents_http}
+SDK = "tooluse + OTel SDK"
 
 
-def report(title: str, medians: dict[str, float], results: Results, suffix: str = "") -> None:
+def report(
+    title: str, medians: dict[str, float], results: Results, figure: str, target: float | None
+) -> None:
+    """Print the medians; record tooluse/peer as `<figure>, tooluse/<peer>`."""
     ours = medians["tooluse"]
     print(title)
     for name, seconds in medians.items():
         line = f"  {name:<14} {seconds * 1e6:>10.1f}us"
         if name != "tooluse":
-            figure = f"{name}{suffix}"
-            target = TARGETS.get(figure)
-            results.ratio(f"run, tooluse/{figure}", ours / seconds, target)
-            line += f"  tooluse/{name} = {ours / seconds:.3f}  {verdict(ours / seconds, target)}"
+            bound = target if name == "openai-agents" else None
+            results.ratio(f"{figure}, tooluse/{name}", ours / seconds, bound)
+            line += f"  tooluse/{name} = {ours / seconds:.3f}  {verdict(ours / seconds, bound)}"
         print(line)
+
+
+def otel_sdk_provider() -> Any:
+    """The OTel SDK's `TracerProvider`, exporting to memory; given to tooluse runs only."""
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(InMemorySpanExporter()))
+    return provider
 
 
 async def main() -> None:
     args = arguments(__doc__ or "")
+    runs = 20 if args.quick else 200
     results = Results()
-    in_process = await compare(runners(sync=True), 20 if args.quick else 200, ROUNDS)
-    report("in-process scripted model, one sync tool call, two turns:", in_process, results)
-    server = ScriptedServer()
-    server.start()
-    try:
-        over_http = await compare(http_runners(server), 5 if args.quick else 30, ROUNDS)
-        report(
-            "over HTTP (local scripted server, Responses API):", over_http, results, " over HTTP"
+    plain = await compare(runners(sync=True), runs, ROUNDS, CLOCK)
+    title = "in-process scripted model, one sync tool call, two turns (CPU time):"
+    report(title, plain, results, "run", TARGET)
+
+    import opentelemetry.trace  # noqa: F401 - imported, no provider: tooluse's spans are skipped
+
+    provider = otel_sdk_provider()
+    for streamed, figure in ((False, "run with hooks"), (True, "streamed run with hooks")):
+        runners_ = hooked_runners(streamed=streamed, provider=provider)
+        medians = await compare(runners_, runs, ROUNDS, CLOCK)
+        recorded = medians.pop(SDK)
+        title = ("streamed, " if streamed else "") + "with hooks, OTel API imported, no provider:"
+        report(title, medians, results, figure, TARGET)
+        overhead = recorded / medians["tooluse"]
+        results.ratio(f"{figure}, OTel SDK in-memory exporter: tooluse / without it", overhead)
+        print(
+            f"  {SDK:<14} {recorded * 1e6:>10.1f}us  (a TracerProvider, in-memory exporter, "
+            f"in RunConfig): {overhead:.2f}x without it"
         )
-    finally:
-        server.stop()
     results.write(args.json)
 
 

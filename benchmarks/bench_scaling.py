@@ -11,8 +11,12 @@ built once per point outside the timing, warmed, and checked to give the same ou
   200: the cost per turn. Flat means a turn does not re-walk the history.
 - tools: a two-turn run with K tools offered, for K from 1 to 500: the cost per run.
 - concurrency: C two-turn runs at once (`asyncio.gather`), for C from 100 to 5,000:
-  the wall time of all of them, and the CPU time per run. A side whose next point
-  would take longer than a minute (extrapolated) is not measured there.
+  the wall time of all of them, and the CPU time per run. The tool yields to the event
+  loop once (`asyncio.sleep(0)`, as one doing I/O would), so all C runs are in flight
+  together (without it each run would finish in its task's first step, one after the
+  other). Each round starts with `gc.collect()` (no side pays for another's garbage)
+  and, below 1,000 runs, repeats its batch to 1,000 runs. A side whose next point would
+  take longer than a minute (extrapolated) is not measured there.
 
 Prints each curve and the ratios: growth of tooluse's own cost (last point over the
 cheapest) and tooluse/peer at the last point. `--quick`: smaller sizes and fewer
@@ -22,6 +26,7 @@ rounds; `--json PATH`: also write ratios and curves (benchmarks/_common.py).
 from __future__ import annotations
 
 import asyncio
+import gc
 import statistics
 import time
 from typing import Any
@@ -31,7 +36,7 @@ from _peers import SDKS, gather, runners
 
 TURNS = {"full": [1, 10, 50, 100, 200], "quick": [1, 10, 50]}
 TOOLS = {"full": [1, 10, 100, 500], "quick": [1, 10, 100]}
-CONCURRENT = {"full": [100, 500, 1000, 2000, 5000], "quick": [100, 300, 1000]}
+CONCURRENT = {"full": [100, 500, 1000, 2000, 5000], "quick": [100, 1000, 5000]}
 LIMIT_SECONDS = {"full": 60.0, "quick": 10.0}
 
 
@@ -105,15 +110,32 @@ async def tools(mode: str, rounds: int) -> dict[str, Any]:
     }
 
 
+BATCH_RUNS = 1000
+"""A round at C < 1,000 runs its C runs at once 1,000 / C times in a row (CPU per run
+over 1,000 runs, not a 10 ms sample)."""
+
+
 async def concurrent_round(runner: Any, count: int) -> tuple[float, float, list[Any]]:
+    """Wall time of one batch of `count` runs at once, and the CPU per batch, in a round.
+
+    The garbage of earlier rounds (the other side's above all) is collected first, so
+    that each side's CPU is its own, cyclic GC included.
+    """
+    batches = max(1, BATCH_RUNS // count)
+    gc.collect()
     wall, cpu = time.perf_counter(), time.process_time()
-    outputs = await gather(runner, count)
-    return time.perf_counter() - wall, time.process_time() - cpu, outputs
+    for _ in range(batches):
+        outputs = await gather(runner, count)
+    return (
+        (time.perf_counter() - wall) / batches,
+        (time.process_time() - cpu) / batches,
+        outputs,  # pyright: ignore[reportPossiblyUnbound]
+    )
 
 
 async def concurrency(mode: str, rounds: int) -> tuple[dict[str, Any], dict[str, Any]]:
     xs = CONCURRENT[mode]
-    built = runners(turns=2, sync=False)
+    built = runners(turns=2, sync=False, pause=True)
     expected = await built["tooluse"]()
     for runner in built.values():
         same_outputs({"tooluse": expected, "peer": (await gather(runner, 10))[-1]})

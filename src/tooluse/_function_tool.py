@@ -22,6 +22,7 @@ from ._function_schema import FuncSchema, deferred_function_schema
 from ._invocation import Invoker, ToolErrorFunction, tool_output_text
 from ._lints import Finding, tool_findings, warn
 from ._strict import strict_or_error
+from ._tool_changes import OFFERED_FIELDS, tool_changed
 from ._tool_errors import default_tool_error_function
 from ._tool_guardrails import ToolInputGuardrail, ToolOutputGuardrail, check_tool_guardrails
 from ._values import is_positive_number
@@ -102,6 +103,13 @@ class FunctionTool:
     _schema_source: FuncSchema | None = field(default=None, init=False, repr=False, compare=False)
     """Where a decorated tool's `params_json_schema` comes from on first read."""
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Setting an offered field again on a built tool makes the cached tool lists and
+        # params stale (`_tool_changes.py`); the first set, while the tool is built, cannot.
+        if name in OFFERED_FIELDS and name in self.__dict__:
+            tool_changed()
+        object.__setattr__(self, name, value)
+
     def __post_init__(self) -> None:
         self._findings = tuple(
             tool_findings(self.name, self.description, strict=self.strict_json_schema)
@@ -127,7 +135,7 @@ class FunctionTool:
         owner = f"FunctionTool '{self.name}'"
         strict = strict_or_error(loose, owner, "strict_json_schema=False", name=self.name)
         self._remake = lambda _: replace(self, params_json_schema=loose, strict_json_schema=False)
-        self.params_json_schema = strict
+        object.__setattr__(self, "params_json_schema", strict)  # still being built: no change
 
     @property
     def __wrapped__(self) -> Callable[..., Any]:
@@ -319,7 +327,7 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         tool_output_guardrails=options.tool_output_guardrails,
         mcp_annotations=options.mcp_annotations,
     )
-    tool.strict_json_schema = options.strict_mode
+    object.__setattr__(tool, "strict_json_schema", options.strict_mode)  # still being built
     tool._schema_source = schema  # pyright: ignore[reportPrivateUsage]
     defer(tool, "params_json_schema")
     # __post_init__ found the tool-level findings; a strict tool's bad name already failed.

@@ -154,4 +154,18 @@ def as_run_config(value: object) -> RunConfig:
     Raises:
         UserError: The value is none of these, or the dict names fields that do not exist.
     """
-    return RunConfig() if value is None else from_fields("run_config", RunConfig, value)
+    return _default_config() if value is None else from_fields("run_config", RunConfig, value)
+
+
+_DEFAULTS: dict[str, Any] = {}
+"""The fields of `RunConfig()`, checked once (its lists are made afresh for each run)."""
+
+
+def _default_config() -> RunConfig:
+    """`RunConfig()`, without checking the defaults again for every run that gives none."""
+    if not _DEFAULTS:
+        _DEFAULTS.update(vars(RunConfig()))
+    config = RunConfig.__new__(RunConfig)
+    vars(config).update(_DEFAULTS)
+    config.input_guardrails, config.output_guardrails = [], []  # a run's own, as RunConfig()'s
+    return config

@@ -6,9 +6,9 @@ settings and watchers.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from ._context import RunContextWrapper
 from ._durable import run_backend
@@ -20,15 +20,16 @@ from ._items import Item
 from ._output import OutputSchema, output_schema
 from ._run_config import RunConfig
 from ._state import RunState
+from ._tool_changes import changes
 from ._tool_execution import ToolExecutor
-from ._toolsets import Tool, is_static, list_tools
+from ._toolsets import Tool, is_static, list_tools, toolsets_to_enter
 from .exceptions import UserError
 from .models import ModelResponse
 
 if TYPE_CHECKING:
     from ._agent import Agent
 
-__all__ = ["AgentSetup", "InputChecks", "RunScope", "TurnTools"]
+__all__ = ["AgentSetup", "InputChecks", "RunScope", "TurnTools", "agent_toolsets"]
 
 InputChecks: TypeAlias = Callable[[Callable[[], Coroutine[Any, Any, None]]], Awaitable[None]]
 """Runs the first model call (the function given) with the run's input guardrails."""
@@ -114,6 +115,68 @@ class AgentSetup:
         return cls(agent, handoffs, tools, output, switchable=switchable)
 
 
+def _snapshot(entries: Sequence[Any]) -> list[Any]:
+    """A copy of `Agent.tools` to compare with it later (a list compares at C speed)."""
+    return list(entries)
+
+
+class _KeptTools(NamedTuple):
+    """An agent's static tools, indexed once and used by every run while they are the same.
+
+    Indexing walks every tool (the enabled check, the type filter, the name index): at
+    hundreds of tools, most of a run's cost. An agent whose tools are all tools (no
+    toolset, no `is_enabled` function) and who has no handoff tools keeps them, valid
+    while `agent.tools` compares equal to the copy kept (tools added, removed or
+    replaced, in place or by assigning the list, are seen) and no tool's offered field
+    was set again (`_tool_changes.py`).
+    """
+
+    entries: list[Any]
+    """`agent.tools` when they were indexed."""
+    changed_at: int
+    """`changes()` before they were indexed."""
+    tools: TurnTools
+    toolsets: list[Any]
+    """What of them a run enters (`toolsets_to_enter`)."""
+
+    @staticmethod
+    def find(agent: Agent[Any]) -> _KeptTools | None:
+        """The agent's kept tools, if they are still its tools."""
+        kept: _KeptTools | None = vars(agent).get(_KEPT)
+        if kept is None or kept.changed_at != changes() or kept.entries != agent.tools:
+            return None
+        return kept
+
+    @staticmethod
+    def of(agent: Agent[Any]) -> TurnTools | None:
+        """The agent's kept tools, indexed, if they are still its tools."""
+        kept = _KeptTools.find(agent)
+        return None if kept is None else kept.tools
+
+    @staticmethod
+    def keep(agent: Agent[Any], entries: list[Any], count: int, tools: TurnTools) -> None:
+        """Keep `tools`, indexed from `entries` at `count`, for the agent's next runs."""
+        # On the agent itself (not a dataclass field: clones and equality ignore it), so the
+        # kept tools live as long as the agent; a shallow copy shares it, and checks it too.
+        vars(agent)[_KEPT] = _KeptTools(entries, count, tools, toolsets_to_enter(entries))
+
+
+_KEPT = "_kept_tools"
+
+
+def agent_toolsets(agent: Agent[Any]) -> list[Any]:
+    """The toolsets a run enters for the agent's tools (found once, for kept tools).
+
+    Args:
+        agent: The agent taking over.
+
+    Returns:
+        The async context managers among its tools, and inside its wrapper toolsets.
+    """
+    kept = _KeptTools.find(agent)
+    return toolsets_to_enter(agent.tools) if kept is None else kept.toolsets
+
+
 @dataclass
 class RunScope:
     """What the steps work with besides the state: the agent, context, settings and watchers."""
@@ -147,6 +210,11 @@ class RunScope:
         if setup.static_tools is not None:
             return setup.static_tools
         agent = setup.agent
+        keeps = setup.switchable is None and not setup.handoff_tools and run_backend.get() is None
+        if keeps and (kept := _KeptTools.of(agent)) is not None:
+            setup.static_tools = kept
+            return kept
+        entries, count = _snapshot(agent.tools), changes()  # before listing: see _KeptTools
         if setup.switchable is not None:
             setup.handoffs = await enabled_handoffs(setup.switchable, self.context, agent)
             one_tool = agent.handoff_mode == "one_tool"
@@ -154,8 +222,10 @@ class RunScope:
         tools = TurnTools.index(
             agent, await list_tools(agent.tools, self.context, agent), setup.handoff_tools
         )
-        if is_static(agent.tools) and setup.switchable is None:
+        if is_static(entries) and setup.switchable is None:
             setup.static_tools = tools
+            if keeps:
+                _KeptTools.keep(agent, entries, count, tools)
         return tools
 
     def error_items(self) -> tuple[list[Item], list[Item]]:

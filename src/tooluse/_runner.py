@@ -29,12 +29,11 @@ from ._hooks import RunEvents, RunHooks
 from ._items import Item, user_message
 from ._result import RunResult, RunResultStreaming
 from ._run_config import DEFAULT_MAX_TURNS, RunConfig, as_run_config
-from ._run_scope import AgentSetup, InputChecks, RunScope
+from ._run_scope import AgentSetup, InputChecks, RunScope, agent_toolsets
 from ._session_run import SessionLink, check_session
 from ._state import RunState
 from ._stream_buffer import EventBuffer
 from ._tool_execution import ToolExecutor
-from ._toolsets import toolsets_to_enter
 from ._tracing import run_tracer
 from ._turn import FinalOutput, Interrupted, NextAgent, NextStep, Pending, RunAgain, take_turn
 from ._values import is_whole_number
@@ -262,7 +261,7 @@ class _Run:
             self.scope.input_checks = self._input_checks(input)
         elif isinstance(input, RunState):
             self._recheck_input()
-        self._entered: set[int] = set()
+        self._entered: set[int] | None = None  # ids of the toolsets entered, once one is
         self._toolsets: AsyncExitStack | None = None  # made when a toolset is entered
 
     async def execute(self) -> RunResult:
@@ -271,7 +270,10 @@ class _Run:
         if tracer is not None:
             tracer.run_start(self.scope.setup.agent)
         try:
-            result = await self._within_timeout()
+            if self.scope.config.run_timeout is None:  # one coroutine less per run
+                result = await self._run()
+            else:
+                result = await self._within_timeout()
         except BaseException as error:
             if isinstance(error, RunStopped):
                 error.state = self.scope.state  # to resume from, after raising a limit say
@@ -285,15 +287,14 @@ class _Run:
         return result
 
     async def _within_timeout(self) -> RunResult:
-        """The run, stopped with `RunTimeoutError` once `run_timeout` has passed.
+        """The run, stopped with `RunTimeoutError` once `run_timeout` (set) has passed.
 
         With a limit, the run goes on in a task of its own that the timer cancels; this
         task waits for it, so a cancellation that reaches this task is the caller's, and
         stays a cancellation.
         """
         timeout = self.scope.config.run_timeout
-        if timeout is None:
-            return await self._run()
+        assert timeout is not None  # execute() runs _run() itself without one
         loop = asyncio.get_running_loop()
         self.scope.deadline = loop.time() + timeout
         task = asyncio.ensure_future(self._run())
@@ -416,7 +417,9 @@ class _Run:
     async def _take_over(self) -> None:
         """The current agent starts: its toolsets are entered (once a run), its hooks told."""
         agent = self.scope.setup.agent
-        for entry in toolsets_to_enter(agent.tools):
+        for entry in agent_toolsets(agent):
+            if self._entered is None:
+                self._entered = set()
             if id(entry) not in self._entered:
                 self._entered.add(id(entry))
                 if self._toolsets is None:

@@ -11,9 +11,10 @@ turn's other calls are cancelled before the error goes on.
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import json
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -120,38 +121,52 @@ class ToolExecutor:
         self,
         agent: Agent[Any],
         groups: Sequence[CallGroup],
-        keep: Callable[[GroupOutcome], None],
+        finished: list[GroupOutcome],
     ) -> list[GroupOutcome]:
         """Run every call of every group at once; answer each group.
 
         Args:
             agent: The agent whose tools these are.
             groups: The planned calls.
-            keep: Given, when the calls stop early (one raises, or the run is cancelled or
-                times out), each group whose calls had all finished: resuming does not
-                run those again.
+            finished: Filled, when the calls stop early (one raises, or the run is
+                cancelled or times out), with each group whose calls had all finished:
+                resuming does not run those again.
 
         Returns:
             One outcome per group, in the same order.
         """
-        calls = [self._call(agent, g.call_id, call) for g in groups for call in g.calls]
-        finished: dict[int, ToolOutcome] = {}
-        try:
-            flat = iter(await all_or_none(calls, finished))
-        except BaseException:
-            first = 0
-            for group in groups:
-                indexes = range(first, first + len(group.calls))
-                first += len(group.calls)
-                if all(i in finished for i in indexes):
-                    keep(GroupOutcome(group, tuple(finished[i] for i in indexes)))
-            raise
-        return [GroupOutcome(g, tuple(next(flat) for _ in g.calls)) for g in groups]
+        # Plain loops: in a comprehension, `self` and `agent` would become cells, objects
+        # the cyclic GC scans while the calls run (thousands of runs may wait at once).
+        calls: list[Coroutine[Any, Any, ToolOutcome]] = []
+        for group in groups:
+            for call in group.calls:
+                calls.append(self._call(agent, group.call_id, call))  # noqa: PERF401
+        if len(calls) == 1:  # the common turn: awaited here, one coroutine less
+            results = [await calls[0]]
+        else:
+            done: dict[int, ToolOutcome] = {}
+            try:
+                results = await all_or_none(calls, done)
+            except BaseException:
+                finished.extend(_finished_groups(groups, done))
+                raise
+        if len(groups) == 1:  # the common turn: one call id
+            return [GroupOutcome(groups[0], tuple(results))]
+        outcomes: list[GroupOutcome] = []
+        first = 0
+        for group in groups:
+            last = first + len(group.calls)
+            outcomes.append(GroupOutcome(group, tuple(results[first:last])))
+            first = last
+        return outcomes
 
-    async def _call(self, agent: Agent[Any], call_id: str, planned: PlannedCall) -> ToolOutcome:
+    def _call(
+        self, agent: Agent[Any], call_id: str, planned: PlannedCall
+    ) -> Coroutine[Any, Any, ToolOutcome]:
+        """The call, as a coroutine to await (not one itself: one object less while it runs)."""
         tool = planned.tool
         if tool is None:
-            return ToolOutcome(planned.error or "", failed=not planned.rejected)
+            return _answered(ToolOutcome(planned.error or "", failed=not planned.rejected))
         ctx = ToolContext(
             context=self.context.context,
             usage=self.context.usage,
@@ -161,12 +176,23 @@ class ToolExecutor:
             agent=agent,
             run_config=self.config,
         )
-        if self._slots is None:
-            if self.events.tracer is None:  # the common case: one frame less
-                return await self._watched(agent, tool, ctx, planned.arguments)
-            return await self._traced(agent, tool, ctx, planned.arguments)
-        async with self._slots:
-            return await self._traced(agent, tool, ctx, planned.arguments)
+        if self._slots is not None:
+            return self._limited(self._slots, agent, tool, ctx, planned.arguments)
+        if self.events.tracer is None:  # the common case: one frame less
+            return self._watched(agent, tool, ctx, planned.arguments)
+        return self._traced(agent, tool, ctx, planned.arguments)
+
+    async def _limited(
+        self,
+        slots: asyncio.Semaphore,
+        agent: Agent[Any],
+        tool: FunctionTool,
+        ctx: ToolContext[Any],
+        arguments: str,
+    ) -> ToolOutcome:
+        """The call, once one of the run's `max_concurrent_tool_calls` slots is free."""
+        async with slots:
+            return await self._traced(agent, tool, ctx, arguments)
 
     async def _traced(
         self, agent: Agent[Any], tool: FunctionTool, ctx: ToolContext[Any], arguments: str
@@ -188,7 +214,7 @@ class ToolExecutor:
         if tool.tool_input_guardrails:
             rejection = await check_tool_input(
                 tool, ctx, agent, self.tool_input_guardrail_results, events.tracer,
-                lambda result: events.guardrail_result("tool_input", result),
+                functools.partial(events.guardrail_result, "tool_input"),
             )  # fmt: skip
             if rejection is not None:
                 return ToolOutcome(rejection)
@@ -196,11 +222,21 @@ class ToolExecutor:
         watched = events.watched(agent)
         if watched:
             await events.tool_start(ctx, agent, tool)
-        outcome = await self._invoke(tool, ctx, arguments)
+        settings = self.settings
+        if tool.timeout_seconds is not None:
+            settings = settings._replace(timeout=tool.timeout_seconds)
+        invoker = tool.on_invoke_tool
+        try:  # here, not in a coroutine of its own: fewer objects while the tool runs
+            if isinstance(invoker, Invoker | RemoteInvoker):
+                outcome = await invoker.invoke(ctx, arguments, settings)
+            else:
+                outcome = await _invoke_within(tool, ctx, arguments, settings)
+        except CallTimedOut as limit:
+            outcome = await _timed_out(tool, ctx, limit)
         if tool.tool_output_guardrails:
             replaced = await check_tool_output(
                 tool, ctx, agent, outcome.returned(), self.tool_output_guardrail_results,
-                events.tracer, lambda result: events.guardrail_result("tool_output", result),
+                events.tracer, functools.partial(events.guardrail_result, "tool_output"),
             )  # fmt: skip
             if replaced is not None:
                 outcome = ToolOutcome(
@@ -209,17 +245,6 @@ class ToolExecutor:
         if watched:
             await events.tool_end(ctx, agent, tool, outcome.output)
         return outcome
-
-    async def _invoke(
-        self, tool: FunctionTool, ctx: ToolContext[Any], arguments: str
-    ) -> ToolOutcome:
-        settings = self.settings
-        if tool.timeout_seconds is not None:
-            settings = settings._replace(timeout=tool.timeout_seconds)
-        try:
-            return await _invoke_within(tool, ctx, arguments, settings)
-        except CallTimedOut as limit:
-            return await _timed_out(tool, ctx, limit)
 
     async def answer_local(self, agent: Agent[Any], item: Item, tool: LocalTool) -> Item:
         """Answer a computer action, shell command or MCP approval request, with hooks around.
@@ -248,6 +273,25 @@ class ToolExecutor:
         if watched:
             await self.events.tool_end(self.context, agent, tool, json.dumps(answer))
         return answer
+
+
+async def _answered(outcome: ToolOutcome) -> ToolOutcome:
+    """An outcome known without a call (an unknown tool, a rejected call), as a call."""
+    return outcome
+
+
+def _finished_groups(
+    groups: Sequence[CallGroup], done: dict[int, ToolOutcome]
+) -> list[GroupOutcome]:
+    """The groups whose calls all finished, from the outcomes by call index."""
+    finished: list[GroupOutcome] = []
+    first = 0
+    for group in groups:
+        indexes = range(first, first + len(group.calls))
+        first += len(group.calls)
+        if all(i in done for i in indexes):
+            finished.append(GroupOutcome(group, tuple(done[i] for i in indexes)))
+    return finished
 
 
 async def _invoke_within(
@@ -291,8 +335,8 @@ async def all_or_none(
     Returns:
         Their results, in order.
     """
-    if len(calls) <= 1:
-        return [await call for call in calls]
+    if len(calls) <= 1:  # no comprehension: an async one is a coroutine of its own
+        return [await calls[0]] if calls else []
     tasks = [asyncio.ensure_future(call) for call in calls]
     try:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
@@ -301,7 +345,9 @@ async def all_or_none(
         _keep(tasks, finished)
         raise
     await _cancelled(tasks)  # those still running after one raised
-    errors = [error for t in tasks if not t.cancelled() and (error := t.exception()) is not None]
+    # No walrus in the comprehension: it would make a cell of its name in this frame.
+    raised = (task.exception() for task in tasks if not task.cancelled())
+    errors = [error for error in raised if error is not None]
     if errors:
         _keep(tasks, finished)
         raise errors[0]  # the others were retrieved above: no "never retrieved" warnings

@@ -350,7 +350,7 @@ class RenamedToolset(_WrapperToolset):
         if cached is None or cached[0] is not tool:
             # A shallow copy: the same invoker, whose errors name the tool as it is called.
             renamed = copy.copy(tool)
-            renamed.name = self.new_name(tool.name)
+            object.__setattr__(renamed, "name", self.new_name(tool.name))  # a new copy: no change
             cached = self._renamed[id(tool)] = (tool, renamed)
         return cached[1]
 

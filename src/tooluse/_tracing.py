@@ -93,6 +93,8 @@ def _tracer(provider: Any) -> Tracer | None:
 
     if provider is None or isinstance(provider, trace.ProxyTracerProvider):
         provider = trace.get_tracer_provider()  # the global one, once set
+        if type(provider) is trace.ProxyTracerProvider:  # none set: every run without one
+            return None  # (an exact type: cheaper than the ABC's isinstance below)
     if isinstance(provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider)):
         return None
     if _last and _last[0][0] is provider:

@@ -23,6 +23,7 @@ already answered is not run again.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 from dataclasses import replace
@@ -110,7 +111,9 @@ async def take_turn(scope: RunScope) -> NextStep:
         if checks is None:
             await call_model(scope, tools)
         else:
-            await checks(lambda: call_model(scope, tools))
+            # A partial, not a lambda: a closure would make cells of `scope` and `tools` in
+            # every turn's frame, objects the cyclic GC scans while the turn waits.
+            await checks(functools.partial(call_model, scope, tools))
     turn = scope.state.turn
     assert turn is not None  # call_model records the response as the turn in progress
     plan = plan_turn(turn.output, tools, scope.setup)
@@ -309,35 +312,44 @@ async def run(scope: RunScope, plan: TurnPlan) -> list[GroupOutcome]:
         key = answer_id(local.item)
         if key not in answers:
             answers[key] = await scope.executor.answer_local(agent, local.item, local.tool)
-    groups = [group for group in plan.groups if group.call_id not in answers]
+    groups = _unanswered(plan.groups, answers)
     limits = scope.config.usage_limits
     if limits is not None:
         coming = sum(call.tool is not None for group in groups for call in group.calls)
         limits.check_tool_calls(scope.state.usage, coming)
 
-    def answer(outcome: GroupOutcome) -> None:
-        call_id = outcome.group.call_id
-        parts = outcome.parts
-        output = valid_text(outcome.output) if parts is None else parts
-        answers[call_id] = function_call_output(call_id, output)
-
-    def keep(outcome: GroupOutcome) -> None:
+    finished: list[GroupOutcome] = []
+    try:
+        outcomes = await scope.executor.run(agent, groups, finished)
+    except BaseException:
         # An answer made before the turn stopped early is kept only if its text is all that
         # counts: what a tool returned beyond it (an agent, context variables, the value a
         # tool_use_behavior stops on, a failure for the error budget) is not in the state.
-        plain = agent.tool_use_behavior == "run_llm_again"
-        if plain and all(_only_text(o) for o in outcome.outcomes):
-            answer(outcome)
-
-    outcomes = await scope.executor.run(agent, groups, keep=keep)
+        if agent.tool_use_behavior == "run_llm_again":
+            for outcome in finished:
+                if all(map(_only_text, outcome.outcomes)):
+                    _answer(answers, outcome)
+        raise
     for outcome in outcomes:
-        answer(outcome)
+        _answer(answers, outcome)
     for planned in plan.handoffs:
         if planned.call_id not in answers:
             if planned.target is not None:
                 await run_on_handoff(planned.target, scope.context, planned.data)
             answers[planned.call_id] = function_call_output(planned.call_id, planned.answer)
     return outcomes
+
+
+def _unanswered(groups: tuple[CallGroup, ...], answers: dict[str, Item]) -> list[CallGroup]:
+    # Not inline: a comprehension would make a cell of `answers` in run()'s frame.
+    return [group for group in groups if group.call_id not in answers]
+
+
+def _answer(answers: dict[str, Item], outcome: GroupOutcome) -> None:
+    call_id = outcome.group.call_id
+    parts = outcome.parts
+    output = valid_text(outcome.output) if parts is None else parts
+    answers[call_id] = function_call_output(call_id, output)
 
 
 def _only_text(outcome: ToolOutcome) -> bool:

@@ -362,7 +362,7 @@ class MCPServer(Generic[ParamsT]):
             tool_input_guardrails=self.tool_input_guardrails,
             tool_output_guardrails=self.tool_output_guardrails,
         )
-        function_tool.strict_json_schema = schema.strict
+        object.__setattr__(function_tool, "strict_json_schema", schema.strict)  # new: no change
         self._built[tool.name] = (tool, function_tool)
         return function_tool
 

@@ -19,10 +19,8 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Awaitable, Sequence
 from typing import Any, Literal, cast
 
-from .._function_tool import FunctionTool
 from .._settings import ModelSettings
-from .._tool_params import chat_completions_tool_param
-from ..exceptions import UserError
+from .._tool_params import chat_completions_tools_params
 from ._base import (
     ModelRequest,
     ModelResponse,
@@ -126,7 +124,7 @@ class OpenAIChatCompletionsModel(OpenAIModel):
         params = self.shared_params(request, max_tokens_key="max_completion_tokens")
         params["messages"] = items_to_messages(request.instructions, request.input, request.memo)
         if "tools" in params:
-            params["tools"] = [_tool_param(tool) for tool in params["tools"]]
+            params["tools"] = chat_completions_tools_params(params["tools"])
         if "tool_choice" in params:
             params["tool_choice"] = _tool_choice(params["tool_choice"])
         if request.output_schema is not None:
@@ -165,15 +163,6 @@ def _chat_settings(params: dict[str, Any], settings: ModelSettings) -> None:
         "logprobs": True if settings.top_logprobs is not None else None,
     }
     params.update({key: value for key, value in given.items() if value is not None})
-
-
-def _tool_param(tool: Any) -> Any:
-    if isinstance(tool, FunctionTool):
-        return chat_completions_tool_param(tool)
-    raise UserError(
-        f"The hosted tool {type(tool).__name__} ('{tool.name}') works only with the Responses "
-        "API: use OpenAIResponsesModel (the default for a model name), or remove the tool"
-    )
 
 
 def _tool_choice(choice: str) -> Any:

@@ -20,11 +20,13 @@ import sys
 from collections.abc import AsyncGenerator, Awaitable
 from typing import Any, Literal, cast
 
-from .._function_tool import FunctionTool
-from .._hosted_tools import FileSearchTool
 from .._items import Item
 from .._settings import ModelSettings
-from .._tool_params import responses_tools_params
+from .._tool_params import (
+    includes_search_results,
+    only_function_tools,
+    responses_tools_params,
+)
 from ._base import (
     ModelRequest,
     ModelResponse,
@@ -123,7 +125,7 @@ class OpenAIResponsesModel(OpenAIModel):
             params["tools"] = responses_tools_params(params["tools"])
         if "tool_choice" in params:
             params["tool_choice"] = _tool_choice(params["tool_choice"])
-        if any(isinstance(t, FileSearchTool) and t.include_search_results for t in request.tools):
+        if includes_search_results(request.tools):
             params["include"] = ["file_search_call.results"]
         if request.output_schema is not None:
             params["text"] = {"format": _json_schema_format(request.output_schema)}
@@ -137,7 +139,7 @@ def _sent_as_is(request: ModelRequest) -> tuple[str, ...]:
     Hosted tools may hold the user's own objects (filters, configs), which the client
     dumps its own way: a tools list with any of them is left to it.
     """
-    if all(isinstance(tool, FunctionTool) for tool in request.tools):
+    if only_function_tools(request.tools):
         return ("input", "tools")
     return ("input",)
 

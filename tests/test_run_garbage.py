@@ -1,0 +1,58 @@
+"""What a run allocates: no cyclic garbage, and its own default `RunConfig`.
+
+A run leaves no cyclic garbage: thousands of concurrent runs must not feed the cyclic GC.
+
+What a run allocates is freed by reference counting when it ends; a reference cycle
+(a closure stored on the object it closes over, an exception kept with its traceback)
+would wait for a collection instead, and at 5,000 runs in flight those collections
+were most of the CPU (issue #15, benchmarks/bench_scaling.py).
+"""
+
+from __future__ import annotations
+
+import gc
+
+from tooluse import Agent, RunConfig, Runner, function_tool
+from tooluse._run_config import as_run_config
+
+from .scripted import ScriptModel, call, text
+
+
+@function_tool
+async def add(a: int, b: int) -> int:
+    """Add two numbers.
+
+    Args:
+        a: The first number.
+        b: The second number.
+    """
+    return a + b
+
+
+async def test_a_run_with_a_tool_call_leaves_no_cyclic_garbage() -> None:
+    agent = Agent("calc", tools=[add])
+
+    async def once() -> None:
+        agent.model = ScriptModel([call("c1", "add", {"a": 2, "b": 3})], [text("5")])
+        assert (await Runner.run(agent, "2 + 3?")).final_output == "5"
+
+    await once()  # first-use caches (schema, kept tools) are made here, not counted below
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(5):
+            await once()
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_each_run_without_a_run_config_gets_its_own_default() -> None:
+    first, second = as_run_config(None), as_run_config(None)
+    assert first == second == RunConfig()
+    assert first is not second
+    assert first.input_guardrails is not second.input_guardrails
+    assert first.output_guardrails is not second.output_guardrails
+    first.input_guardrails.append(object())  # type: ignore[arg-type]
+    first.max_tool_errors = 7
+    assert as_run_config(None) == RunConfig()

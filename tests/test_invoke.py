@@ -373,3 +373,53 @@ class TestSyncTools:
 
         tool = function_tool(name_override="greet")(Greeter())
         assert await call(tool, '{"name": "x"}') == "hi x"
+
+
+class TestCallPaths:
+    """The shortcuts of the common call: the same arguments and text as the general path."""
+
+    @pytest.mark.parametrize("value", [3, -(2**70), 2.5, 1e20, True, False, None, "text"])
+    @pytest.mark.parametrize("is_async", [True, False])
+    async def test_plain_returns_read_as_tool_output_text(self, value: Any, is_async: bool) -> None:
+        async def give_async() -> Any:
+            return value
+
+        def give_sync() -> Any:
+            return value
+
+        tool = function_tool(name_override="give")(give_async if is_async else give_sync)
+        assert await call(tool, "") == tool_output_text(value)
+
+    @pytest.mark.parametrize("is_async", [True, False])
+    async def test_context_by_keyword_next_to_arguments(self, is_async: bool) -> None:
+        seen: list[Any] = []
+
+        def record(a: int, ctx: ToolContext[Any], b: list[int]) -> str:
+            seen.append((a, ctx, b))
+            return f"{ctx.tool_name}:{a + sum(b)}"
+
+        async def record_async(a: int, ctx: ToolContext[Any], b: list[int]) -> str:
+            return record(a, ctx, b)
+
+        tool = function_tool(name_override="record")(record_async if is_async else record)
+        context = tool_context("record", '{"a": 1, "b": [2, 3]}')
+        assert await tool.on_invoke_tool(context, '{"a": 1, "b": [2, 3]}') == "record:6"
+        assert seen == [(1, context, [2, 3])]
+
+    async def test_each_call_gets_its_own_arguments(self) -> None:
+        @function_tool(strict_mode=False)  # a plain dict parameter
+        def grow(items: list[int], extra: dict[str, int]) -> str:
+            items.append(0)
+            extra["added"] = 1
+            return f"{len(items)}:{len(extra)}"
+
+        arguments = '{"items": [1], "extra": {"k": 2}}'
+        assert [await call(grow, arguments) for _ in range(3)] == ["2:2"] * 3
+
+    async def test_positional_only_and_spread_parameters_take_the_general_path(self) -> None:
+        @function_tool(strict_mode=False)
+        def join(first: str, /, *rest: str, **named: int) -> str:
+            return ",".join([first, *rest, *(f"{k}={v}" for k, v in named.items())])
+
+        arguments = '{"first": "a", "rest": ["b", "c"], "named": {"x": 1}}'
+        assert await call(join, arguments) == "a,b,c,x=1"

@@ -86,6 +86,7 @@ class InvokeSettings(NamedTuple):
 
 
 _NO_SETTINGS = InvokeSettings()
+_NO_ARGS: list[Any] = []  # never changed: only ever unpacked into a call
 
 
 class StoppedAtLimit(CallTimedOut):
@@ -112,7 +113,7 @@ def timeout_text(tool_name: str, limit: CallTimedOut) -> str:
 class Invoker:
     """`on_invoke_tool` for a decorated function: validate, call, render, handle failure."""
 
-    __slots__ = ("_func", "_is_async", "_on_failure", "_schema")
+    __slots__ = ("_by_keyword", "_context_keyword", "_func", "_is_async", "_on_failure", "_schema")
 
     def __init__(
         self, func: Callable[..., Any], schema: FuncSchema, on_failure: ToolErrorFunction | None
@@ -121,6 +122,12 @@ class Invoker:
         self._schema = schema
         self._on_failure = on_failure
         self._is_async = _is_async_callable(func)
+        # The common call, every argument by keyword under its own name, is made here
+        # straight from the validated model (what `to_call_args` would build, without the
+        # copies); the slots it is decided from are fixed when the schema is made.
+        self._by_keyword: bool = schema._by_keyword  # pyright: ignore[reportPrivateUsage]
+        context_slot = schema._context_slot  # pyright: ignore[reportPrivateUsage]
+        self._context_keyword = None if context_slot is None else context_slot.name
 
     @property
     def func(self) -> Callable[..., Any]:
@@ -130,7 +137,11 @@ class Invoker:
     async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
         try:
             result = await self._start(ctx, arguments, None)
-            return result if type(result) is str else _outcome(ctx, result).output
+            if type(result) is str:
+                return result
+            if type(result) in _SCALAR_RETURNS:  # as `_outcome` renders them, without the tuple
+                return to_json(result).decode()
+            return _outcome(ctx, result).output
         except Exception as error:
             return (await self._failed(ctx, error, _NO_SETTINGS)).output
 
@@ -176,7 +187,14 @@ class Invoker:
     ) -> Awaitable[Any]:
         """Validate the arguments and start the call; a plain function, not one more await."""
         data = self._schema.parse_arguments(arguments)
-        args, kwargs = self._schema.to_call_args(data, ctx)
+        args: list[Any] = _NO_ARGS
+        # The call copies it, so the model stays intact. (An instance's __dict__ is a dict;
+        # pyright types it as the class's mappingproxy.)
+        kwargs: dict[str, Any] = data.__dict__  # pyright: ignore[reportAssignmentType]
+        if not self._by_keyword:
+            args, kwargs = self._schema.to_call_args(data, ctx)
+        elif self._context_keyword is not None:
+            kwargs = {**kwargs, self._context_keyword: ctx}
         if not self._is_async:
             return self._in_thread(ctx, args, kwargs, timeout)
         call = self._func(*args, **kwargs)
@@ -189,8 +207,8 @@ class Invoker:
             self._func, args, kwargs, timeout=timeout, label=ctx.tool_name,
             on_abandon=ctx.cancel,
         )  # fmt: skip
-        if not inspect.isawaitable(result):
-            return result
+        if type(result) in _PLAIN_RETURNS or not inspect.isawaitable(result):
+            return result  # (the common returns skip isawaitable's ABC checks)
         # A sync wrapper that returned a coroutine: the rest of the call, within the limit too.
         return await (result if timeout is None else run_within(result, timeout, ctx))
 
@@ -278,6 +296,7 @@ def tool_output_text(value: Any, tool_name: str = "tool") -> str:
 
 
 _SCALAR_RETURNS = frozenset({int, float, bool, type(None)})
+_PLAIN_RETURNS = _SCALAR_RETURNS | {str, dict, list}
 
 
 def returned_outcome(value: Any, tool_name: str, *, failed: bool = False) -> ToolOutcome:

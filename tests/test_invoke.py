@@ -378,7 +378,21 @@ class TestSyncTools:
 class TestCallPaths:
     """The shortcuts of the common call: the same arguments and text as the general path."""
 
-    @pytest.mark.parametrize("value", [3, -(2**70), 2.5, 1e20, True, False, None, "text"])
+    @pytest.mark.parametrize(
+        "value",
+        [3, -(2**70), 10**5000, 2.5, 1e20, True, False, None, "text"],
+        ids=[
+            "int",
+            "wide-int",
+            "int-past-str-limit",
+            "float",
+            "e-float",
+            "true",
+            "false",
+            "none",
+            "str",
+        ],
+    )
     @pytest.mark.parametrize("is_async", [True, False])
     async def test_plain_returns_read_as_tool_output_text(self, value: Any, is_async: bool) -> None:
         async def give_async() -> Any:

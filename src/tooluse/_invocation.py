@@ -113,7 +113,10 @@ def timeout_text(tool_name: str, limit: CallTimedOut) -> str:
 class Invoker:
     """`on_invoke_tool` for a decorated function: validate, call, render, handle failure."""
 
-    __slots__ = ("_by_keyword", "_context_keyword", "_func", "_is_async", "_on_failure", "_schema")
+    __slots__ = (
+        "_by_keyword", "_context_keyword", "_direct", "_func", "_is_async", "_on_failure",
+        "_schema",
+    )  # fmt: skip
 
     def __init__(
         self, func: Callable[..., Any], schema: FuncSchema, on_failure: ToolErrorFunction | None
@@ -128,6 +131,8 @@ class Invoker:
         self._by_keyword: bool = schema._by_keyword  # pyright: ignore[reportPrivateUsage]
         context_slot = schema._context_slot  # pyright: ignore[reportPrivateUsage]
         self._context_keyword = None if context_slot is None else context_slot.name
+        # The commonest tool of all: async, arguments by keyword, no context parameter.
+        self._direct = self._is_async and self._by_keyword and context_slot is None
 
     @property
     def func(self) -> Callable[..., Any]:
@@ -136,9 +141,15 @@ class Invoker:
 
     async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
         try:
-            result = await self._start(ctx, arguments, None)
+            if self._direct:  # `_start`'s call, made in place
+                data = self._schema.parse_arguments(arguments)
+                result = await self._func(**data.__dict__)
+            else:
+                result = await self._start(ctx, arguments, None)
             if type(result) is str:
                 return result
+            if type(result) is int:
+                return _int_text(result)
             if type(result) in _SCALAR_RETURNS:  # as `_outcome` renders them, without the tuple
                 return to_json(result).decode()
             return _outcome(ctx, result).output
@@ -319,6 +330,14 @@ def returned_outcome(value: Any, tool_name: str, *, failed: bool = False) -> Too
     if parts is not None:
         return ToolOutcome(parts_text(parts), failed, value=value, parts=parts)
     return ToolOutcome(tool_output_text(value, tool_name), failed, value=value)
+
+
+def _int_text(value: int) -> str:
+    """An int as JSON: what `to_json` writes, in half the time."""
+    try:
+        return str(value)
+    except ValueError:  # more digits than sys.get_int_max_str_digits() allows str()
+        return to_json(value).decode()
 
 
 def _outcome(ctx: ToolContext[Any], result: Any) -> ToolOutcome:

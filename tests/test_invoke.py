@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from inline_snapshot import snapshot
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
 from tooluse import (
     ModelRetry,
@@ -24,6 +24,7 @@ from tooluse import (
     function_tool,
     tool_output_text,
 )
+from tooluse._invocation import _fields_validator  # pyright: ignore[reportPrivateUsage]
 
 from .conftest import tool_context
 from .types_for_tests import Color, User
@@ -437,3 +438,47 @@ class TestCallPaths:
 
         arguments = '{"first": "a", "rest": ["b", "c"], "named": {"x": 1}}'
         assert await call(join, arguments) == "a,b,c,x=1"
+
+
+class TestFieldsValidation:
+    """A plain arguments model's fields are validated without building the model."""
+
+    async def test_a_new_model_is_validated_against_never_a_stale_one(self) -> None:
+        @function_tool
+        def show(a: int | str) -> str:
+            return repr(a)
+
+        assert await call(show, '{"a": 1}') == "1"  # validated without the model
+        schema = show.on_invoke_tool._schema  # pyright: ignore[reportFunctionMemberAccess]
+        schema.params_pydantic_model = create_model(
+            "show_args", __config__=ConfigDict(extra="forbid"), a=(str, ...)
+        )
+        assert await call(show, '{"a": "x"}') == "'x'"
+        assert await call(show, '{"a": 1}') == snapshot("""\
+Tool 'show' was called with invalid arguments:
+- a: Input should be a valid string
+Call 'show' again with corrected arguments.\
+""")
+
+    def test_only_plain_models_get_a_fields_validator(self) -> None:
+        class Plain(BaseModel):
+            a: int
+
+        class Checked(BaseModel):
+            a: int
+
+            @model_validator(mode="after")
+            def positive(self) -> Checked:
+                return self
+
+        class Initialised(BaseModel):
+            a: int
+
+            def model_post_init(self, context: Any, /) -> None:
+                pass
+
+        validator = _fields_validator(Plain)
+        assert validator is not None
+        assert validator.validate_json('{"a": 1}')[0] == {"a": 1}
+        assert _fields_validator(Checked) is None
+        assert _fields_validator(Initialised) is None

@@ -17,9 +17,10 @@ import functools
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias, cast
 
-from pydantic_core import PydanticSerializationError, to_json
+from pydantic import BaseModel, ValidationError
+from pydantic_core import PydanticSerializationError, SchemaError, SchemaValidator, to_json
 
 from ._context import RunContextWrapper, ToolContext
 from ._function_schema import FuncSchema
@@ -114,8 +115,8 @@ class Invoker:
     """`on_invoke_tool` for a decorated function: validate, call, render, handle failure."""
 
     __slots__ = (
-        "_by_keyword", "_context_keyword", "_direct", "_func", "_is_async", "_on_failure",
-        "_schema",
+        "_by_keyword", "_context_keyword", "_direct", "_fields", "_func", "_is_async",
+        "_on_failure", "_schema",
     )  # fmt: skip
 
     def __init__(
@@ -133,6 +134,8 @@ class Invoker:
         self._context_keyword = None if context_slot is None else context_slot.name
         # The commonest tool of all: async, arguments by keyword, no context parameter.
         self._direct = self._is_async and self._by_keyword and context_slot is None
+        self._fields: tuple[object, SchemaValidator | None] = (None, None)
+        """The model's validator last seen, and the fields-only validator made from it."""
 
     @property
     def func(self) -> Callable[..., Any]:
@@ -142,8 +145,7 @@ class Invoker:
     async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
         try:
             if self._direct:  # `_start`'s call, made in place
-                data = self._schema.parse_arguments(arguments)
-                result = await self._func(**data.__dict__)
+                result = await self._func(**self._keyword_arguments(arguments))
             else:
                 result = await self._start(ctx, arguments, None)
             if type(result) is str:
@@ -197,19 +199,40 @@ class Invoker:
         self, ctx: ToolContext[Any], arguments: str, timeout: float | None
     ) -> Awaitable[Any]:
         """Validate the arguments and start the call; a plain function, not one more await."""
-        data = self._schema.parse_arguments(arguments)
         args: list[Any] = _NO_ARGS
-        # The call copies it, so the model stays intact. (An instance's __dict__ is a dict;
-        # pyright types it as the class's mappingproxy.)
-        kwargs: dict[str, Any] = data.__dict__  # pyright: ignore[reportAssignmentType]
         if not self._by_keyword:
-            args, kwargs = self._schema.to_call_args(data, ctx)
-        elif self._context_keyword is not None:
-            kwargs = {**kwargs, self._context_keyword: ctx}
+            args, kwargs = self._schema.to_call_args(self._schema.parse_arguments(arguments), ctx)
+        else:
+            kwargs = self._keyword_arguments(arguments)
+            if self._context_keyword is not None:
+                kwargs = {**kwargs, self._context_keyword: ctx}
         if not self._is_async:
             return self._in_thread(ctx, args, kwargs, timeout)
         call = self._func(*args, **kwargs)
         return call if timeout is None else run_within(call, timeout, ctx)
+
+    def _keyword_arguments(self, arguments: str) -> dict[str, Any]:
+        """The validated arguments by name, for a call by keyword (the call copies them).
+
+        The model's fields are validated without building the model (about a third of
+        what validating costs), when the model is a plain one; the fields-only validator
+        is made again whenever the model's validator changes, so it is never stale. Any
+        failure is left to the model's own validation, which raises what it always does.
+        """
+        schema = self._schema
+        model = schema.params_pydantic_model
+        seen, fields = self._fields
+        if seen is not model.__pydantic_validator__:
+            plain = schema._adapters is None  # pyright: ignore[reportPrivateUsage]
+            fields = _fields_validator(model) if plain else None
+            self._fields = (model.__pydantic_validator__, fields)
+        if fields is not None:
+            try:
+                return fields.validate_json(arguments or "{}")[0]
+            except ValidationError:
+                pass  # the same validation again, below, for the model's own error
+        # An instance's __dict__ is a dict; pyright types it as the class's mappingproxy.
+        return schema.parse_arguments(arguments).__dict__  # pyright: ignore[reportReturnType]
 
     async def _in_thread(
         self, ctx: ToolContext[Any], args: list[Any], kwargs: dict[str, Any], timeout: float | None
@@ -330,6 +353,27 @@ def returned_outcome(value: Any, tool_name: str, *, failed: bool = False) -> Too
     if parts is not None:
         return ToolOutcome(parts_text(parts), failed, value=value, parts=parts)
     return ToolOutcome(tool_output_text(value, tool_name), failed, value=value)
+
+
+def _fields_validator(model: type[BaseModel]) -> SchemaValidator | None:
+    """A validator of a plain model's fields that returns them as a dict, or None.
+
+    Plain: the model's core schema is its fields alone (no model validators, custom
+    `__init__`, `model_post_init` or root model), so the fields are all that validating
+    it decides; the model's config (`extra`) goes with them.
+    """
+    core = cast("dict[str, Any] | None", vars(model).get("__pydantic_core_schema__"))
+    if not isinstance(core, dict) or core.get("type") != "model" or core.get("cls") is not model:
+        return None
+    if core.get("custom_init") or core.get("root_model") or core.get("post_init"):
+        return None
+    fields = cast("dict[str, Any]", core["schema"])
+    if fields.get("type") != "model-fields":
+        return None
+    try:
+        return SchemaValidator(cast(Any, fields), core.get("config"))
+    except SchemaError:  # e.g. a reference to definitions the model holds
+        return None
 
 
 def _int_text(value: int) -> str:

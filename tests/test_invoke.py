@@ -9,11 +9,19 @@ import datetime
 import threading
 import time
 import uuid
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from inline_snapshot import snapshot
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from tooluse import (
     ModelRetry,
@@ -482,3 +490,17 @@ Call 'show' again with corrected arguments.\
         assert validator.validate_json('{"a": 1}')[0] == {"a": 1}
         assert _fields_validator(Checked) is None
         assert _fields_validator(Initialised) is None
+
+    async def test_a_refused_argument_is_checked_once(self) -> None:
+        checks: list[int] = []
+
+        def refuse(value: int) -> int:
+            checks.append(value)
+            raise ValueError("no")
+
+        @function_tool
+        def take(a: Annotated[int, AfterValidator(refuse)]) -> str:
+            return str(a)
+
+        assert "- a: " in await call(take, '{"a": 1}')
+        assert checks == [1]  # a validator with effects runs once per call, as always

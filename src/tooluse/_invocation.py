@@ -27,7 +27,7 @@ from ._function_schema import FuncSchema
 from ._items import Item
 from ._returns import Result, is_agent
 from ._threads import CallTimedOut, run_in_thread
-from ._tool_errors import default_tool_error_function
+from ._tool_errors import arguments_error, default_tool_error_function
 from ._tool_outputs import parts_text, rich_parts
 from .exceptions import ModelRetry, ToolArgumentsError, UsageLimitExceeded, UserError
 
@@ -217,7 +217,8 @@ class Invoker:
         The model's fields are validated without building the model (about a third of
         what validating costs), when the model is a plain one; the fields-only validator
         is made again whenever the model's validator changes, so it is never stale. Any
-        failure is left to the model's own validation, which raises what it always does.
+        failure is reported as the model's own validation reports it (once: validators
+        with effects run once per call, as always).
         """
         schema = self._schema
         model = schema.params_pydantic_model
@@ -229,8 +230,9 @@ class Invoker:
         if fields is not None:
             try:
                 return fields.validate_json(arguments or "{}")[0]
-            except ValidationError:
-                pass  # the same validation again, below, for the model's own error
+            except ValidationError as error:  # the model's errors are its fields' errors
+                # Not chained, as in `parse_arguments`: pydantic's message repeats the values.
+                raise arguments_error(schema.name, error) from None
         # An instance's __dict__ is a dict; pyright types it as the class's mappingproxy.
         return schema.parse_arguments(arguments).__dict__  # pyright: ignore[reportReturnType]
 

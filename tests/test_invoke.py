@@ -9,11 +9,19 @@ import datetime
 import threading
 import time
 import uuid
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from inline_snapshot import snapshot
-from pydantic import BaseModel, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from tooluse import (
     ModelRetry,
@@ -24,6 +32,7 @@ from tooluse import (
     function_tool,
     tool_output_text,
 )
+from tooluse._invocation import _fields_validator  # pyright: ignore[reportPrivateUsage]
 
 from .conftest import tool_context
 from .types_for_tests import Color, User
@@ -373,3 +382,125 @@ class TestSyncTools:
 
         tool = function_tool(name_override="greet")(Greeter())
         assert await call(tool, '{"name": "x"}') == "hi x"
+
+
+class TestCallPaths:
+    """The shortcuts of the common call: the same arguments and text as the general path."""
+
+    @pytest.mark.parametrize(
+        "value",
+        [3, -(2**70), 10**5000, 2.5, 1e20, True, False, None, "text"],
+        ids=[
+            "int",
+            "wide-int",
+            "int-past-str-limit",
+            "float",
+            "e-float",
+            "true",
+            "false",
+            "none",
+            "str",
+        ],
+    )
+    @pytest.mark.parametrize("is_async", [True, False])
+    async def test_plain_returns_read_as_tool_output_text(self, value: Any, is_async: bool) -> None:
+        async def give_async() -> Any:
+            return value
+
+        def give_sync() -> Any:
+            return value
+
+        tool = function_tool(name_override="give")(give_async if is_async else give_sync)
+        assert await call(tool, "") == tool_output_text(value)
+
+    @pytest.mark.parametrize("is_async", [True, False])
+    async def test_context_by_keyword_next_to_arguments(self, is_async: bool) -> None:
+        seen: list[Any] = []
+
+        def record(a: int, ctx: ToolContext[Any], b: list[int]) -> str:
+            seen.append((a, ctx, b))
+            return f"{ctx.tool_name}:{a + sum(b)}"
+
+        async def record_async(a: int, ctx: ToolContext[Any], b: list[int]) -> str:
+            return record(a, ctx, b)
+
+        tool = function_tool(name_override="record")(record_async if is_async else record)
+        context = tool_context("record", '{"a": 1, "b": [2, 3]}')
+        assert await tool.on_invoke_tool(context, '{"a": 1, "b": [2, 3]}') == "record:6"
+        assert seen == [(1, context, [2, 3])]
+
+    async def test_each_call_gets_its_own_arguments(self) -> None:
+        @function_tool(strict_mode=False)  # a plain dict parameter
+        def grow(items: list[int], extra: dict[str, int]) -> str:
+            items.append(0)
+            extra["added"] = 1
+            return f"{len(items)}:{len(extra)}"
+
+        arguments = '{"items": [1], "extra": {"k": 2}}'
+        assert [await call(grow, arguments) for _ in range(3)] == ["2:2"] * 3
+
+    async def test_positional_only_and_spread_parameters_take_the_general_path(self) -> None:
+        @function_tool(strict_mode=False)
+        def join(first: str, /, *rest: str, **named: int) -> str:
+            return ",".join([first, *rest, *(f"{k}={v}" for k, v in named.items())])
+
+        arguments = '{"first": "a", "rest": ["b", "c"], "named": {"x": 1}}'
+        assert await call(join, arguments) == "a,b,c,x=1"
+
+
+class TestFieldsValidation:
+    """A plain arguments model's fields are validated without building the model."""
+
+    async def test_a_new_model_is_validated_against_never_a_stale_one(self) -> None:
+        @function_tool
+        def show(a: int | str) -> str:
+            return repr(a)
+
+        assert await call(show, '{"a": 1}') == "1"  # validated without the model
+        schema = show.on_invoke_tool._schema  # pyright: ignore[reportFunctionMemberAccess]
+        schema.params_pydantic_model = create_model(
+            "show_args", __config__=ConfigDict(extra="forbid"), a=(str, ...)
+        )
+        assert await call(show, '{"a": "x"}') == "'x'"
+        assert await call(show, '{"a": 1}') == snapshot("""\
+Tool 'show' was called with invalid arguments:
+- a: Input should be a valid string
+Call 'show' again with corrected arguments.\
+""")
+
+    def test_only_plain_models_get_a_fields_validator(self) -> None:
+        class Plain(BaseModel):
+            a: int
+
+        class Checked(BaseModel):
+            a: int
+
+            @model_validator(mode="after")
+            def positive(self) -> Checked:
+                return self
+
+        class Initialised(BaseModel):
+            a: int
+
+            def model_post_init(self, context: Any, /) -> None:
+                pass
+
+        validator = _fields_validator(Plain)
+        assert validator is not None
+        assert validator.validate_json('{"a": 1}')[0] == {"a": 1}
+        assert _fields_validator(Checked) is None
+        assert _fields_validator(Initialised) is None
+
+    async def test_a_refused_argument_is_checked_once(self) -> None:
+        checks: list[int] = []
+
+        def refuse(value: int) -> int:
+            checks.append(value)
+            raise ValueError("no")
+
+        @function_tool
+        def take(a: Annotated[int, AfterValidator(refuse)]) -> str:
+            return str(a)
+
+        assert "- a: " in await call(take, '{"a": 1}')
+        assert checks == [1]  # a validator with effects runs once per call, as always

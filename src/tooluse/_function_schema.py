@@ -129,7 +129,9 @@ class FuncSchema:
         """
         try:
             if self._adapters is None:  # the fast path: one pass over the JSON text
-                return self.params_pydantic_model.model_validate_json(arguments or "{}")
+                # What `model_validate_json` does, without its Python wrapper (~40 % of a call).
+                validator = self.params_pydantic_model.__pydantic_validator__
+                return validator.validate_json(arguments or "{}")
             return self.params_pydantic_model.model_validate(self._undo_adapters(arguments))
         except ValidationError as error:
             # Not chained: pydantic's message repeats the input values.

@@ -9,17 +9,31 @@ timing starts.
 
 from __future__ import annotations
 
-import json
 import statistics
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from _common import Results, verdict
 from openai.types.chat import ChatCompletion
 from openai.types.responses import Response
 
-__all__ = ["ScriptedClient", "chat_script", "median_seconds", "responses_script", "write_json"]
+APIS = ("chat", "responses")
+SDKS = ("tooluse", "openai-agents")
+TARGET_GROWTH = 1.5
+"""The issue's bound on tooluse's growth along either curve."""
+
+__all__ = [
+    "APIS",
+    "SDKS",
+    "TARGET_GROWTH",
+    "ScriptedClient",
+    "chat_script",
+    "median_seconds",
+    "report_growth",
+    "responses_script",
+]
 
 
 class _Endpoint:
@@ -154,8 +168,34 @@ async def median_seconds(run: Callable[[], Awaitable[Any]], repeat: int, rounds:
     return statistics.median(times)
 
 
-def write_json(path: str | None, data: dict[str, Any]) -> None:
-    """Write the figures to `path` as JSON, if a path was given."""
-    if path:
-        Path(path).write_text(json.dumps(data, indent=2) + "\n")
-        print(f"wrote {path}")
+def report_growth(
+    cost: dict[tuple[str, str, int], float],
+    sizes: tuple[int, ...],
+    what: str,
+    json_path: str | None,
+) -> None:
+    """Print tooluse's and openai-agents' cost along `sizes` on each API; write the figures.
+
+    Args:
+        cost: Seconds, by (SDK, API, size).
+        sizes: The sizes measured, cheapest expected first.
+        what: What a size counts ("turns of history", "tools").
+        json_path: Where `--json` asked the figures to go (`_common.Results`), if anywhere.
+    """
+    results = Results()
+    first, last = sizes[0], sizes[-1]
+    for api in APIS:
+        print(f"\n{api}: cost (us) with n {what}")
+        print(f"{'n':>5} {'tooluse':>10} {'openai-agents':>14} {'ratio':>7}")
+        for n in sizes:
+            ours, theirs = cost["tooluse", api, n], cost["openai-agents", api, n]
+            print(f"{n:>5} {ours * 1e6:>10.1f} {theirs * 1e6:>14.1f} {ours / theirs:>7.3f}")
+        for sdk in SDKS:
+            growth = cost[sdk, api, last] / cost[sdk, api, first]
+            print(f"  growth {first} -> {last} {what}, {sdk}: {growth:.2f}x")
+        growth = cost["tooluse", api, last] / cost["tooluse", api, first]
+        print(f"  tooluse growth: {verdict(growth, TARGET_GROWTH)}")
+        results.ratio(f"{api}: tooluse growth {first} -> {last} {what}", growth, TARGET_GROWTH)
+        ratio = cost["tooluse", api, last] / cost["openai-agents", api, last]
+        results.ratio(f"{api}: tooluse/openai-agents at {last} {what}", ratio)
+    results.write(Path(json_path) if json_path else None)

@@ -30,18 +30,17 @@ import tooluse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _scripted_client import (
+    APIS,
+    SDKS,
     ScriptedClient,
     chat_script,
     median_seconds,
+    report_growth,
     responses_script,
-    write_json,
 )
 
 HISTORY = (1, 10, 50, 200)
 STEP = 10
-APIS = ("chat", "responses")
-SDKS = ("tooluse", "openai-agents")
-TARGET_GROWTH = 1.5
 
 calls = {"tooluse": 0, "openai-agents": 0}
 
@@ -169,25 +168,7 @@ def report(run_seconds: dict[tuple[str, str, int], list[float]], json_path: str 
         for api in APIS
         for h in HISTORY
     }
-    figures: dict[str, Any] = {"history": list(HISTORY), "curves": {}}
-    for api in APIS:
-        print(f"\n{api}: per-turn cost (us) at history h turns")
-        print(f"{'h':>5} {'tooluse':>10} {'openai-agents':>14} {'ratio':>7}")
-        for h in HISTORY:
-            ours, theirs = per_turn["tooluse", api, h], per_turn["openai-agents", api, h]
-            print(f"{h:>5} {ours * 1e6:>10.1f} {theirs * 1e6:>14.1f} {ours / theirs:>7.3f}")
-        for sdk in SDKS:
-            growth = per_turn[sdk, api, HISTORY[-1]] / per_turn[sdk, api, HISTORY[0]]
-            print(f"  growth {HISTORY[0]} -> {HISTORY[-1]} turns, {sdk}: {growth:.2f}x")
-            figures["curves"][f"{sdk}/{api}"] = [per_turn[sdk, api, h] for h in HISTORY]
-            key = f"{api}_growth" if sdk == "tooluse" else f"{api}_growth_openai_agents"
-            figures[key] = growth
-    for api in APIS:
-        ratio = per_turn["tooluse", api, HISTORY[-1]] / per_turn["openai-agents", api, HISTORY[-1]]
-        figures[f"{api}_ratio_at_{HISTORY[-1]}"] = ratio
-    worst = max(figures["chat_growth"], figures["responses_growth"])
-    print(f"\ntarget: tooluse growth <= {TARGET_GROWTH}x on both APIs: {worst:.2f}x")
-    write_json(json_path, figures)
+    report_growth(per_turn, HISTORY, "turns of history", json_path)
 
 
 if __name__ == "__main__":

@@ -30,19 +30,19 @@ import tooluse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _scripted_client import (
+    APIS,
+    SDKS,
     ScriptedClient,
     chat_script,
     median_seconds,
+    report_growth,
     responses_script,
-    write_json,
 )
 
 TOOLS = (1, 10, 100, 500)
-APIS = ("chat", "responses")
-SDKS = ("tooluse", "openai-agents")
-TARGET_GROWTH = 1.5
 
 calls = {"tooluse": 0, "openai-agents": 0}
+agents.set_tracing_disabled(True)  # its default exporter would only complain of no key
 
 
 def _function(sdk: str, index: int) -> Callable[[int], Awaitable[str]]:
@@ -143,25 +143,7 @@ def _median(values: list[float]) -> float:
 
 def report(run_seconds: dict[tuple[str, str, int], list[float]], json_path: str | None) -> None:
     run = {key: _median(values) for key, values in run_seconds.items()}
-    figures: dict[str, Any] = {"tools": list(TOOLS), "curves": {}}
-    for api in APIS:
-        print(f"\n{api}: per-run cost (us) with n tools")
-        print(f"{'n':>5} {'tooluse':>10} {'openai-agents':>14} {'ratio':>7}")
-        for n in TOOLS:
-            ours, theirs = run["tooluse", api, n], run["openai-agents", api, n]
-            print(f"{n:>5} {ours * 1e6:>10.1f} {theirs * 1e6:>14.1f} {ours / theirs:>7.3f}")
-        for sdk in SDKS:
-            growth = run[sdk, api, TOOLS[-1]] / run[sdk, api, TOOLS[0]]
-            print(f"  growth {TOOLS[0]} -> {TOOLS[-1]} tools, {sdk}: {growth:.2f}x")
-            figures["curves"][f"{sdk}/{api}"] = [run[sdk, api, n] for n in TOOLS]
-            key = f"{api}_growth" if sdk == "tooluse" else f"{api}_growth_openai_agents"
-            figures[key] = growth
-        figures[f"{api}_ratio_at_{TOOLS[-1]}"] = (
-            run["tooluse", api, TOOLS[-1]] / run["openai-agents", api, TOOLS[-1]]
-        )
-    worst = max(figures["chat_growth"], figures["responses_growth"])
-    print(f"\ntarget: tooluse growth <= {TARGET_GROWTH}x on both APIs: {worst:.2f}x")
-    write_json(json_path, figures)
+    report_growth(run, TOOLS, "tools", json_path)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,9 @@ def run(script: Path, quick: bool) -> dict[str, Any] | None:
             print(f"=== {script.name} failed (exit {code}), no results", flush=True)
             return None
         data: dict[str, Any] = json.loads(out.read_text())
+        if "ratios" not in data:  # not written through _common.Results
+            print(f"=== {script.name} wrote no ratios (use _common.Results)", flush=True)
+            return None
         data["exit"] = code
         return data
 

@@ -17,6 +17,7 @@ from tooluse import (
     ToolCallArgumentsDeltaStreamEvent,
     UserError,
 )
+from tooluse import _stream_buffer as stream_buffer
 from tooluse._stream_buffer import STREAM_BUFFER_SIZE, EventBuffer
 from tooluse.models import (
     Model,
@@ -172,6 +173,37 @@ async def test_a_loop_left_unclosed_holds_the_run_only_while_its_task_lives() ->
     await ended(result)
     assert sent_while_reading[0] <= STREAM_BUFFER_SIZE
     assert (result.cancelled, result.final_output, model.sent) == (False, "done", model.count)
+
+
+async def test_a_loop_left_unclosed_in_a_task_that_goes_on_holds_the_run_only_a_moment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(stream_buffer, "READER_PATIENCE", 0.05)
+    model = Deltas(3 * STREAM_BUFFER_SIZE, network=True)
+    result = Runner.run_streamed(Agent("a", model=model), "go")
+    events = result.stream_events()  # kept, never closed: the run is not cancelled
+    async for _ in events:
+        break
+    await ended(result)  # this task goes on: after the patience, the run reads on
+    assert (result.cancelled, result.final_output, model.sent) == (False, "done", model.count)
+    assert len([event async for event in events]) == model.count + 2  # all kept for it
+
+
+async def test_reading_each_event_in_a_task_of_its_own_stays_bounded() -> None:
+    # wait_for(anext(...)) does this before 3.12: the loop's first task ends at once.
+    model = Deltas(3 * STREAM_BUFFER_SIZE, network=True)
+    result = Runner.run_streamed(Agent("a", model=model), "go")
+    events = result.stream_events()
+    most = 0
+    while True:
+        try:
+            await asyncio.ensure_future(anext(events))
+        except StopAsyncIteration:
+            break
+        most = max(most, waiting(result))
+        await asyncio.sleep(0)  # slower than the model
+    assert most <= STREAM_BUFFER_SIZE + 8
+    assert result.final_output == "done"
 
 
 async def test_a_second_loop_in_the_same_task_goes_on_where_a_left_one_stopped() -> None:

@@ -146,8 +146,9 @@ class RunResultStreaming(RunResult):
 
         While you read, at most 1,024 model events wait for you: when that many wait,
         the run reads no further from the model's stream until you have taken half of them
-        (a slow reader slows the model instead of growing memory). With no loop reading,
-        the run does not wait: its events wait, all of them, for a later call.
+        (a slow reader slows the model instead of growing memory); after a second with
+        nothing taken, the run reads on. With no loop reading, the run does not wait:
+        its events wait, all of them, for a later call.
         Leaving early cancels the run: the consuming task being cancelled, or a `break`
         (at once with `async with contextlib.aclosing(result.stream_events()) as events:`;
         otherwise when the abandoned generator is collected, or its task ends).

@@ -11,11 +11,14 @@ has read half of it: a slow reader slows the model's stream instead of growing
 memory. The other events (items, usage, guardrail results) are a few per turn
 and never wait, so the buffer holds at most its bound plus those.
 
-The bound holds only while a reader is attached: from the start of a
-`stream_events()` loop until that loop ends, is left, or the task running it
-ends. With no reader the run never waits for one (nobody may ever come: a
-caller that only polls `is_complete`, or whose task left a loop unclosed and
-ended), and the events it makes meanwhile wait, all of them, for a later reader.
+The bound holds only while a reader is attached and reading: from the start of
+a `stream_events()` loop until that loop ends, is left, or the task running it
+ends, and only while the loop keeps taking events: a run that has waited
+`READER_PATIENCE` seconds while the reader took nothing reads on unbounded
+until the reader takes its next batch. So the run never waits for good on a
+reader that is not there (nobody may ever come: a caller that only polls
+`is_complete`; a loop left unclosed and kept, in a task that goes on with other
+work), and the events it makes meanwhile wait, all of them, for a later read.
 
 The end of the events is put when the run ends however it ends, and never waits.
 """
@@ -33,13 +36,26 @@ __all__ = ["STREAM_BUFFER_SIZE", "EventBuffer"]
 STREAM_BUFFER_SIZE = 1024
 """How many events a streamed run lets wait for its reader before the model's stream waits."""
 
+READER_PATIENCE = 1.0
+"""Seconds a full buffer waits on a reader that takes nothing before the run reads on."""
+
 _UNBOUNDED = sys.maxsize
 
 
 class EventBuffer:
     """Events waiting for the reader of a streamed run; None ends them."""
 
-    __slots__ = ("_arrived", "_bound", "_events", "_limit", "_reader", "_room", "_token", "ready")
+    __slots__ = (
+        "_arrived",
+        "_bound",
+        "_events",
+        "_limit",
+        "_reader",
+        "_reading",
+        "_room",
+        "_token",
+        "ready",
+    )
 
     def __init__(self, bound: int = STREAM_BUFFER_SIZE) -> None:
         """An empty buffer, with no reader attached.
@@ -50,7 +66,8 @@ class EventBuffer:
                 in the reader's batch).
         """
         self._bound = bound
-        self._limit = _UNBOUNDED  # half the bound while a reader is attached
+        self._limit = _UNBOUNDED  # half the bound while a reader is attached and reading
+        self._reading = False  # a loop is attached (its task may have ended: see refill)
         self._events: deque[RunStreamEvent | None] = deque()  # put, not yet taken
         self.ready: deque[RunStreamEvent | None] = deque()
         """The reader's batch: taken by `refill()`, popped from the left by the reader."""
@@ -80,6 +97,7 @@ class EventBuffer:
         if self._reader is not None:
             self._reader.remove_done_callback(self._reader_ended)
         self._reader, self._token = task, object()
+        self._reading = True
         self._limit = max(self._bound // 2, 1)
         task.add_done_callback(self._reader_ended)
         return self._token
@@ -94,13 +112,22 @@ class EventBuffer:
             return  # a reader attached since: the bound is now the later reader's
         self._reader.remove_done_callback(self._reader_ended)
         self._reader = self._token = None
+        self._reading = False
+        self._lift()
+
+    def _reader_ended(self, task: asyncio.Task[object]) -> None:
+        # The loop's task ended, the loop perhaps not: `wait_for(anext(events))` reads each
+        # event in a task of its own before 3.12. Unbounded until the loop takes again.
+        if task is self._reader:
+            self._reader.remove_done_callback(self._reader_ended)
+            self._reader = None
+            self._lift()
+
+    def _lift(self) -> None:
+        """Stop bounding, and let a run waiting for room read on."""
         self._limit = _UNBOUNDED
         self._room, room = None, self._room
         _wake(room)
-
-    def _reader_ended(self, task: asyncio.Task[object]) -> None:
-        if task is self._reader:
-            self.detach(self._token)
 
     def put(self, event: RunStreamEvent | None) -> bool:
         """Add an event (None: the end), waking the reader if it waits; never waits itself.
@@ -116,10 +143,23 @@ class EventBuffer:
         return len(events) >= self._limit
 
     async def room(self) -> None:
-        """Wait until the reader takes what waits, or leaves (one waiter: the run)."""
+        """Wait until the reader takes what waits, leaves, or stops taking (one waiter: the run).
+
+        A reader that takes nothing from its batch for `READER_PATIENCE` seconds is not
+        reading (a loop left and kept unclosed looks like one): the bound is lifted until
+        it takes its next batch.
+        """
+        loop = asyncio.get_running_loop()
         while len(self._events) >= self._limit:
-            self._room = asyncio.get_running_loop().create_future()
-            await self._room
+            room = self._room = loop.create_future()
+            in_batch = len(self.ready)
+            timer = loop.call_later(READER_PATIENCE, _wake, room)
+            try:
+                await room
+            finally:
+                timer.cancel()
+            if self._room is room and len(self.ready) >= in_batch:
+                self._lift()  # the patience ran out with nothing taken
 
     def refill(self) -> bool:
         """Move every waiting event to `ready`, waking the run if it waits for room.
@@ -132,6 +172,8 @@ class EventBuffer:
             return False
         self.ready.extend(events)
         events.clear()
+        if self._reading:  # bound again, should the patience or the reader's task have ended
+            self._limit = max(self._bound // 2, 1)
         if self._room is not None:
             self._room, room = None, self._room
             _wake(room)

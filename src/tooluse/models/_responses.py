@@ -240,8 +240,11 @@ class _StreamedResponse:
         return call.piece(arguments[call.sent :])
 
 
-_END_SECONDS = 0.5
-"""How long the stream's end may take to follow its terminal event (it follows at once)."""
+_END_SECONDS = 0.05
+"""How long the stream's end may take to follow its terminal event (it follows at once).
+
+Short: the response is held back meanwhile, and a server or proxy that keeps the stream
+open (keep-alive comments) would add it to every model call."""
 
 
 async def _read_to_the_end(stream: Any) -> None:

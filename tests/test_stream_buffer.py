@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator
 
 import pytest
@@ -313,3 +314,12 @@ def test_events_compare_hash_print_and_match_by_their_fields() -> None:
     match delta:
         case ToolCallArgumentsDeltaStreamEvent(call_id, _, piece, kind):
             assert (call_id, piece, kind) == ("call_1", '{"a"', delta.type)
+
+
+def test_events_are_frozen_dataclasses_as_openai_agents_builds_them() -> None:
+    raw = RawResponsesStreamEvent(data="x", type="raw_response_event")
+    assert dataclasses.is_dataclass(raw)
+    assert dataclasses.asdict(raw) == {"data": "x", "type": "raw_response_event"}
+    assert dataclasses.replace(raw, data="y") == RawResponsesStreamEvent("y")
+    with pytest.raises(UserError, match="has type 'raw_response_event', not 'usage_event'"):
+        RawResponsesStreamEvent("x", type="usage_event")  # pyright: ignore[reportArgumentType]

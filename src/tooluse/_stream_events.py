@@ -1,18 +1,21 @@
 """The events a streamed run yields: raw model deltas, items, agent changes, and more.
 
 The order is documented in docs/running.md (streaming). A run makes one event per
-model delta, so they are plain classes with `__slots__` (a frozen dataclass costs twice
-as much to build); they compare, hash and print as dataclasses would, and `type` is a
-class attribute.
+model delta, so they are dataclasses with `__slots__` and an `__init__` of their own (a
+frozen dataclass's costs twice as much to build); as openai-agents' events, they are
+not frozen, and `type` is a field with a default, kept on the class rather than in every
+event. They hash by their fields, as a frozen dataclass would.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 from ._context import RequestUsage, Usage
 from ._guardrails import GuardrailKind
 from ._items import Item
+from .exceptions import UserError
 
 if TYPE_CHECKING:
     from ._agent import Agent
@@ -37,126 +40,134 @@ ItemEventName = Literal[
 are the call and its output, as for `tool_called` and `tool_output`."""
 
 
-class _Event:
-    """What the events share: equality, hashing and a repr over their fields, then `type`."""
-
-    __slots__ = ()
-    __match_args__: ClassVar[tuple[str, ...]]  # the fields, then `type`
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, _Event) or other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
-        return f"{type(self).__name__}({fields})"
+def _wrong_type(event: object, given: str, expected: str) -> UserError:
+    return UserError(
+        f"{type(event).__name__} has type {expected!r}, not {given!r}: leave `type` out"
+    )
 
 
-class RawResponsesStreamEvent(_Event):
+@dataclass(init=False, unsafe_hash=True)
+class RawResponsesStreamEvent:
     """A raw event from the model while it streams (a text or arguments delta, ...)."""
 
     __slots__ = ("data",)
-    __match_args__ = ("data", "type")
-
     data: Any
     """The provider's event, as the `openai` package parsed it."""
-    type: ClassVar[Literal["raw_response_event"]] = "raw_response_event"
+    type: Literal["raw_response_event"] = "raw_response_event"
 
-    def __init__(self, data: Any) -> None:
+    def __init__(
+        self, data: Any, type: Literal["raw_response_event"] = "raw_response_event"
+    ) -> None:
         self.data = data
+        if type != "raw_response_event":  # openai-agents' events take `type` too
+            raise _wrong_type(self, type, "raw_response_event")
 
 
-class RunItemStreamEvent(_Event):
+@dataclass(init=False, unsafe_hash=True)
+class RunItemStreamEvent:
     """An item the run produced: a message, a tool call, or a tool's output."""
 
     __slots__ = ("item", "name")
-    __match_args__ = ("name", "item", "type")
-
     name: ItemEventName
     """What happened."""
     item: Item
     """The item."""
-    type: ClassVar[Literal["run_item_stream_event"]] = "run_item_stream_event"
+    type: Literal["run_item_stream_event"] = "run_item_stream_event"
 
-    def __init__(self, name: ItemEventName, item: Item) -> None:
+    def __init__(
+        self, name: ItemEventName, item: Item, type: str = "run_item_stream_event"
+    ) -> None:
         self.name = name
         self.item = item
+        if type != "run_item_stream_event":  # openai-agents' events take `type` too
+            raise _wrong_type(self, type, "run_item_stream_event")
 
 
-class AgentUpdatedStreamEvent(_Event):
+@dataclass(init=False, unsafe_hash=True)
+class AgentUpdatedStreamEvent:
     """The agent answering changed (at the start of the run, and at each handoff)."""
 
     __slots__ = ("new_agent",)
-    __match_args__ = ("new_agent", "type")
-
     new_agent: Agent[Any]
     """The agent now answering."""
-    type: ClassVar[Literal["agent_updated_stream_event"]] = "agent_updated_stream_event"
+    type: Literal["agent_updated_stream_event"] = "agent_updated_stream_event"
 
-    def __init__(self, new_agent: Agent[Any]) -> None:
+    def __init__(
+        self,
+        new_agent: Agent[Any],
+        type: Literal["agent_updated_stream_event"] = "agent_updated_stream_event",
+    ) -> None:
         self.new_agent = new_agent
+        if type != "agent_updated_stream_event":  # openai-agents' events take `type` too
+            raise _wrong_type(self, type, "agent_updated_stream_event")
 
 
-class ToolCallArgumentsDeltaStreamEvent(_Event):
+@dataclass(init=False, unsafe_hash=True)
+class ToolCallArgumentsDeltaStreamEvent:
     """A piece of a function call's arguments, as the model streams them (either API)."""
 
     __slots__ = ("call_id", "delta", "tool_name")
-    __match_args__ = ("call_id", "tool_name", "delta", "type")
-
     call_id: str
     """The call the piece belongs to (its `tool_called` item event comes after the pieces)."""
     tool_name: str
     """The tool called."""
     delta: str
     """The piece of the arguments' JSON text; a call's pieces joined are its arguments."""
-    type: ClassVar[Literal["tool_call_arguments_delta_event"]] = "tool_call_arguments_delta_event"
+    type: Literal["tool_call_arguments_delta_event"] = "tool_call_arguments_delta_event"
 
-    def __init__(self, call_id: str, tool_name: str, delta: str) -> None:
+    def __init__(
+        self,
+        call_id: str,
+        tool_name: str,
+        delta: str,
+        type: str = "tool_call_arguments_delta_event",
+    ) -> None:
         self.call_id = call_id
         self.tool_name = tool_name
         self.delta = delta
+        if type != "tool_call_arguments_delta_event":  # openai-agents' events take `type` too
+            raise _wrong_type(self, type, "tool_call_arguments_delta_event")
 
 
-class GuardrailResultStreamEvent(_Event):
+@dataclass(init=False, unsafe_hash=True)
+class GuardrailResultStreamEvent:
     """A guardrail finished (one that trips ends the events with its error)."""
 
     __slots__ = ("kind", "result")
-    __match_args__ = ("kind", "result", "type")
-
     kind: GuardrailKind
     """Which guardrail: of the run's input, its output, or a tool call's input or output."""
     result: Any
     """Its result: `InputGuardrailResult`, `OutputGuardrailResult`,
     `ToolInputGuardrailResult` or `ToolOutputGuardrailResult`."""
-    type: ClassVar[Literal["guardrail_result_event"]] = "guardrail_result_event"
+    type: Literal["guardrail_result_event"] = "guardrail_result_event"
 
-    def __init__(self, kind: GuardrailKind, result: Any) -> None:
+    def __init__(
+        self, kind: GuardrailKind, result: Any, type: str = "guardrail_result_event"
+    ) -> None:
         self.kind = kind
         self.result = result
+        if type != "guardrail_result_event":  # openai-agents' events take `type` too
+            raise _wrong_type(self, type, "guardrail_result_event")
 
 
-class UsageStreamEvent(_Event):
+@dataclass(init=False, unsafe_hash=True)
+class UsageStreamEvent:
     """A model response arrived: what it used, and the run's usage so far."""
 
     __slots__ = ("request", "usage")
-    __match_args__ = ("request", "usage", "type")
-
     request: RequestUsage
     """This call's usage."""
     usage: Usage
     """The run's usage so far (the same object as `result.usage`: it keeps growing)."""
-    type: ClassVar[Literal["usage_event"]] = "usage_event"
+    type: Literal["usage_event"] = "usage_event"
 
-    def __init__(self, request: RequestUsage, usage: Usage) -> None:
+    def __init__(
+        self, request: RequestUsage, usage: Usage, type: Literal["usage_event"] = "usage_event"
+    ) -> None:
         self.request = request
         self.usage = usage
+        if type != "usage_event":  # openai-agents' events take `type` too
+            raise _wrong_type(self, type, "usage_event")
 
 
 RunStreamEvent = (

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -158,7 +161,7 @@ def as_run_config(value: object) -> RunConfig:
 
 
 _DEFAULTS: dict[str, Any] = {}
-"""The fields of `RunConfig()`, checked once (its lists are made afresh for each run)."""
+"""The fields of `RunConfig()`, checked once; those with a factory are made for each run."""
 
 
 def _default_config() -> RunConfig:
@@ -166,6 +169,17 @@ def _default_config() -> RunConfig:
     if not _DEFAULTS:
         _DEFAULTS.update(vars(RunConfig()))
     config = RunConfig.__new__(RunConfig)
-    vars(config).update(_DEFAULTS)
-    config.input_guardrails, config.output_guardrails = [], []  # a run's own, as RunConfig()'s
+    values = vars(config)
+    values.update(_DEFAULTS)
+    for name, factory in _factories():  # each run's own lists, as RunConfig() makes them
+        values[name] = factory()
     return config
+
+
+@functools.cache
+def _factories() -> tuple[tuple[str, Callable[[], Any]], ...]:
+    return tuple(
+        (f.name, f.default_factory)
+        for f in dataclasses.fields(RunConfig)
+        if f.default_factory is not dataclasses.MISSING
+    )

@@ -263,7 +263,7 @@ def handoff_tools(handoffs: list[Handoff], *, one_tool: bool) -> list[FunctionTo
     ]
 
 
-def read_handoff(call: Item, handoffs: list[Handoff], *, one_tool: bool) -> HandoffCall | None:
+def read_handoff(call: Item, handoffs: Sequence[Handoff], *, one_tool: bool) -> HandoffCall | None:
     """The handoff a function call asks for, or None if it is not a handoff call.
 
     Args:
@@ -283,7 +283,7 @@ def read_handoff(call: Item, handoffs: list[Handoff], *, one_tool: bool) -> Hand
     return _read_transfer(call, handoffs)
 
 
-def _read_transfer(call: Item, handoffs: list[Handoff]) -> HandoffCall:
+def _read_transfer(call: Item, handoffs: Sequence[Handoff]) -> HandoffCall:
     names = {h.agent.name: h for h in handoffs}
     try:
         chosen: Any = json.loads(call.get("arguments") or "{}").get("agent")

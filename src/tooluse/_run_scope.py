@@ -45,7 +45,9 @@ class TurnTools:
     """The function tools that run here, by name (handoff tools are not among them)."""
 
     @classmethod
-    def index(cls, agent: Agent[Any], tools: list[Tool], handoffs: list[FunctionTool]) -> TurnTools:
+    def index(
+        cls, agent: Agent[Any], tools: list[Tool], handoffs: Sequence[FunctionTool]
+    ) -> TurnTools:
         """Index an agent's tools, refusing two with one name.
 
         Args:
@@ -62,7 +64,7 @@ class TurnTools:
         backend = run_backend.get()
         if backend is not None:  # durable: each function tool call runs elsewhere
             tools = [backend.function_tool(t) if isinstance(t, FunctionTool) else t for t in tools]
-        offered = [t for t in tools if isinstance(t, FunctionTool)] + handoffs
+        offered = [*(t for t in tools if isinstance(t, FunctionTool)), *handoffs]
         functions = {tool.name: tool for tool in tools if isinstance(tool, FunctionTool)}
         named = [tool.name for tool in offered]
         if len(set(named)) != len(named):
@@ -89,9 +91,9 @@ class AgentSetup:
     """What a turn needs of the agent answering, computed when it takes over."""
 
     agent: Agent[Any]
-    handoffs: list[Handoff]
-    """The handoffs offered now."""
-    handoff_tools: list[FunctionTool]
+    handoffs: Sequence[Handoff]
+    """The handoffs offered now (read only: an agent without any shares one empty tuple)."""
+    handoff_tools: Sequence[FunctionTool]
     output: OutputSchema | None
     static_tools: TurnTools | None = None
     """The agent's tools, once listed, when they cannot change from turn to turn."""
@@ -108,6 +110,9 @@ class AgentSetup:
         Returns:
             Its handoffs, handoff tools and output schema.
         """
+        if not agent.handoffs:  # the common case: no per-run lists to keep alive (#15)
+            output = output_schema(agent.output_type) if agent.output_type is not None else None
+            return cls(agent, (), (), output)
         handoffs = [h for h in as_handoffs(agent.handoffs) if h.is_enabled is not False]
         switchable = handoffs if any(h.is_enabled is not True for h in handoffs) else None
         tools = handoff_tools(handoffs, one_tool=agent.handoff_mode == "one_tool")

@@ -119,7 +119,6 @@ class EventBuffer:
         # The loop's task ended, the loop perhaps not: `wait_for(anext(events))` reads each
         # event in a task of its own before 3.12. Unbounded until the loop takes again.
         if task is self._reader:
-            self._reader.remove_done_callback(self._reader_ended)
             self._reader = None
             self._lift()
 

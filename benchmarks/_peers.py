@@ -18,6 +18,8 @@ an `AgentInfo` per call).
 from __future__ import annotations
 
 import asyncio
+import inspect
+import types
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -276,3 +278,24 @@ def runners(
 async def gather(runner: Callable[[], Awaitable[Any]], count: int) -> list[Any]:
     """`count` runs at once."""
     return await asyncio.gather(*(runner() for _ in range(count)))
+
+
+def no_op_hooks(base: type[Any]) -> Any:
+    """An instance of a subclass of `base` whose every `on_*` hook is overridden by a no-op."""
+
+    def no_op(name: str) -> Callable[..., Awaitable[None]]:
+        async def hook(self: Any, *args: Any, **kwargs: Any) -> None:
+            return None
+
+        hook.__name__ = name
+        hook.__signature__ = inspect.signature(getattr(base, name))  # type: ignore[attr-defined]
+        return hook
+
+    names = [name for name in dir(base) if name.startswith("on_")]
+    hooks = {name: no_op(name) for name in names}
+    # new_class: openai-agents' AgentHooks and RunHooks are generic aliases.
+    return types.new_class(f"NoOp{name_of(base)}", (base,), {}, lambda ns: ns.update(hooks))()
+
+
+def name_of(base: Any) -> str:
+    return getattr(base, "__name__", None) or base.__origin__.__name__

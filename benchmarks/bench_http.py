@@ -38,6 +38,7 @@ from typing import Any
 import agents
 import opentelemetry.trace  # noqa: F401 - imported, with no provider: what the target assumes
 from _common import Results, arguments, same_outputs, verdict
+from _peers import no_op_hooks
 from openai import AsyncOpenAI
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -66,56 +67,6 @@ def add(a: int, b: int) -> int:
     return a + b
 
 
-class TooluseHooks(tooluse.RunHooks[Any]):
-    """Every callback overridden, doing nothing: the cost of calling hooks at all."""
-
-    async def on_agent_start(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def on_agent_end(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def on_handoff(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def on_tool_start(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def on_tool_end(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def on_llm_start(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def on_llm_end(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-class AgentsHooks(agents.RunHooks[Any]):
-    """The same no-op hooks for openai-agents."""
-
-    async def on_agent_start(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def on_agent_end(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def on_handoff(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def on_tool_start(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def on_tool_end(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def on_llm_start(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def on_llm_end(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
 def start_server() -> tuple[subprocess.Popen[str], str]:
     """The scripted server in its own process, and its base URL."""
     server = subprocess.Popen(
@@ -136,7 +87,7 @@ def tooluse_run(base_url: str, api: str, *, streamed: bool, config: Any = None) 
     )
     model = model_class("test-model", client(base_url))
     agent = tooluse.Agent("calc", tools=[tooluse.function_tool(add)], model=model)
-    hooks = TooluseHooks()
+    hooks = no_op_hooks(tooluse.RunHooks)
     config = config or tooluse.RunConfig()
 
     async def plain() -> Any:
@@ -159,7 +110,7 @@ def agents_run(base_url: str, api: str, *, streamed: bool) -> Run:
     )
     model = model_class("test-model", client(base_url))
     agent = agents.Agent("calc", tools=[agents.function_tool(add)], model=model)
-    hooks = AgentsHooks()
+    hooks = no_op_hooks(agents.RunHooks)
 
     async def plain() -> Any:
         return (await agents.Runner.run(agent, QUESTION, hooks=hooks)).final_output

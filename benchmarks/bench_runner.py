@@ -30,15 +30,13 @@ ratios (benchmarks/_common.py).
 from __future__ import annotations
 
 import asyncio
-import inspect
 import time
-import types
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import agents
 from _common import Results, arguments, compare, verdict
-from _peers import QUESTION, AgentsScripted, TooluseScripted, make_tool, runners
+from _peers import QUESTION, AgentsScripted, TooluseScripted, make_tool, no_op_hooks, runners
 
 import tooluse
 
@@ -48,27 +46,6 @@ SYNC = True  # the tool: a sync function, run in each side's worker threads
 CLOCK = time.process_time
 """CPU time of every thread: a worker thread's wake-up on a busy machine is not the SDK's."""
 Runner = Callable[[], Awaitable[Any]]
-
-
-def no_op_hooks(base: type[Any]) -> Any:
-    """An instance of a subclass of `base` whose every `on_*` hook is overridden by a no-op."""
-
-    def no_op(name: str) -> Callable[..., Awaitable[None]]:
-        async def hook(self: Any, *args: Any, **kwargs: Any) -> None:
-            return None
-
-        hook.__name__ = name
-        hook.__signature__ = inspect.signature(getattr(base, name))  # type: ignore[attr-defined]
-        return hook
-
-    names = [name for name in dir(base) if name.startswith("on_")]
-    hooks = {name: no_op(name) for name in names}
-    # new_class: openai-agents' AgentHooks and RunHooks are generic aliases.
-    return types.new_class(f"NoOp{name_of(base)}", (base,), {}, lambda ns: ns.update(hooks))()
-
-
-def name_of(base: Any) -> str:
-    return getattr(base, "__name__", None) or base.__origin__.__name__
 
 
 def hooked_runners(*, streamed: bool, provider: Any) -> dict[str, Runner]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import sys
 
 from tooluse import Agent, RunConfig, Runner, function_tool
 from tooluse._run_config import as_run_config
@@ -61,10 +62,11 @@ def test_each_run_without_a_run_config_gets_its_own_default() -> None:
 
 IN_FLIGHT_RUNS = 200
 
-LIVE_OBJECTS_PER_RUN = 85
+LIVE_OBJECTS_PER_RUN = 85 if sys.version_info >= (3, 11) else 115
 """GC-tracked objects one waiting run keeps alive (measured 71 with its Task and
-Future; +20 %): every full collection walks them all, for every run in flight (issue
-#15, bench_scaling.py)."""
+Future, 96 on 3.10, where each suspended coroutine also keeps a frame object; +20 %):
+every full collection walks them all, for every run in flight (issue #15,
+bench_scaling.py)."""
 
 
 async def test_a_waiting_run_keeps_few_gc_tracked_objects_alive() -> None:

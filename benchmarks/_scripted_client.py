@@ -33,6 +33,7 @@ __all__ = [
     "median_seconds",
     "report_growth",
     "responses_script",
+    "timed_runs",
 ]
 
 
@@ -166,6 +167,23 @@ async def median_seconds(run: Callable[[], Awaitable[Any]], repeat: int, rounds:
             await run()
         times.append((time.process_time() - started) / repeat)
     return statistics.median(times)
+
+
+async def timed_runs(
+    sdk: str, client: ScriptedClient, run: Callable[[], Awaitable[Any]], script: Any, repeat: int
+) -> float:
+    """CPU seconds per run (`median_seconds`, one round) of `run` playing `script` on `client`.
+
+    Each run must answer "done"; anything else stops the benchmark.
+    """
+
+    async def one() -> Any:
+        client.play(script)
+        output = await run()
+        if output != "done":
+            raise AssertionError(f"{sdk}: the run answered {output!r}, not 'done'")
+
+    return await median_seconds(one, repeat, 1)
 
 
 def report_growth(

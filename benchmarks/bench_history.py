@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import statistics
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -34,9 +35,9 @@ from _scripted_client import (
     SDKS,
     ScriptedClient,
     chat_script,
-    median_seconds,
     report_growth,
     responses_script,
+    timed_runs,
 )
 
 HISTORY = (1, 10, 50, 200)
@@ -109,16 +110,8 @@ class Case:
         make = chat_script if api == "chat" else responses_script
         self.scripts = {turns: make(turns) for turns in lengths}
 
-    async def timed(self, turns: int, repeat: int, rounds: int) -> float:
-        script = self.scripts[turns]
-
-        async def one() -> Any:
-            self.client.play(script)
-            output = await self.run()
-            if output != "done":
-                raise AssertionError(f"{self.sdk}: the run answered {output!r}, not 'done'")
-
-        return await median_seconds(one, repeat, rounds)
+    async def timed(self, turns: int, repeat: int) -> float:
+        return await timed_runs(self.sdk, self.client, self.run, self.scripts[turns], repeat)
 
 
 async def check_same(cases: dict[tuple[str, str], Case], turns: int) -> None:
@@ -128,7 +121,7 @@ async def check_same(cases: dict[tuple[str, str], Case], turns: int) -> None:
         for sdk in SDKS:
             case = cases[sdk, api]
             before_requests, before_calls = case.client.requests, calls[sdk]
-            await case.timed(turns, 1, 1)
+            await case.timed(turns, 1)
             made[sdk] = (case.client.requests - before_requests, calls[sdk] - before_calls)
         if len(set(made.values())) != 1 or made["tooluse"] != (turns, turns - 1):
             raise AssertionError(f"{api}: the SDKs differ (model calls, tool calls): {made}")
@@ -144,24 +137,19 @@ async def main() -> None:
     cases = {(sdk, api): Case(sdk, api, lengths) for sdk in SDKS for api in APIS}
     await check_same(cases, lengths[1])
     for case in cases.values():  # warm both sides: imports, caches, first-call paths
-        await case.timed(lengths[-1], 1, 1)
+        await case.timed(lengths[-1], 1)
     run_seconds: dict[tuple[str, str, int], list[float]] = {}
     for _ in range(rounds):  # alternating: machine noise falls on every case alike
         for turns in lengths:
             repeat = max(1, budget // turns)
             for key, case in cases.items():
-                seconds = await case.timed(turns, repeat, 1)
+                seconds = await case.timed(turns, repeat)
                 run_seconds.setdefault((*key, turns), []).append(seconds)
     report(run_seconds, args.json)
 
 
-def _median(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2]
-
-
 def report(run_seconds: dict[tuple[str, str, int], list[float]], json_path: str | None) -> None:
-    run = {key: _median(values) for key, values in run_seconds.items()}
+    run = {key: statistics.median(values) for key, values in run_seconds.items()}
     per_turn = {
         (sdk, api, h): (run[sdk, api, h + STEP] - run[sdk, api, h]) / STEP
         for sdk in SDKS

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import statistics
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -34,9 +35,9 @@ from _scripted_client import (
     SDKS,
     ScriptedClient,
     chat_script,
-    median_seconds,
     report_growth,
     responses_script,
+    timed_runs,
 )
 
 TOOLS = (1, 10, 100, 500)
@@ -99,21 +100,15 @@ class Case:
         make = chat_script if api == "chat" else responses_script
         self.script = make(2, tool="tool_0")
 
-    async def timed(self, repeat: int, rounds: int) -> float:
-        async def one() -> Any:
-            self.client.play(self.script)
-            output = await self.run()
-            if output != "done":
-                raise AssertionError(f"{self.sdk}: the run answered {output!r}, not 'done'")
-
-        return await median_seconds(one, repeat, rounds)
+    async def timed(self, repeat: int) -> float:
+        return await timed_runs(self.sdk, self.client, self.run, self.script, repeat)
 
 
 async def check_same(cases: dict[tuple[str, str, int], Case]) -> None:
     """Both SDKs make the same model calls and tool calls."""
     for (sdk, api, tools), case in cases.items():
         before_requests, before_calls = case.client.requests, calls[sdk]
-        await case.timed(1, 1)
+        await case.timed(1)
         made = (case.client.requests - before_requests, calls[sdk] - before_calls)
         if made != (2, 1):
             raise AssertionError(f"{sdk}/{api}/{tools} tools: (model calls, tool calls) {made}")
@@ -128,21 +123,16 @@ async def main() -> None:
     cases = {(sdk, api, n): Case(sdk, api, n) for sdk in SDKS for api in APIS for n in TOOLS}
     await check_same(cases)
     for case in cases.values():  # warm both sides: imports, caches, first-call paths
-        await case.timed(3, 1)
+        await case.timed(3)
     run_seconds: dict[tuple[str, str, int], list[float]] = {}
     for _ in range(rounds):  # alternating: machine noise falls on every case alike
         for key, case in cases.items():
-            run_seconds.setdefault(key, []).append(await case.timed(repeat, 1))
+            run_seconds.setdefault(key, []).append(await case.timed(repeat))
     report(run_seconds, args.json)
 
 
-def _median(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2]
-
-
 def report(run_seconds: dict[tuple[str, str, int], list[float]], json_path: str | None) -> None:
-    run = {key: _median(values) for key, values in run_seconds.items()}
+    run = {key: statistics.median(values) for key, values in run_seconds.items()}
     report_growth(run, TOOLS, "tools", json_path)
 
 

@@ -101,11 +101,12 @@ class ToolUseDeltaModel(tooluse.Model):
         yield self.done
 
 
-def tooluse_run(n: int) -> Run:
-    agent = tooluse.Agent("talker", model=ToolUseDeltaModel(n))
+def streamed_run(runner: Any, agent: Any) -> Run:
+    """A streamed run of `agent` by `runner` (tooluse's or openai-agents' `Runner`, which
+    stream alike): how many text deltas it yielded, and its final output."""
 
     async def run() -> tuple[int, str]:
-        result = tooluse.Runner.run_streamed(agent, QUESTION)
+        result = runner.run_streamed(agent, QUESTION)
         seen = 0
         async for event in result.stream_events():
             if event.type == "raw_response_event" and event.data.type == TEXT_DELTA:
@@ -113,6 +114,10 @@ def tooluse_run(n: int) -> Run:
         return seen, result.final_output
 
     return run
+
+
+def tooluse_run(n: int) -> Run:
+    return streamed_run(tooluse.Runner, tooluse.Agent("talker", model=ToolUseDeltaModel(n)))
 
 
 # --- openai-agents ---------------------------------------------------------
@@ -152,17 +157,7 @@ class AgentsDeltaModel(agents.Model):
 
 
 def agents_run(n: int) -> Run:
-    agent = agents.Agent("talker", model=AgentsDeltaModel(n))
-
-    async def run() -> tuple[int, str]:
-        result = agents.Runner.run_streamed(agent, QUESTION)
-        seen = 0
-        async for event in result.stream_events():
-            if event.type == "raw_response_event" and event.data.type == TEXT_DELTA:
-                seen += 1
-        return seen, result.final_output
-
-    return run
+    return streamed_run(agents.Runner, agents.Agent("talker", model=AgentsDeltaModel(n)))
 
 
 # --- pydantic-ai -------------------------------------------------------------

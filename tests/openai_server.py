@@ -12,11 +12,13 @@ a server sends with it (`Retry-After`), or no answer at all (a dropped connectio
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -447,3 +449,16 @@ def sent_call_ids(body: dict[str, Any]) -> list[str]:
         if message["role"] == "assistant"
         for call in message.get("tool_calls", [])
     ]
+
+
+def open_sockets() -> int:
+    """The sockets this process holds open (the client's and the server threads')."""
+    assert Path("/proc/self/fd").is_dir(), "counting open sockets needs Linux's /proc"
+    return sum(link(fd).startswith("socket:") for fd in Path("/proc/self/fd").iterdir())
+
+
+def link(fd: Path) -> str:
+    try:
+        return os.readlink(fd)
+    except FileNotFoundError:  # the descriptor listing the directory used, closed since
+        return ""

@@ -12,11 +12,9 @@ from __future__ import annotations
 import functools
 import gc
 import json
-import os
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import aclosing, nullcontext
-from pathlib import Path
 from typing import Any, Literal
 
 import openai
@@ -35,7 +33,15 @@ from tooluse.models import (
 )
 from tooluse.models._defaults import send_as_is
 
-from .openai_server import Call, ScriptedServer, Turn, responses_body, responses_events, sse
+from .openai_server import (
+    Call,
+    ScriptedServer,
+    Turn,
+    open_sockets,
+    responses_body,
+    responses_events,
+    sse,
+)
 
 Api = Literal["responses", "chat"]
 Mode = Literal["whole", "streamed"]
@@ -452,19 +458,6 @@ async def test_what_follows_a_terminal_event_is_not_read_as_the_response(
 
 CALLS = 100
 SLACK = 5  # sockets of the server's handler threads still closing, the pool's idle ones
-
-
-def open_sockets() -> int:
-    """The sockets this process holds open (the client's and the server threads')."""
-    assert Path("/proc/self/fd").is_dir(), "counting open sockets needs Linux's /proc"
-    return sum(link(fd).startswith("socket:") for fd in Path("/proc/self/fd").iterdir())
-
-
-def link(fd: Path) -> str:
-    try:
-        return os.readlink(fd)
-    except FileNotFoundError:  # the descriptor listing the directory used, closed since
-        return ""
 
 
 def at_done(event: StreamEvent) -> bool:

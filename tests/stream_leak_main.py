@@ -1,0 +1,71 @@
+"""300 streamed runs, 100 at a time, with the cyclic collector off, in a process of their own.
+
+Run as `python -m tests.stream_leak_main API` (API: `responses` or `chat`) from the
+repository's root; prints one JSON line: the sockets left open beyond those open before,
+and the requests the scripted server received.
+
+`tests/test_run_failures.py` runs it in a fresh interpreter rather than inside the suite:
+with the collector off, the objects of 100 concurrent streams pile up on top of what
+earlier tests left, and under the suite's coverage tracer, in a process whose other
+threads earlier tests started, this once ran for minutes at full CPU instead of seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import sys
+from typing import Any
+
+from tooluse import Agent, Runner, function_tool
+
+from .openai_server import Call, ScriptedServer, Turn, open_sockets
+
+RUNS_AT_ONCE = 100
+ROUNDS = 3
+
+
+@function_tool
+def get_weather(city: str) -> str:
+    """Get the weather.
+
+    Args:
+        city: The city.
+    """
+    return f"sunny in {city}"
+
+
+async def streamed_run(agent: Agent[Any]) -> None:
+    result = Runner.run_streamed(agent, "go")
+    async for _ in result.stream_events():
+        pass
+    assert result.final_output == "done", result.final_output
+
+
+async def main(api: str) -> dict[str, Any]:
+    server = ScriptedServer()
+    server.start()
+    try:
+        agent = Agent("a", tools=[get_weather], model=server.model(api))
+        first = Turn(calls=[Call("get_weather", '{"city": "Oslo"}')])
+        before = open_sockets()
+        gc.disable()  # an unclosed stream must show as a socket, not be freed by the collector
+        try:
+            for _ in range(ROUNDS):
+                server.script(*(t for _ in range(RUNS_AT_ONCE) for t in (first, Turn(text="done"))))
+                await asyncio.gather(*(streamed_run(agent) for _ in range(RUNS_AT_ONCE)))
+            left_open = open_sockets() - before
+        finally:
+            gc.enable()
+        return {
+            "left_open": left_open,
+            "requests": len(server.requests),
+            "last_request_is_json": bool(json.dumps(server.requests[-1]["body"])),
+        }
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    print(json.dumps(asyncio.run(main(sys.argv[1]))), flush=True)

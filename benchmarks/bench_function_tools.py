@@ -16,7 +16,9 @@ output) before a ratio is printed. `--quick`: a tenth of the iterations;
 from __future__ import annotations
 
 import asyncio
+import queue
 import statistics
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -123,6 +125,31 @@ async def measure(case: str, n: int) -> dict[str, float]:
     return {sdk: statistics.median(values) for sdk, values in samples.items()}
 
 
+def handoff_floor(n: int) -> float:
+    """Seconds per round trip of a token between two threads through `SimpleQueue`s.
+
+    No event loop and no tool: the least any thread hop costs on this machine (a sync
+    tool's call pays it, plus waking the event loop when the result is back).
+    """
+    there: queue.SimpleQueue[bool] = queue.SimpleQueue()
+    back: queue.SimpleQueue[bool] = queue.SimpleQueue()
+
+    def echo() -> None:
+        while there.get():
+            back.put(True)
+
+    threading.Thread(target=echo, daemon=True).start()
+    samples: list[float] = []
+    for _ in range(ROUNDS + 1):  # the first round warms the thread up
+        start = time.perf_counter()
+        for _ in range(n):
+            there.put(True)
+            back.get()
+        samples.append((time.perf_counter() - start) / n)
+    there.put(False)
+    return statistics.median(samples[1:])
+
+
 async def main() -> None:
     args = arguments(__doc__ or "")
     results = Results()
@@ -137,6 +164,8 @@ async def main() -> None:
             f"{case:<20} {ours * 1e6:>10.1f}us {theirs * 1e6:>12.1f}us {ratio:>7.2f}"
             f"  {verdict(ratio, TARGETS[case])}"
         )
+    floor = handoff_floor(50 if args.quick else 500)
+    print(f"{'thread round trip':<20} {floor * 1e6:>10.1f}us  (SimpleQueue, no loop: the floor)")
     results.write(args.json)
 
 

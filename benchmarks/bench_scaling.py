@@ -184,6 +184,70 @@ async def concurrency(mode: str, rounds: int) -> tuple[dict[str, Any], dict[str,
     return wall_curve, cpu_curve
 
 
+class CollectorClock:
+    """Collections and seconds spent in the cyclic collector, by generation, while entered."""
+
+    def __init__(self) -> None:
+        self.counts = [0, 0, 0]
+        self.seconds = [0.0, 0.0, 0.0]
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.counts[info["generation"]] += 1
+            self.seconds[info["generation"]] += time.perf_counter() - self._started
+
+    def __enter__(self) -> CollectorClock:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
+
+
+async def collector_share(mode: str, results: Results) -> None:
+    """Where tooluse's CPU per run goes at the ends of the concurrency curve.
+
+    With and without `gc.freeze()` (the heap of imported modules moved out of the
+    collector's sight, as a server can do once at start-up): a full collection walks
+    every tracked object, and the imports of three SDKs are most of them.
+    """
+    runner = runners(("tooluse",), turns=2, sync=False, pause=True)["tooluse"]
+    await gather(runner, 10)
+    ends = [CONCURRENT[mode][0], CONCURRENT[mode][-1]]
+    print("tooluse's CPU per run and the cyclic collector, by concurrent runs:")
+    for frozen in (False, True):
+        per_run: list[float] = []
+        for count in ends:
+            runs = max(1, BATCH_RUNS // count) * count
+            gc.collect()  # as each round of the curve starts; nor is earlier garbage frozen
+            if frozen:
+                gc.freeze()
+            try:
+                with CollectorClock() as clock:
+                    cpu = time.process_time()
+                    for _ in range(runs // count):
+                        await gather(runner, count)
+                    cpu = time.process_time() - cpu
+            finally:
+                gc.unfreeze()
+            per_run.append(cpu / runs * 1e6)
+            print(
+                f"  {count:>6} runs{' (gc.freeze())' if frozen else '':<15}"
+                f" {per_run[-1]:>7.1f}us per run;"
+                f" full collections {clock.counts[2]}, {clock.seconds[2] / runs * 1e6:.1f}us"
+                f" per run; younger {sum(clock.counts[:2])},"
+                f" {sum(clock.seconds[:2]) / runs * 1e6:.1f}us per run"
+            )
+        if frozen:
+            results.ratio(
+                "concurrency CPU with gc.freeze() after imports: tooluse growth",
+                per_run[-1] / per_run[0],
+            )
+
+
 async def main() -> None:
     args = arguments(__doc__ or "")
     mode = "quick" if args.quick else "full"
@@ -194,6 +258,7 @@ async def main() -> None:
     wall_curve, cpu_curve = await concurrency(mode, rounds)
     record(results, "concurrency", wall_curve, None, grows=False)
     record(results, "concurrency CPU", cpu_curve, 1.5)
+    await collector_share(mode, results)
     for figure, ratio in results.ratios.items():
         print(f"  {figure:<58} {ratio:>8.3f}  {verdict(ratio, results.targets[figure])}")
     results.write(args.json)

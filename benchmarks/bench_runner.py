@@ -5,9 +5,11 @@ Run with:
 
 Each SDK runs the same agent with a minimal scripted model of equal cost
 (benchmarks/_peers.py: prebuilt responses, an O(1) look at the last item; the tool is
-a sync function, so each side hops to its worker threads). Four set-ups, in this order:
+a sync function, so each side hops to its worker threads). Five set-ups, in this order:
 
 - plain: no hooks, `opentelemetry` not imported (tooluse, openai-agents, pydantic-ai);
+  then the same with an async tool, to show what the sync tool's thread hop costs
+  (printed, no target);
 - with hooks: a `RunHooks` and an `AgentHooks` subclass overriding every hook with a
   no-op, on both sides, and `opentelemetry.trace` imported with no tracer provider
   configured (tooluse's spans are then skipped; openai-agents' own tracing is off);
@@ -132,6 +134,9 @@ async def main() -> None:
     plain = await compare(runners(sync=True), runs, ROUNDS, CLOCK)
     title = "in-process scripted model, one sync tool call, two turns (CPU time):"
     report(title, plain, results, "run", TARGET)
+    no_hop = await compare(runners(sync=False), runs, ROUNDS, CLOCK)
+    title = "the same with an async tool (no thread hop; printed, no target):"
+    report(title, no_hop, results, "run, async tool", None)
 
     import opentelemetry.trace  # noqa: F401 - imported, no provider: tooluse's spans are skipped
 

@@ -4,8 +4,9 @@ Run with:
     pip install -e '.[dev]' && python benchmarks/bench_tracing.py
 
 The run of bench_runner.py (an in-process scripted model, one tool call, two turns),
-timed in three set-ups, each in a fresh interpreter so that "off" really has no
-`opentelemetry` module imported:
+with an async tool (a sync tool's hop to a worker thread would add tens of microseconds
+of noise to the few measured here), timed in three set-ups, each in a fresh interpreter
+so that "off" really has no `opentelemetry` module imported:
 
 - off: `import tooluse` only (the worker checks that no opentelemetry module is loaded);
 - api, no provider: `opentelemetry.trace` imported, no SDK configured (the global
@@ -14,7 +15,7 @@ timed in three set-ups, each in a fresh interpreter so that "off" really has no
   `SimpleSpanProcessor` into an `InMemorySpanExporter` (5 spans a run).
 
 Rounds alternate the set-ups so that machine noise falls on each; prints the median
-CPU time per run (of every thread: the sync tool runs in a worker thread) and the ratios
+CPU time per run (of every thread) and the ratios
 to "off" (1.00: no cost). `--json PATH`: also write the ratios (benchmarks/_common.py).
 """
 
@@ -41,7 +42,7 @@ def worker(case: str, runs: int) -> None:
     import tooluse
     from tooluse.testing import FunctionModel, ModelReply, ToolCall
 
-    def add(a: int, b: int) -> int:
+    async def add(a: int, b: int) -> int:  # async: a sync tool's thread hop is noise here
         """Add two numbers.
 
         Args:

@@ -4,10 +4,11 @@ Run as `python -m tests.stream_leak_main API` (API: `responses` or `chat`) from 
 repository's root; prints one JSON line: the sockets left open beyond those open before,
 and the requests the scripted server received.
 
-`tests/test_run_failures.py` runs it in a fresh interpreter rather than inside the suite:
-with the collector off, the objects of 100 concurrent streams pile up on top of what
-earlier tests left, and under the suite's coverage tracer, in a process whose other
-threads earlier tests started, this once ran for minutes at full CPU instead of seconds.
+`tests/test_run_failures.py` runs it in a fresh interpreter rather than inside the suite.
+Inside it, with the collector off on top of all that earlier tests left and under the
+suite's coverage tracer (set for greenlet concurrency, so every server thread gets a
+greenlet state that is freed through a pending call when the thread ends), it twice ran
+for over ten minutes at full CPU instead of seconds; the cause was not pinned down.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import asyncio
 import functools
 import inspect
 import json
-from collections.abc import Coroutine, Sequence
+from collections.abc import Awaitable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -225,12 +225,8 @@ class ToolExecutor:
         settings = self.settings
         if tool.timeout_seconds is not None:
             settings = settings._replace(timeout=tool.timeout_seconds)
-        invoker = tool.on_invoke_tool
-        try:  # here, not in a coroutine of its own: fewer objects while the tool runs
-            if isinstance(invoker, Invoker | RemoteInvoker):
-                outcome = await invoker.invoke(ctx, arguments, settings)
-            else:
-                outcome = await _invoke_within(tool, ctx, arguments, settings)
+        try:
+            outcome = await _invoke_within(tool, ctx, arguments, settings)
         except CallTimedOut as limit:
             outcome = await _timed_out(tool, ctx, limit)
         if tool.tool_output_guardrails:
@@ -294,14 +290,25 @@ def _finished_groups(
     return finished
 
 
-async def _invoke_within(
+def _invoke_within(
     tool: FunctionTool, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings
-) -> ToolOutcome:
+) -> Awaitable[ToolOutcome]:
+    """The tool's call within `settings`, as an awaitable.
+
+    Decorated and remote tools' own coroutine is returned as it is: no coroutine of this
+    function's own stays alive while each of them runs.
+    """
     invoker = tool.on_invoke_tool
     if isinstance(invoker, Invoker | RemoteInvoker):
-        return await invoker.invoke(ctx, arguments, settings)
-    # A hand-built tool: its exceptions are its own; a decorated tool it wraps sets ctx.error.
-    call = invoker(ctx, arguments)
+        return invoker.invoke(ctx, arguments, settings)
+    return _invoke_hand_built(tool, ctx, arguments, settings)
+
+
+async def _invoke_hand_built(
+    tool: FunctionTool, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings
+) -> ToolOutcome:
+    """A hand-built tool: its exceptions are its own; a decorated tool it wraps sets ctx.error."""
+    call = tool.on_invoke_tool(ctx, arguments)
     timeout = settings.timeout
     output = await (call if timeout is None else run_within(call, timeout, ctx))
     try:

@@ -120,11 +120,6 @@ class AgentSetup:
         return cls(agent, handoffs, tools, output, switchable=switchable)
 
 
-def _snapshot(entries: Sequence[Any]) -> list[Any]:
-    """A copy of `Agent.tools` to compare with it later (a list compares at C speed)."""
-    return list(entries)
-
-
 class _KeptTools(NamedTuple):
     """An agent's static tools, indexed once and used by every run while they are the same.
 
@@ -219,7 +214,8 @@ class RunScope:
         if keeps and (kept := _KeptTools.of(agent)) is not None:
             setup.static_tools = kept
             return kept
-        entries, count = _snapshot(agent.tools), changes()  # before listing: see _KeptTools
+        # A copy to compare with later (a list compares at C speed), before listing.
+        entries, count = list(agent.tools), changes()
         if setup.switchable is not None:
             setup.handoffs = await enabled_handoffs(setup.switchable, self.context, agent)
             one_tool = agent.handoff_mode == "one_tool"

@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import gc
 import logging
 import operator
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -24,6 +26,7 @@ from tooluse._threads import CallTimedOut, run_in_thread, stuck_calls
 
 CAP = _threads._MAX_WORKERS  # pyright: ignore[reportPrivateUsage]
 Pool = _threads._WorkerPool  # pyright: ignore[reportPrivateUsage]
+Job = _threads._Job  # pyright: ignore[reportPrivateUsage]
 
 request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id")
 
@@ -302,12 +305,92 @@ async def test_a_failing_on_abandon_is_logged_and_the_timeout_still_raised(
 # Plumbing
 
 
-def test_a_result_for_a_closed_loop_is_dropped() -> None:
+@pytest.mark.parametrize("inbox", [True, False], ids=["inbox", "call_soon_threadsafe"])
+def test_a_result_for_a_closed_loop_is_dropped(inbox: bool) -> None:
     loop = asyncio.new_event_loop()
-    future = loop.create_future()
+    job = Job(loop, operator.add, [1, 2], {}, "add")
+    if not inbox:
+        job.inbox = None
     loop.close()
-    _threads._deliver(loop, future, _threads._set_result, 1)  # pyright: ignore[reportPrivateUsage]
-    assert not future.done()
+    _threads._deliver(job, _threads._set_result, 3)  # pyright: ignore[reportPrivateUsage]
+    assert not job.future.done()
+
+
+class LoopWithoutReaders(asyncio.SelectorEventLoop):
+    """A loop that cannot watch file descriptors, like Windows' proactor loop."""
+
+    def add_reader(self, fd: Any, callback: Callable[..., object], *args: Any) -> None:
+        raise NotImplementedError
+
+
+def test_a_loop_that_cannot_watch_a_pipe_gets_results_through_call_soon_threadsafe() -> None:
+    loop = LoopWithoutReaders()
+    try:
+        assert loop.run_until_complete(run_in_thread(operator.add, [1, 2], {})) == 3
+        assert _threads._inboxes[loop] is None  # pyright: ignore[reportPrivateUsage]
+    finally:
+        loop.close()
+
+
+def test_windows_and_loops_without_weak_references_use_call_soon_threadsafe(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class NoWeakReferences:
+        __slots__ = ()
+
+    assert _threads._inbox_for(NoWeakReferences()) is None  # pyright: ignore[reportPrivateUsage, reportArgumentType]
+    loop = asyncio.new_event_loop()
+    try:
+        monkeypatch.setattr(os, "name", "nt")
+        assert _threads._open_inbox(loop) is None  # pyright: ignore[reportPrivateUsage]
+    finally:
+        monkeypatch.undo()
+        loop.close()
+
+
+async def test_many_results_arriving_together_are_all_delivered() -> None:
+    results = await asyncio.gather(*(run_in_thread(operator.add, [i, 1], {}) for i in range(500)))
+    assert results == [i + 1 for i in range(500)]
+
+
+def test_results_beyond_a_full_pipe_still_arrive() -> None:
+    # 70,000 results left before the loop runs: more bytes than one read takes (4,096)
+    # and than a pipe holds (64 KiB), so some writes find it full.
+    loop = asyncio.new_event_loop()
+    try:
+        inbox = _threads._inbox_for(loop)  # pyright: ignore[reportPrivateUsage]
+        assert inbox is not None
+        futures = [loop.create_future() for _ in range(70_000)]
+        for index, future in enumerate(futures):
+            inbox.put(_threads._set_result, future, index)  # pyright: ignore[reportPrivateUsage]
+        assert loop.run_until_complete(asyncio.gather(*futures)) == list(range(70_000))
+    finally:
+        loop.close()
+
+
+def test_a_wake_up_with_nothing_to_read_is_harmless() -> None:
+    loop = asyncio.new_event_loop()
+    try:
+        inbox = _threads._inbox_for(loop)  # pyright: ignore[reportPrivateUsage]
+        assert inbox is not None
+        inbox.drain()
+    finally:
+        loop.close()
+
+
+def test_a_loops_pipe_is_closed_when_the_loop_is_collected() -> None:
+    loop = asyncio.new_event_loop()
+    assert loop.run_until_complete(run_in_thread(operator.add, [1, 2], {})) == 3
+    inbox = _threads._inboxes[loop]  # pyright: ignore[reportPrivateUsage]
+    assert inbox is not None
+    pipe = (inbox._reader, inbox._writer)  # pyright: ignore[reportPrivateUsage]
+    os.fstat(pipe[0])
+    loop.close()
+    del loop, inbox
+    gc.collect()
+    for fd in pipe:
+        with pytest.raises(OSError, match="Bad file descriptor"):
+            os.fstat(fd)
 
 
 def test_a_forked_child_starts_with_an_empty_pool(pool: Pool) -> None:
@@ -315,6 +398,7 @@ def test_a_forked_child_starts_with_an_empty_pool(pool: Pool) -> None:
     fresh: Pool = _threads._pool  # pyright: ignore[reportPrivateUsage]
     assert fresh is not pool
     assert (fresh.workers, fresh.stuck) == (0, 0)
+    assert not _threads._inboxes  # pyright: ignore[reportPrivateUsage]
 
 
 async def test_a_stuck_worker_is_replaced_even_when_no_call_is_waiting(

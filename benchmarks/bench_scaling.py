@@ -15,8 +15,9 @@ built once per point outside the timing, warmed, and checked to give the same ou
   loop once (`asyncio.sleep(0)`, as one doing I/O would), so all C runs are in flight
   together (without it each run would finish in its task's first step, one after the
   other). Each round starts with `gc.collect()` (no side pays for another's garbage)
-  and, below 1,000 runs, repeats its batch to 1,000 runs. A side whose next point would
-  take longer than a minute (extrapolated) is not measured there.
+  and repeats its batch until it has done 1,000 runs and used 3 s of CPU (`ROUND_CPU`).
+  A side whose next point would take longer than a minute (extrapolated) is not measured
+  there.
 
 Prints each curve and the ratios: growth of tooluse's own cost (last point over the
 cheapest) and tooluse/peer at the last point. `--quick`: smaller sizes and fewer
@@ -111,26 +112,39 @@ async def tools(mode: str, rounds: int) -> dict[str, Any]:
 
 
 BATCH_RUNS = 1000
-"""A round at C < 1,000 runs its C runs at once 1,000 / C times in a row (CPU per run
-over 1,000 runs, not a 10 ms sample)."""
+ROUND_CPU = {"full": 3.0, "quick": 0.5}
+"""A round repeats its batch of C runs at once until it has done 1,000 runs and used this
+many CPU seconds: long enough for the collector's full collections to come at their
+steady-state rate at every point. (1,000 tooluse runs at 100 take under 0.1 s and end
+before the first full collection, which those runs pay for in a long-lived process; the
+first point then left that cost out.) Peers' rounds take longer than this already."""
 
 
-async def concurrent_round(runner: Any, count: int) -> tuple[float, float, list[Any]]:
+async def timed_batches(runner: Any, count: int, cpu_floor: float) -> tuple[int, float, float, Any]:
+    """Batches of `count` runs at once, until 1,000 runs and `cpu_floor` CPU seconds.
+
+    Returns:
+        The batches run, their wall and CPU seconds, and the last batch's outputs.
+    """
+    wall, cpu = time.perf_counter(), time.process_time()
+    outputs, batches = await gather(runner, count), 1
+    while batches * count < BATCH_RUNS or time.process_time() - cpu < cpu_floor:
+        outputs = await gather(runner, count)
+        batches += 1
+    return batches, time.perf_counter() - wall, time.process_time() - cpu, outputs
+
+
+async def concurrent_round(
+    runner: Any, count: int, cpu_floor: float
+) -> tuple[float, float, list[Any]]:
     """Wall time of one batch of `count` runs at once, and the CPU per batch, in a round.
 
     The garbage of earlier rounds (the other side's above all) is collected first, so
     that each side's CPU is its own, cyclic GC included.
     """
-    batches = max(1, BATCH_RUNS // count)
     gc.collect()
-    wall, cpu = time.perf_counter(), time.process_time()
-    for _ in range(batches):
-        outputs = await gather(runner, count)
-    return (
-        (time.perf_counter() - wall) / batches,
-        (time.process_time() - cpu) / batches,
-        outputs,  # pyright: ignore[reportPossiblyUnbound]
-    )
+    batches, wall, cpu, outputs = await timed_batches(runner, count, cpu_floor)
+    return wall / batches, cpu / batches, outputs
 
 
 async def concurrency(mode: str, rounds: int) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -156,7 +170,7 @@ async def concurrency(mode: str, rounds: int) -> tuple[dict[str, Any], dict[str,
             for sdk in active:
                 if round_ and samples[sdk][0][0] > LIMIT_SECONDS[mode] / 4:
                     continue  # one slow round is enough
-                wall, cpu, outputs = await concurrent_round(built[sdk], count)
+                wall, cpu, outputs = await concurrent_round(built[sdk], count, ROUND_CPU[mode])
                 same_outputs({"one run": expected, f"{sdk} x {count}": outputs[-1]})
                 samples[sdk].append((wall, cpu))
         for sdk in SDKS:
@@ -218,34 +232,31 @@ async def collector_share(mode: str, results: Results) -> None:
     await gather(runner, 10)
     ends = [CONCURRENT[mode][0], CONCURRENT[mode][-1]]
     print("tooluse's CPU per run and the cyclic collector, by concurrent runs:")
+    per_run: dict[tuple[int, bool], float] = {}
     for frozen in (False, True):
-        per_run: list[float] = []
         for count in ends:
-            runs = max(1, BATCH_RUNS // count) * count
             gc.collect()  # as each round of the curve starts; nor is earlier garbage frozen
             if frozen:
                 gc.freeze()
             try:
                 with CollectorClock() as clock:
-                    cpu = time.process_time()
-                    for _ in range(runs // count):
-                        await gather(runner, count)
-                    cpu = time.process_time() - cpu
+                    batches, _, cpu, _ = await timed_batches(runner, count, ROUND_CPU[mode])
             finally:
                 gc.unfreeze()
-            per_run.append(cpu / runs * 1e6)
+            runs = batches * count
+            per_run[count, frozen] = cpu / runs * 1e6
             print(
                 f"  {count:>6} runs{' (gc.freeze())' if frozen else '':<15}"
-                f" {per_run[-1]:>7.1f}us per run;"
+                f" {per_run[count, frozen]:>7.1f}us per run;"
                 f" full collections {clock.counts[2]}, {clock.seconds[2] / runs * 1e6:.1f}us"
                 f" per run; younger {sum(clock.counts[:2])},"
                 f" {sum(clock.seconds[:2]) / runs * 1e6:.1f}us per run"
             )
-        if frozen:
-            results.ratio(
-                "concurrency CPU with gc.freeze() after imports: tooluse growth",
-                per_run[-1] / per_run[0],
-            )
+    for count in ends:
+        results.ratio(
+            f"CPU per run at {count:,} concurrent runs, gc.freeze() after imports / without",
+            per_run[count, True] / per_run[count, False],
+        )
 
 
 async def main() -> None:

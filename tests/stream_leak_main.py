@@ -37,6 +37,10 @@ def get_weather(city: str) -> str:
     return f"sunny in {city}"
 
 
+FIRST = Turn(calls=[Call("get_weather", '{"city": "Oslo"}')])
+"""The model's first turn: one call of `get_weather` (tests/test_run_failures.py uses it too)."""
+
+
 async def streamed_run(agent: Agent[Any]) -> None:
     result = Runner.run_streamed(agent, "go")
     async for _ in result.stream_events():
@@ -49,12 +53,11 @@ async def main(api: str) -> dict[str, Any]:
     server.start()
     try:
         agent = Agent("a", tools=[get_weather], model=server.model(api))
-        first = Turn(calls=[Call("get_weather", '{"city": "Oslo"}')])
         before = open_sockets()
         gc.disable()  # an unclosed stream must show as a socket, not be freed by the collector
         try:
             for _ in range(ROUNDS):
-                server.script(*(t for _ in range(RUNS_AT_ONCE) for t in (first, Turn(text="done"))))
+                server.script(*(t for _ in range(RUNS_AT_ONCE) for t in (FIRST, Turn(text="done"))))
                 await asyncio.gather(*(streamed_run(agent) for _ in range(RUNS_AT_ONCE)))
             left_open = open_sockets() - before
         finally:

@@ -11,23 +11,14 @@ from typing import Any
 
 import pytest
 
-from tooluse import Agent, Runner, function_tool
+from tooluse import Agent, Runner
 from tooluse.exceptions import ModelAPIError, ResponseIncomplete, RunStopped
 
 from .openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
+from .stream_leak_main import FIRST, get_weather
 
 APIS = ["responses", "chat"]
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@function_tool
-def get_weather(city: str) -> str:
-    """Get the weather.
-
-    Args:
-        city: The city.
-    """
-    return f"sunny in {city}"
 
 
 async def run(agent: Agent[Any], streamed: bool) -> Any:
@@ -37,9 +28,6 @@ async def run(agent: Agent[Any], streamed: bool) -> Any:
     async for _ in result.stream_events():
         pass
     return result
-
-
-FIRST = Turn(calls=[Call("get_weather", '{"city": "Oslo"}')])
 
 
 def assert_keeps_the_conversation(error: RunStopped) -> None:

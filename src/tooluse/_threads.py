@@ -379,7 +379,7 @@ def _deliver(job: _Job, setter: _Setter, value: Any) -> None:
     if job.inbox is not None:
         job.inbox.put(setter, job.future, value)
         return
-    # Not contextlib.suppress: this is on every call's path, and `with` costs more.
+    # Not contextlib.suppress: on every call's path for these loops, where `with` costs more.
     try:  # noqa: SIM105
         job.loop.call_soon_threadsafe(setter, job.future, value)
     except RuntimeError:  # the loop closed: nobody waits for the result

@@ -598,6 +598,19 @@ class RunEvents:
         if agent.hooks is not None:
             await agent.hooks.on_tool_end(context, agent, tool, result)
 
+    @classmethod
+    def of(
+        cls, hooks: RunHooks[Any] | None, stream: EventBuffer | None, tracer: RunTracer | None
+    ) -> RunEvents:
+        """The run's events: one shared instance for every run with no hooks, stream or tracer.
+
+        An instance holds nothing else and none is changed, so runs without watchers share
+        one: an object less for each run in flight (issue #15).
+        """
+        if hooks is None and stream is None and tracer is None:
+            return _UNWATCHED
+        return cls(hooks, stream, tracer)
+
     def watched(self, agent: Agent[Any]) -> bool:
         """Whether any hook listens to `agent`'s steps: when none does, the run skips the awaits."""
         return self._hooks is not None or agent.hooks is not None
@@ -627,3 +640,6 @@ class RunEvents:
         """A guardrail finished."""
         if self.stream is not None:
             self.stream.put(GuardrailResultStreamEvent(kind, result))
+
+
+_UNWATCHED = RunEvents(None, None)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ._guardrail_checks import check_guardrail_list
@@ -56,12 +54,11 @@ class RunConfig:
     max_concurrent_tool_calls: int | None = None
     """The most function tool calls of this run running at once; None runs a turn's calls
     all at once."""
-    input_guardrails: list[InputGuardrail[Any]] = field(default_factory=list["InputGuardrail[Any]"])
-    """Input guardrails for the run, beside the starting agent's."""
-    output_guardrails: list[OutputGuardrail[Any]] = field(
-        default_factory=list["OutputGuardrail[Any]"]
-    )
-    """Output guardrails for the run, beside the answering agent's."""
+    input_guardrails: list[InputGuardrail[Any]] | None = None
+    """Input guardrails for the run, beside the starting agent's (None: none, as in
+    openai-agents)."""
+    output_guardrails: list[OutputGuardrail[Any]] | None = None
+    """Output guardrails for the run, beside the answering agent's (None: none)."""
     tracing_disabled: bool = False
     """Record no OpenTelemetry spans for this run, even with a tracer provider set."""
     trace_include_sensitive_data: bool | None = None
@@ -80,9 +77,9 @@ class RunConfig:
     compact or summarise a long history); may be async. None: the history, then the input."""
 
     def __post_init__(self) -> None:
-        if self.input_guardrails != []:  # the common case, checked for nothing
+        if self.input_guardrails is not None:
             check_guardrail_list("RunConfig", "input_guardrails", self.input_guardrails, "input")
-        if self.output_guardrails != []:
+        if self.output_guardrails is not None:
             check_guardrail_list("RunConfig", "output_guardrails", self.output_guardrails, "output")
         if self.model_settings is not None:
             self.model_settings = as_model_settings("RunConfig", self.model_settings)
@@ -160,26 +157,21 @@ def as_run_config(value: object) -> RunConfig:
     return _default_config() if value is None else from_fields("run_config", RunConfig, value)
 
 
-_DEFAULTS: dict[str, Any] = {}
-"""The fields of `RunConfig()`, checked once; those with a factory are made for each run."""
+_DEFAULTS: list[tuple[str, Any]] = []
+"""The fields of `RunConfig()`, checked once."""
 
 
 def _default_config() -> RunConfig:
-    """`RunConfig()`, without checking the defaults again for every run that gives none."""
+    """`RunConfig()`, without checking the defaults again for every run that gives none.
+
+    Set field by field, never through `vars()`: on Python 3.11+ an instance keeps its
+    fields inline until its `__dict__` is asked for, one GC-tracked object less for every
+    run in flight (issue #15).
+    """
     if not _DEFAULTS:
-        _DEFAULTS.update(vars(RunConfig()))
+        checked = RunConfig()
+        _DEFAULTS.extend((f.name, getattr(checked, f.name)) for f in dataclasses.fields(RunConfig))
     config = RunConfig.__new__(RunConfig)
-    values = vars(config)
-    values.update(_DEFAULTS)
-    for name, factory in _factories():  # each run's own lists, as RunConfig() makes them
-        values[name] = factory()
+    for name, value in _DEFAULTS:  # all immutable: nothing is shared that a run could change
+        setattr(config, name, value)
     return config
-
-
-@functools.cache
-def _factories() -> tuple[tuple[str, Callable[[], Any]], ...]:
-    return tuple(
-        (f.name, f.default_factory)
-        for f in dataclasses.fields(RunConfig)
-        if f.default_factory is not dataclasses.MISSING
-    )

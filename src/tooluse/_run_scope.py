@@ -195,12 +195,10 @@ class RunScope:
     """When the run must end (the event loop's clock), with `run_timeout` set."""
     input_checks: InputChecks | None = None
     """The input guardrails, to run with the first model call; None once they have."""
-    input_guardrail_results: list[InputGuardrailResult] = field(
-        default_factory=list[InputGuardrailResult]
-    )
-    output_guardrail_results: list[OutputGuardrailResult] = field(
-        default_factory=list[OutputGuardrailResult]
-    )
+    # The guardrails' results, made when the first is kept: a run without guardrails keeps
+    # no empty lists alive while it waits (thousands may wait at once, issue #15).
+    input_guardrail_results: list[InputGuardrailResult] | None = None
+    output_guardrail_results: list[OutputGuardrailResult] | None = None
     model_memo: dict[Any, Any] = field(default_factory=dict[Any, Any])
     """What the models keep from one request of the run to the next (`ModelRequest.memo`)."""
 

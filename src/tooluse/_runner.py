@@ -95,7 +95,17 @@ class Runner:
             MaxTurnsExceeded: If the model is still calling tools after `max_turns` calls.
             RunStopped: Any other way the run stops early; it keeps the conversation.
         """
-        return await _Run(starting_agent, input, options).execute()
+        # `execute()`, in this frame: no coroutine of its own kept for the run's length
+        # (thousands of runs may be in flight, issue #15).
+        run = _Run(starting_agent, input, options)
+        run.started()
+        try:
+            result = await run.body()
+        except BaseException as error:
+            run.ended(error)
+            raise
+        run.ended(None)
+        return result
 
     @classmethod
     def run_sync(
@@ -165,10 +175,11 @@ class Runner:
             state.usage,
         )
         streaming.raw_responses = run.scope.raw_responses
-        streaming.input_guardrail_results = run.scope.input_guardrail_results
-        streaming.output_guardrail_results = run.scope.output_guardrail_results
-        streaming.tool_input_guardrail_results = run.scope.executor.tool_input_guardrail_results
-        streaming.tool_output_guardrail_results = run.scope.executor.tool_output_guardrail_results
+        # The run fills the result's own lists, which the caller may read as it streams.
+        run.scope.input_guardrail_results = streaming.input_guardrail_results
+        run.scope.output_guardrail_results = streaming.output_guardrail_results
+        run.scope.executor.tool_input_guardrail_results = streaming.tool_input_guardrail_results
+        run.scope.executor.tool_output_guardrail_results = streaming.tool_output_guardrail_results
         streaming.last_agent = run.scope.setup.agent
         task = asyncio.ensure_future(_run_streaming(run, streaming))
         task.add_done_callback(functools.partial(_streaming_ended, run, streaming))
@@ -244,7 +255,7 @@ class _Run:
             if usage is not None:
                 state.usage = usage
         context = RunContextWrapper(context=options.get("context"), usage=state.usage)
-        events = RunEvents(options.get("hooks"), stream, run_tracer(config))
+        events = RunEvents.of(options.get("hooks"), stream, run_tracer(config))
         self.scope = RunScope(
             state=state,
             setup=AgentSetup.of(agent),
@@ -266,25 +277,39 @@ class _Run:
 
     async def execute(self) -> RunResult:
         """Run until the run answers, pauses or stops, within its time limit if it has one."""
+        self.started()
+        try:
+            result = await self.body()
+        except BaseException as error:
+            self.ended(error)
+            raise
+        self.ended(None)
+        return result
+
+    def started(self) -> None:
+        """The run starts: its span opens (`execute`'s first step)."""
         tracer = self.scope.events.tracer
         if tracer is not None:
             tracer.run_start(self.scope.setup.agent)
-        try:
-            if self.scope.config.run_timeout is None:  # one coroutine less per run
-                result = await self._run()
-            else:
-                result = await self._within_timeout()
-        except BaseException as error:
-            if isinstance(error, RunStopped):
-                error.state = self.scope.state  # to resume from, after raising a limit say
-                if not error.items:  # raised where the conversation is not known (a tool)
-                    error.items, error.new_items = self.scope.error_items()
-            if tracer is not None:
-                tracer.run_end(error)
-            raise
+
+    def body(self) -> Coroutine[Any, Any, RunResult]:
+        """The run's turns, within its time limit if it has one (`execute`'s middle step)."""
+        if self.scope.config.run_timeout is None:  # one coroutine less per run
+            return self._turns()
+        return self._within_timeout()
+
+    def ended(self, error: BaseException | None) -> None:
+        """The run ended, however (`execute`'s last step).
+
+        A `RunStopped` gets the state to resume from and the conversation; the span closes.
+        """
+        if isinstance(error, RunStopped):
+            error.state = self.scope.state  # to resume from, after raising a limit say
+            if not error.items:  # raised where the conversation is not known (a tool)
+                error.items, error.new_items = self.scope.error_items()
+        tracer = self.scope.events.tracer
         if tracer is not None:
-            tracer.run_end(None)
-        return result
+            tracer.run_end(error)
 
     async def _within_timeout(self) -> RunResult:
         """The run, stopped with `RunTimeoutError` once `run_timeout` (set) has passed.
@@ -294,10 +319,10 @@ class _Run:
         stays a cancellation.
         """
         timeout = self.scope.config.run_timeout
-        assert timeout is not None  # execute() runs _run() itself without one
+        assert timeout is not None  # execute() runs the turns itself without one
         loop = asyncio.get_running_loop()
         self.scope.deadline = loop.time() + timeout
-        task = asyncio.ensure_future(self._run())
+        task = asyncio.ensure_future(self._turns())
         timer = loop.call_later(timeout, task.cancel)
         try:
             await asyncio.wait({task})
@@ -320,15 +345,9 @@ class _Run:
         if not state.new_items and state.turn is None:
             self.scope.input_checks = self._input_checks(_as_given(state.input))
 
-    async def _run(self) -> RunResult:
-        """Loop over turns; leave the toolsets, in the task that entered them."""
-        try:
-            result = await (self._loop() if self._link is None else self._loop_on_session())
-        except BaseException as error:
-            await self._leave_toolsets(error)
-            raise
-        await self._leave_toolsets(None)
-        return result
+    def _turns(self) -> Coroutine[Any, Any, RunResult]:
+        """The loop over turns, as a coroutine (not one itself: one less per run in flight)."""
+        return self._loop() if self._link is None else self._loop_on_session()
 
     async def _leave_toolsets(self, error: BaseException | None) -> None:
         if self._toolsets is not None:
@@ -336,17 +355,23 @@ class _Run:
             await self._toolsets.__aexit__(kind, error, error.__traceback__ if error else None)
 
     async def _loop(self) -> RunResult:
-        await self._take_over()
-        while True:
-            step = await take_turn(self.scope)
-            if self._link is not None and isinstance(step, RunAgain | NextAgent):
-                await self._link.save(self.scope.state)
-            if isinstance(step, RunAgain):
-                continue
-            if isinstance(step, NextAgent):
-                await self._hand_off(step.handoff)
-                continue
-            return await self._finish(step)
+        """Take turns until the run ends; leave the toolsets, in the task that entered them."""
+        try:
+            await self._take_over()
+            while True:
+                step = await take_turn(self.scope)
+                if self._link is not None and isinstance(step, RunAgain | NextAgent):
+                    await self._link.save(self.scope.state)
+                if isinstance(step, NextAgent):
+                    await self._hand_off(step.handoff)
+                elif not isinstance(step, RunAgain):
+                    break
+            result = await self._finish(step)
+        except BaseException as error:
+            await self._leave_toolsets(error)
+            raise
+        await self._leave_toolsets(None)
+        return result
 
     async def _loop_on_session(self) -> RunResult:
         """The loop, holding the session: its history or paused run read first."""
@@ -382,14 +407,15 @@ class _Run:
         """
         scope = self.scope
         agent, events = scope.setup.agent, scope.events
-        guardrails = [*agent.input_guardrails, *scope.config.input_guardrails]
+        guardrails = [*agent.input_guardrails, *(scope.config.input_guardrails or ())]
         if not guardrails:
             return None
         before, beside = split_input_guardrails(guardrails)
-        results = scope.input_guardrail_results
 
         def keep(result: InputGuardrailResult) -> None:
-            results.append(result)
+            if scope.input_guardrail_results is None:  # read here: a streamed run sets it later
+                scope.input_guardrail_results = []
+            scope.input_guardrail_results.append(result)
             events.guardrail_result("input", result)
 
         def check(guardrails: list[InputGuardrail[Any]]) -> Coroutine[Any, Any, Any]:
@@ -448,10 +474,6 @@ class _Run:
             last_agent=scope.setup.agent,
             usage=state.usage,
         )
-        result.input_guardrail_results = scope.input_guardrail_results
-        result.tool_input_guardrail_results = scope.executor.tool_input_guardrail_results
-        result.tool_output_guardrail_results = scope.executor.tool_output_guardrail_results
-        result.output_guardrail_results = scope.output_guardrail_results
         if isinstance(step, FinalOutput):
             await self._check_output(step.output)
             if self._link is not None:
@@ -467,18 +489,24 @@ class _Run:
             result._state = state  # pyright: ignore[reportPrivateUsage]
         elif isinstance(step, Pending):
             result.pending_tool_calls = step.calls
+        # Once the output guardrails have run; a run without guardrails made no lists.
+        result.input_guardrail_results = scope.input_guardrail_results or []
+        result.tool_input_guardrail_results = scope.executor.tool_input_guardrail_results or []
+        result.tool_output_guardrail_results = scope.executor.tool_output_guardrail_results or []
+        result.output_guardrail_results = scope.output_guardrail_results or []
         return result
 
     async def _check_output(self, output: Any) -> None:
         """Run the answering agent's and the run's output guardrails on the final output."""
         scope = self.scope
         agent, events = scope.setup.agent, scope.events
-        guardrails = [*agent.output_guardrails, *scope.config.output_guardrails]
+        guardrails = [*agent.output_guardrails, *(scope.config.output_guardrails or ())]
         if guardrails:
-            results = scope.output_guardrail_results
 
             def keep(result: OutputGuardrailResult) -> None:
-                results.append(result)
+                if scope.output_guardrail_results is None:
+                    scope.output_guardrail_results = []
+                scope.output_guardrail_results.append(result)
                 events.guardrail_result("output", result)
 
             await run_output_guardrails(

@@ -112,9 +112,10 @@ class ToolExecutor:
         cap = config.max_concurrent_tool_calls
         self._slots = asyncio.Semaphore(cap) if cap is not None else None
         """Taken by each function tool call while it runs, when the run caps them."""
-        self.tool_input_guardrail_results: list[ToolInputGuardrailResult] = []
-        """What the tools' input guardrails said, in the order they finished."""
-        self.tool_output_guardrail_results: list[ToolOutputGuardrailResult] = []
+        self.tool_input_guardrail_results: list[ToolInputGuardrailResult] | None = None
+        """What the tools' input guardrails said, in the order they finished (None until
+        the first: no empty list kept alive by a waiting run without any, issue #15)."""
+        self.tool_output_guardrail_results: list[ToolOutputGuardrailResult] | None = None
         """What the tools' output guardrails said, in the order they finished."""
 
     async def run(
@@ -124,6 +125,9 @@ class ToolExecutor:
         finished: list[GroupOutcome],
     ) -> list[GroupOutcome]:
         """Run every call of every group at once; answer each group.
+
+        A turn's one call is awaited through `call` instead, with no list or coroutine of
+        this method's kept while it runs.
 
         Args:
             agent: The agent whose tools these are.
@@ -141,17 +145,12 @@ class ToolExecutor:
         for group in groups:
             for call in group.calls:
                 calls.append(self._call(agent, group.call_id, call))  # noqa: PERF401
-        if len(calls) == 1:  # the common turn: awaited here, one coroutine less
-            results = [await calls[0]]
-        else:
-            done: dict[int, ToolOutcome] = {}
-            try:
-                results = await all_or_none(calls, done)
-            except BaseException:
-                finished.extend(_finished_groups(groups, done))
-                raise
-        if len(groups) == 1:  # the common turn: one call id
-            return [GroupOutcome(groups[0], tuple(results))]
+        done: dict[int, ToolOutcome] = {}
+        try:
+            results = await all_or_none(calls, done)
+        except BaseException:
+            finished.extend(_finished_groups(groups, done))
+            raise
         outcomes: list[GroupOutcome] = []
         first = 0
         for group in groups:
@@ -160,14 +159,44 @@ class ToolExecutor:
             first = last
         return outcomes
 
-    def _call(
-        self, agent: Agent[Any], call_id: str, planned: PlannedCall
-    ) -> Coroutine[Any, Any, ToolOutcome]:
-        """The call, as a coroutine to await (not one itself: one object less while it runs)."""
+    def call(self, agent: Agent[Any], call_id: str, planned: PlannedCall) -> Awaitable[ToolOutcome]:
+        """A turn's one call, to await at once.
+
+        A tool with nothing around its call (no guardrails, hooks, span, timeout or cap)
+        is the tool's own invocation: no coroutine of this class stays alive while it runs
+        (thousands of runs may wait at once, issue #15).
+
+        Args:
+            agent: The agent whose tool it is.
+            call_id: The id the model gave the call.
+            planned: The call.
+
+        Returns:
+            Its outcome, once awaited.
+        """
         tool = planned.tool
-        if tool is None:
-            return _answered(ToolOutcome(planned.error or "", failed=not planned.rejected))
-        ctx = ToolContext(
+        if tool is None or not self._bare(agent, tool):
+            return self._call(agent, call_id, planned)
+        self.context.usage.tool_calls += 1  # counted as it starts, as `_watched` counts it
+        ctx = self._context(agent, call_id, planned, tool)
+        return _invoke_within(tool, ctx, planned.arguments, self.settings)
+
+    def _bare(self, agent: Agent[Any], tool: FunctionTool) -> bool:
+        """Whether nothing runs around the tool's call: `_watched` would only count it."""
+        return (
+            self._slots is None
+            and self.events.tracer is None
+            and self.settings.timeout is None
+            and tool.timeout_seconds is None
+            and not tool.tool_input_guardrails
+            and not tool.tool_output_guardrails
+            and not self.events.watched(agent)
+        )
+
+    def _context(
+        self, agent: Agent[Any], call_id: str, planned: PlannedCall, tool: FunctionTool
+    ) -> ToolContext[Any]:
+        return ToolContext(
             context=self.context.context,
             usage=self.context.usage,
             tool_name=tool.name,
@@ -176,6 +205,15 @@ class ToolExecutor:
             agent=agent,
             run_config=self.config,
         )
+
+    def _call(
+        self, agent: Agent[Any], call_id: str, planned: PlannedCall
+    ) -> Coroutine[Any, Any, ToolOutcome]:
+        """The call, as a coroutine to await (not one itself: one object less while it runs)."""
+        tool = planned.tool
+        if tool is None:
+            return _answered(ToolOutcome(planned.error or "", failed=not planned.rejected))
+        ctx = self._context(agent, call_id, planned, tool)
         if self._slots is not None:
             return self._limited(self._slots, agent, tool, ctx, planned.arguments)
         if self.events.tracer is None:  # the common case: one frame less
@@ -212,6 +250,8 @@ class ToolExecutor:
         """The call, with its guardrails and the hooks around it."""
         events = self.events
         if tool.tool_input_guardrails:
+            if self.tool_input_guardrail_results is None:
+                self.tool_input_guardrail_results = []
             rejection = await check_tool_input(
                 tool, ctx, agent, self.tool_input_guardrail_results, events.tracer,
                 functools.partial(events.guardrail_result, "tool_input"),
@@ -230,6 +270,8 @@ class ToolExecutor:
         except CallTimedOut as limit:
             outcome = await _timed_out(tool, ctx, limit)
         if tool.tool_output_guardrails:
+            if self.tool_output_guardrail_results is None:
+                self.tool_output_guardrail_results = []
             replaced = await check_tool_output(
                 tool, ctx, agent, outcome.returned(), self.tool_output_guardrail_results,
                 events.tracer, functools.partial(events.guardrail_result, "tool_output"),

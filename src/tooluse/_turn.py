@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple, cast
 
@@ -317,19 +318,14 @@ async def run(scope: RunScope, plan: TurnPlan) -> list[GroupOutcome]:
     if limits is not None:
         coming = sum(call.tool is not None for group in groups for call in group.calls)
         limits.check_tool_calls(scope.state.usage, coming)
-
-    finished: list[GroupOutcome] = []
-    try:
-        outcomes = await scope.executor.run(agent, groups, finished)
-    except BaseException:
-        # An answer made before the turn stopped early is kept only if its text is all that
-        # counts: what a tool returned beyond it (an agent, context variables, the value a
-        # tool_use_behavior stops on, a failure for the error budget) is not in the state.
-        if agent.tool_use_behavior == "run_llm_again":
-            for outcome in finished:
-                if all(map(_only_text, outcome.outcomes)):
-                    _answer(answers, outcome)
-        raise
+    if len(groups) == 1 and len(groups[0].calls) == 1:
+        # The common turn, one call: awaited here, with nothing else kept alive while it
+        # runs; stopped early, it has no finished answer to keep.
+        group = groups[0]
+        outcome = await scope.executor.call(agent, group.call_id, group.calls[0])
+        outcomes = [GroupOutcome(group, (outcome,))]
+    else:
+        outcomes = await _run_at_once(scope, groups)
     for outcome in outcomes:
         _answer(answers, outcome)
     for planned in plan.handoffs:
@@ -340,7 +336,26 @@ async def run(scope: RunScope, plan: TurnPlan) -> list[GroupOutcome]:
     return outcomes
 
 
-def _unanswered(groups: tuple[CallGroup, ...], answers: dict[str, Item]) -> list[CallGroup]:
+async def _run_at_once(scope: RunScope, groups: Sequence[CallGroup]) -> list[GroupOutcome]:
+    """Run the calls of several groups (or a group of several) at once."""
+    answers, agent = _turn(scope).answers, scope.setup.agent
+    finished: list[GroupOutcome] = []
+    try:
+        return await scope.executor.run(agent, groups, finished)
+    except BaseException:
+        # An answer made before the turn stopped early is kept only if its text is all that
+        # counts: what a tool returned beyond it (an agent, context variables, the value a
+        # tool_use_behavior stops on, a failure for the error budget) is not in the state.
+        if agent.tool_use_behavior == "run_llm_again":
+            for outcome in finished:
+                if all(map(_only_text, outcome.outcomes)):
+                    _answer(answers, outcome)
+        raise
+
+
+def _unanswered(groups: tuple[CallGroup, ...], answers: dict[str, Item]) -> Sequence[CallGroup]:
+    if not answers:  # a fresh turn: the plan's own tuple, no list kept while the calls run
+        return groups
     # Not inline: a comprehension would make a cell of `answers` in run()'s frame.
     return [group for group in groups if group.call_id not in answers]
 

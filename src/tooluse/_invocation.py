@@ -32,6 +32,7 @@ from ._tool_outputs import parts_text, rich_parts
 from .exceptions import ModelRetry, ToolArgumentsError, UsageLimitExceeded, UserError
 
 __all__ = [
+    "NO_SETTINGS",
     "InvokeSettings",
     "Invoker",
     "StoppedAtLimit",
@@ -86,7 +87,8 @@ class InvokeSettings(NamedTuple):
     """Whether tool exceptions are logged with their messages."""
 
 
-_NO_SETTINGS = InvokeSettings()
+NO_SETTINGS = InvokeSettings()
+"""The settings of a run that sets none (one instance for all such runs)."""
 _NO_ARGS: list[Any] = []  # never changed: only ever unpacked into a call
 
 
@@ -156,7 +158,7 @@ class Invoker:
                 return to_json(result).decode()
             return _outcome(ctx, result).output
         except Exception as error:
-            return (await self._failed(ctx, error, _NO_SETTINGS)).output
+            return (await self._failed(ctx, error, NO_SETTINGS)).output
 
     async def invoke(
         self, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings

@@ -23,6 +23,7 @@ from ._durable import RemoteInvoker
 from ._function_tool import FunctionTool
 from ._hooks import RunEvents
 from ._invocation import (
+    NO_SETTINGS,
     Invoker,
     InvokeSettings,
     ToolOutcome,
@@ -106,9 +107,11 @@ class ToolExecutor:
         self.context = context
         self.config = config
         self.events = events
-        self.settings = InvokeSettings(
+        settings = InvokeSettings(
             config.tool_timeout, config.failure_error_function, config.log_tool_errors
         )
+        # A run that sets none shares one instance: an object less for each run in flight.
+        self.settings = NO_SETTINGS if settings == NO_SETTINGS else settings
         cap = config.max_concurrent_tool_calls
         self._slots = asyncio.Semaphore(cap) if cap is not None else None
         """Taken by each function tool call while it runs, when the run caps them."""

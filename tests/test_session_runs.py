@@ -299,6 +299,32 @@ async def test_two_runs_on_one_session_at_once_are_refused_not_interleaved(sessi
     assert result.final_output == "ok"
 
 
+async def test_the_session_is_free_again_before_the_toolsets_are_left(session: Any) -> None:
+    # An MCP server may take a while to shut down; the next message's run on the session
+    # must not be refused meanwhile.
+    next_answers: list[str] = []
+
+    class Server:
+        async def list_tools(self, ctx: Any, agent: Any) -> list[Any]:
+            return [lookup]
+
+        async def __aenter__(self) -> Server:
+            return self
+
+        async def __aexit__(self, *exc: object) -> None:
+            then = await Runner.run(_agent(ScriptModel([text("next")])), "and?", session=session)
+            next_answers.append(then.final_output)
+
+    model = ScriptModel([call("c1", "lookup", {"city": "Oslo"})], [text("Sunny")])
+    result = await Runner.run(_agent(model, Server()), "Weather?", session=session)
+    assert result.final_output == "Sunny"
+    assert next_answers == ["next"]
+    assert _kinds(await session.get_items()) == [
+        *("user", "function_call", "function_call_output", "assistant"),  # the first run
+        *("user", "assistant"),  # the run started as the first left its toolsets
+    ]
+
+
 async def test_a_limit_sends_recent_whole_turns_only(session: Any) -> None:
     model = ScriptModel(
         [text("one")],

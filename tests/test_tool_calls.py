@@ -7,8 +7,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from tooluse import Agent, RunConfig, Runner, function_tool
 from tooluse._items import function_call
+from tooluse._threads import CallTimedOut
 from tooluse._tool_calls import normalise_calls, plan_calls
 from tooluse.models._base import Tool
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
@@ -73,6 +76,36 @@ def test_an_unknown_name_is_echoed_cut_short() -> None:
     [call] = group.calls
     assert call.name == "x" * 100 + "..."
     assert call.error == f"Tool '{'x' * 100}...' does not exist. Available tools: lookup."
+
+
+@pytest.mark.parametrize("calls", [1, 2])
+async def test_a_timeout_a_tool_lets_out_without_a_limit_is_its_own_failure(calls: int) -> None:
+    # A request inside the tool timed out and the tool let the error go. With no limit on
+    # the tool, that is the tool's own failure, alike in a turn of one call (awaited
+    # straight from the run step) and of several (run at once).
+    @function_tool
+    async def fetch(n: int) -> str:
+        """Fetch a page.
+
+        Args:
+            n: The page.
+        """
+        raise CallTimedOut(1.0, "the inner request")
+
+    def reply(items: list[dict[str, Any]], tools: Sequence[Tool]) -> ModelReply | str:
+        outputs = [i["output"] for i in items if i.get("type") == "function_call_output"]
+        if outputs:
+            return " | ".join(outputs)
+        return ModelReply(tool_calls=[ToolCall("fetch", {"n": n}, f"c{n}") for n in range(calls)])
+
+    agent = Agent("a", tools=[fetch], model=FunctionModel(reply))
+    result = await Runner.run(agent, "go")
+    failure = (
+        "Tool 'fetch' failed with an internal error (CallTimedOut); its details are hidden. "
+        "Do not retry the same call unchanged."
+    )
+    assert result.final_output == " | ".join([failure] * calls)
+    assert result.usage.tool_calls == calls
 
 
 async def test_run_wide_timeout_applies_to_tools_without_one() -> None:

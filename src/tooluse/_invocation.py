@@ -178,8 +178,11 @@ class Invoker:
         """
         try:
             return _outcome(ctx, await self._start(ctx, arguments, settings.timeout))
-        except CallTimedOut:
-            raise  # the runner decides what a timeout means for this tool
+        except CallTimedOut as error:
+            if settings.timeout is not None:
+                raise  # the runner decides what a timeout means for this tool
+            # No limit was set: a call inside the tool timed out, and the tool let it go.
+            return await self._failed(ctx, error, settings)
         except Exception as error:
             return await self._failed(ctx, error, settings)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -157,8 +158,11 @@ def as_run_config(value: object) -> RunConfig:
     return _default_config() if value is None else from_fields("run_config", RunConfig, value)
 
 
-_DEFAULTS: list[tuple[str, Any]] = []
-"""The fields of `RunConfig()`, checked once."""
+@functools.cache
+def _defaults() -> tuple[tuple[str, Any], ...]:
+    """The fields of `RunConfig()`, checked once."""
+    checked = RunConfig()
+    return tuple((f.name, getattr(checked, f.name)) for f in dataclasses.fields(RunConfig))
 
 
 def _default_config() -> RunConfig:
@@ -168,10 +172,7 @@ def _default_config() -> RunConfig:
     fields inline until its `__dict__` is asked for, one GC-tracked object less for every
     run in flight (issue #15).
     """
-    if not _DEFAULTS:
-        checked = RunConfig()
-        _DEFAULTS.extend((f.name, getattr(checked, f.name)) for f in dataclasses.fields(RunConfig))
     config = RunConfig.__new__(RunConfig)
-    for name, value in _DEFAULTS:  # all immutable: nothing is shared that a run could change
+    for name, value in _defaults():  # all immutable: nothing is shared that a run could change
         setattr(config, name, value)
     return config

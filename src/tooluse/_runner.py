@@ -354,8 +354,14 @@ class _Run:
             kind = type(error) if error is not None else None
             await self._toolsets.__aexit__(kind, error, error.__traceback__ if error else None)
 
-    async def _loop(self) -> RunResult:
-        """Take turns until the run ends; leave the toolsets, in the task that entered them."""
+    async def _loop(self, *, leave_toolsets: bool = True) -> RunResult:
+        """Take turns until the run ends; leave the toolsets, in the task that entered them.
+
+        Args:
+            leave_toolsets: False when the caller leaves them: a session run does, once it
+                has let go of the session (a slow MCP server's shutdown must not keep the
+                next message's run waiting for it).
+        """
         try:
             await self._take_over()
             while True:
@@ -368,22 +374,31 @@ class _Run:
                     break
             result = await self._finish(step)
         except BaseException as error:
-            await self._leave_toolsets(error)
+            if leave_toolsets:
+                await self._leave_toolsets(error)
             raise
-        await self._leave_toolsets(None)
+        if leave_toolsets:
+            await self._leave_toolsets(None)
         return result
 
     async def _loop_on_session(self) -> RunResult:
         """The loop, holding the session: its history or paused run read first."""
         link = self._link
         assert link is not None
-        async with link.claim():
-            given = self._given
-            if isinstance(given, str | list):
-                await link.start(self.scope.state)
-            else:
-                self._adopt(await link.resume(self.scope.state if given is not None else None))
-            return await self._loop()
+        try:
+            async with link.claim():
+                given = self._given
+                if isinstance(given, str | list):
+                    await link.start(self.scope.state)
+                else:
+                    state = self.scope.state if given is not None else None
+                    self._adopt(await link.resume(state))
+                result = await self._loop(leave_toolsets=False)
+        except BaseException as error:
+            await self._leave_toolsets(error)
+            raise
+        await self._leave_toolsets(None)
+        return result
 
     def _adopt(self, resumed: RunState) -> None:
         """Go on with `resumed`, in place: a streamed result holds the state's lists."""

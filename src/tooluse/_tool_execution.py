@@ -187,7 +187,8 @@ class ToolExecutor:
     def _bare(self, agent: Agent[Any], tool: FunctionTool) -> bool:
         """Whether nothing runs around the tool's call: `_watched` would only count it."""
         return (
-            self._slots is None
+            isinstance(tool.on_invoke_tool, Invoker | RemoteInvoker)  # their errors are outcomes
+            and self._slots is None
             and self.events.tracer is None
             and self.settings.timeout is None
             and tool.timeout_seconds is None
@@ -250,7 +251,7 @@ class ToolExecutor:
     async def _watched(
         self, agent: Agent[Any], tool: FunctionTool, ctx: ToolContext[Any], arguments: str
     ) -> ToolOutcome:
-        """The call, with its guardrails and the hooks around it."""
+        """The call, with its guardrails and the hooks around it (`_bare` says when none are)."""
         events = self.events
         if tool.tool_input_guardrails:
             if self.tool_input_guardrail_results is None:

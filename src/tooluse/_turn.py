@@ -28,7 +28,7 @@ import inspect
 import json
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ._approvals import needs_approval
 from ._handoffs import Handoff, HandoffCall, handoff, read_handoff, run_on_handoff
@@ -43,6 +43,9 @@ from ._tool_calls import CallGroup, PlannedCall, plan_calls
 from ._tool_execution import GroupOutcome
 from ._tool_use import FunctionToolResult, StopAtTools
 from .exceptions import ToolErrorBudgetExceeded
+
+if TYPE_CHECKING:
+    from ._agent import Agent
 
 __all__ = [
     "FinalOutput",
@@ -325,7 +328,7 @@ async def run(scope: RunScope, plan: TurnPlan) -> list[GroupOutcome]:
         outcome = await scope.executor.call(agent, group.call_id, group.calls[0])
         outcomes = [GroupOutcome(group, (outcome,))]
     else:
-        outcomes = await _run_at_once(scope, groups)
+        outcomes = await _run_at_once(scope, groups, agent, answers)
     for outcome in outcomes:
         _answer(answers, outcome)
     for planned in plan.handoffs:
@@ -336,9 +339,10 @@ async def run(scope: RunScope, plan: TurnPlan) -> list[GroupOutcome]:
     return outcomes
 
 
-async def _run_at_once(scope: RunScope, groups: Sequence[CallGroup]) -> list[GroupOutcome]:
+async def _run_at_once(
+    scope: RunScope, groups: Sequence[CallGroup], agent: Agent[Any], answers: dict[str, Item]
+) -> list[GroupOutcome]:
     """Run the calls of several groups (or a group of several) at once."""
-    answers, agent = _turn(scope).answers, scope.setup.agent
     finished: list[GroupOutcome] = []
     try:
         return await scope.executor.run(agent, groups, finished)

@@ -354,14 +354,13 @@ class _Run:
             kind = type(error) if error is not None else None
             await self._toolsets.__aexit__(kind, error, error.__traceback__ if error else None)
 
-    async def _loop(self, *, leave_toolsets: bool = True) -> RunResult:
+    async def _loop(self) -> RunResult:
         """Take turns until the run ends; leave the toolsets, in the task that entered them.
 
-        Args:
-            leave_toolsets: False when the caller leaves them: a session run does, once it
-                has let go of the session (a slow MCP server's shutdown must not keep the
-                next message's run waiting for it).
+        A session run leaves them in `_loop_on_session` instead, once it has let go of the
+        session: a slow MCP server's shutdown must not keep the next message's run waiting.
         """
+        leave_toolsets = self._link is None
         try:
             await self._take_over()
             while True:
@@ -393,7 +392,7 @@ class _Run:
                 else:
                     state = self.scope.state if given is not None else None
                     self._adopt(await link.resume(state))
-                result = await self._loop(leave_toolsets=False)
+                result = await self._loop()
         except BaseException as error:
             await self._leave_toolsets(error)
             raise

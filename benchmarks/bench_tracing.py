@@ -5,8 +5,8 @@ Run with:
 
 The run of bench_runner.py (an in-process scripted model, one tool call, two turns),
 with an async tool (a sync tool's hop to a worker thread would add tens of microseconds
-of noise to the few measured here), timed in three set-ups, each in a fresh interpreter
-so that "off" really has no `opentelemetry` module imported:
+of noise to the few measured here), timed in three set-ups, each in its own fresh interpreter
+(so that "off" really has no `opentelemetry` module imported), kept for the whole run:
 
 - off: `import tooluse` only (the worker checks that no opentelemetry module is loaded);
 - api, no provider: `opentelemetry.trace` imported, no SDK configured (the global
@@ -14,21 +14,26 @@ so that "off" really has no `opentelemetry` module imported:
 - sdk + in-memory: the SDK's `TracerProvider` set as the global provider, with a
   `SimpleSpanProcessor` into an `InMemorySpanExporter` (5 spans a run).
 
-Rounds alternate the set-ups so that machine noise falls on each; prints the median
-CPU time per run (of every thread) and the ratios
-to "off" (1.00: no cost). `--json PATH`: also write the ratios (benchmarks/_common.py).
+Each round times 1,000 runs in each interpreter in turn (a tenth of a second apiece).
+The machine's speed drifts by tens of percent over seconds here, far more than the
+microsecond measured, so a set-up is compared with "off" round by round: prints the
+median CPU time per run (of every thread) and the median over the rounds of each
+set-up's ratio to the "off" sample of its round (1.00: no cost). `--quick`: a tenth of
+the rounds; `--json PATH`: also write the ratios (benchmarks/_common.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import statistics
 import subprocess
 import sys
 import time
 from typing import Any
 
-ROUNDS = 9
+ROUNDS = 60
+RUNS = 1000
 CASES = {
     "off": "tracing off (opentelemetry not imported)",
     "api": "opentelemetry-api imported, no provider",
@@ -36,8 +41,12 @@ CASES = {
 }
 
 
-def worker(case: str, runs: int) -> None:
-    """Time `runs` runs in this interpreter, set up as `case`; print seconds per run."""
+def worker(case: str) -> None:
+    """Time rounds of runs in this interpreter, set up as `case`, as stdin asks for them.
+
+    Reads a number of runs per line and prints CPU seconds per run for each; at the end
+    of stdin, checks that the case was what it claims.
+    """
     exporter = _set_up(case)
     import tooluse
     from tooluse.testing import FunctionModel, ModelReply, ToolCall
@@ -59,23 +68,30 @@ def worker(case: str, runs: int) -> None:
 
     agent = tooluse.Agent("calc", tools=[tooluse.function_tool(add)], model=FunctionModel(reply))
 
-    async def timed() -> float:
+    async def serve() -> int:
         for _ in range(20):  # warm up
             await tooluse.Runner.run(agent, "What is 2 + 3?")
-        # CPU time (every thread's) rather than wall time: on a shared machine, time spent
-        # waiting for a core would swamp the microseconds measured here.
-        start = time.process_time()
-        for _ in range(runs):
-            await tooluse.Runner.run(agent, "What is 2 + 3?")
-        return (time.process_time() - start) / runs
+        # Start each case from the same heap: the garbage its imports left (more with
+        # opentelemetry imported) would otherwise be collected in some timed windows only.
+        gc.collect()
+        total = 20
+        for line in sys.stdin:  # one round: how many runs to time
+            runs = int(line)
+            # CPU time (every thread's) rather than wall time: on a shared machine, time
+            # spent waiting for a core would swamp the microseconds measured here.
+            start = time.process_time()
+            for _ in range(runs):
+                await tooluse.Runner.run(agent, "What is 2 + 3?")
+            print((time.process_time() - start) / runs, flush=True)
+            total += runs
+        return total
 
-    seconds = asyncio.run(timed())
+    total = asyncio.run(serve())
     loaded = any(name.split(".")[0] == "opentelemetry" for name in sys.modules)
     if loaded != (case != "off"):
         raise SystemExit(f"case {case}: opentelemetry imported = {loaded}")
-    if exporter is not None and len(exporter.get_finished_spans()) != 5 * (runs + 20):
+    if exporter is not None and len(exporter.get_finished_spans()) != 5 * total:
         raise SystemExit(f"case {case}: expected 5 spans a run")
-    print(seconds)
 
 
 def _set_up(case: str) -> Any:
@@ -97,16 +113,36 @@ def _set_up(case: str) -> Any:
     return exporter
 
 
-def sample(case: str, runs: int) -> float:
-    done = subprocess.run(
-        [sys.executable, __file__, "--worker", case, str(runs)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"worker {case} failed:\n{done.stderr}{done.stdout}")
-    return float(done.stdout)
+class Worker:
+    """A fresh interpreter set up as one case, timing a round of runs when asked."""
+
+    def __init__(self, case: str) -> None:
+        self.case = case
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--worker", case],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        self.stdin, self.stdout = self.process.stdin, self.process.stdout
+
+    def sample(self, runs: int) -> float:
+        """Seconds of CPU per run, over `runs` runs."""
+        self.stdin.write(f"{runs}\n")
+        self.stdin.flush()
+        line = self.stdout.readline()
+        if not line:
+            self.close()  # raises with the worker's error
+        return float(line)
+
+    def close(self) -> None:
+        """Let the worker check its case and exit; raise if it failed."""
+        out, err = self.process.communicate()
+        if self.process.returncode != 0:
+            raise SystemExit(f"worker {self.case} failed:\n{err}{out}")
 
 
 def main() -> None:
@@ -114,25 +150,29 @@ def main() -> None:
 
     args = arguments(__doc__ or "")
     quick = args.quick
-    runs = 200 if quick else 2000
+    workers = {case: Worker(case) for case in CASES}
     samples: dict[str, list[float]] = {case: [] for case in CASES}
-    for _ in range(3 if quick else ROUNDS):
-        for case in CASES:
-            samples[case].append(sample(case, runs))
-    medians = {case: statistics.median(values) for case, values in samples.items()}
-    off = medians["off"]
+    for _ in range(ROUNDS // 10 if quick else ROUNDS):
+        for case, worker in workers.items():
+            samples[case].append(worker.sample(RUNS))
+    for worker in workers.values():
+        worker.close()
+    ratios = {
+        case: statistics.median(a / b for a, b in zip(values, samples["off"], strict=True))
+        for case, values in samples.items()
+    }
     print("in-process scripted model, one tool call, two turns (CPU time per run):")
     for case, title in CASES.items():
-        ratio = "" if case == "off" else f"  {case}/off = {medians[case] / off:.3f}"
-        print(f"  {title:<42} {medians[case] * 1e6:>8.1f}us{ratio}")
+        ratio = "" if case == "off" else f"  {case}/off = {ratios[case]:.3f}"
+        print(f"  {title:<42} {statistics.median(samples[case]) * 1e6:>8.1f}us{ratio}")
     results = Results()
-    results.ratio("opentelemetry-api imported, no provider / off", medians["api"] / off, 1.05)
-    results.ratio("SDK provider + in-memory exporter / off", medians["sdk"] / off)
+    results.ratio("opentelemetry-api imported, no provider / off", ratios["api"], 1.05)
+    results.ratio("SDK provider + in-memory exporter / off", ratios["sdk"])
     results.write(args.json)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--worker":
-        worker(sys.argv[2], int(sys.argv[3]))
+    if len(sys.argv) == 3 and sys.argv[1] == "--worker":
+        worker(sys.argv[2])
     else:
         main()

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from types import TracebackType
+from types import ModuleType, TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
 from ._tool_outputs import parts_text
@@ -75,9 +75,13 @@ def run_tracer(config: RunConfig) -> RunTracer | None:
     if config.tracing_disabled:
         return None
     provider = config.tracer_provider
-    if provider is None and "opentelemetry.trace" not in sys.modules:
-        return None  # nobody set a provider up: not worth importing opentelemetry to learn it
-    tracer = _tracer(provider)
+    # The module as imported already: an import statement costs a run more than the lookup
+    trace = sys.modules.get("opentelemetry.trace")
+    if trace is None:
+        if provider is None:
+            return None  # nobody set a provider up: not worth importing opentelemetry to learn it
+        from opentelemetry import trace  # noqa: PLC0415 - a provider was given
+    tracer = _tracer(trace, provider)
     if tracer is None:
         return None
     return RunTracer(tracer, config, include_content=_records_content(config))
@@ -87,10 +91,8 @@ _last: list[tuple[Any, Tracer]] = []
 """The provider the last run asked, and its tracer: a run reuses it rather than make one."""
 
 
-def _tracer(provider: Any) -> Tracer | None:
+def _tracer(trace: ModuleType, provider: Any) -> Tracer | None:
     """The provider's tracer for tooluse; None for the API's defaults, which record nothing."""
-    from opentelemetry import trace  # noqa: PLC0415 - imported already, or a provider was given
-
     if provider is None or isinstance(provider, trace.ProxyTracerProvider):
         provider = trace.get_tracer_provider()  # the global one, once set
         if type(provider) is trace.ProxyTracerProvider:  # none set: every run without one

@@ -9,7 +9,8 @@ a sync function, so each side hops to its worker threads). Five set-ups, in this
 
 - plain: no hooks, `opentelemetry` not imported (tooluse, openai-agents, pydantic-ai);
   then the same with an async tool, to show what the sync tool's thread hop costs
-  (printed, no target);
+  (printed, no target), and beside it what going idle once (a 100us sleep before the
+  async-tool run) costs a tooluse run on this machine;
 - with hooks: a `RunHooks` and an `AgentHooks` subclass overriding every hook with a
   no-op, on both sides, and `opentelemetry.trace` imported with no tracer provider
   configured (tooluse's spans are then skipped; openai-agents' own tracing is off);
@@ -116,6 +117,28 @@ def report(
         print(line)
 
 
+async def idle_cost(
+    async_run: Runner, plain: dict[str, float], no_hop: dict[str, float], runs: int
+) -> None:
+    """Print what the hop adds to a tooluse run beside what going idle once adds to it.
+
+    The loop waits idle while the worker thread runs the tool. On some machines (virtual
+    ones above all) an idle wait costs CPU to wake from and leaves the caches cold: the
+    async-tool run after a 100us sleep shows that cost with no thread involved.
+    """
+
+    async def idle_then_run() -> Any:
+        await asyncio.sleep(1e-4)
+        return await async_run()
+
+    idle = await compare({"idle": idle_then_run, "run": async_run}, runs, ROUNDS, CLOCK)
+    hop = plain["tooluse"] - no_hop["tooluse"]
+    print(
+        f"  the sync tool's hop adds {hop * 1e6:.1f}us of CPU to a tooluse run; going idle "
+        f"once (a 100us sleep) adds {(idle['idle'] - idle['run']) * 1e6:.1f}us to it"
+    )
+
+
 def otel_sdk_provider() -> Any:
     """The OTel SDK's `TracerProvider`, exporting to memory; given to tooluse runs only."""
     from opentelemetry.sdk.trace import TracerProvider
@@ -137,6 +160,7 @@ async def main() -> None:
     no_hop = await compare(runners(sync=False), runs, ROUNDS, CLOCK)
     title = "the same with an async tool (no thread hop; printed, no target):"
     report(title, no_hop, results, "run, async tool", None)
+    await idle_cost(runners(("tooluse",), sync=False)["tooluse"], plain, no_hop, runs)
 
     import opentelemetry.trace  # noqa: F401 - imported, no provider: tooluse's spans are skipped
 

@@ -43,6 +43,8 @@ class _Endpoint:
 
     async def create(self, **params: Any) -> Any:
         client = self._client
+        if client.stamps is not None:
+            client.stamps.append(time.process_time())
         client.requests += 1
         reply = client.script[client.position]
         client.position += 1
@@ -61,16 +63,25 @@ class ScriptedClient:
     websocket_base_url = None
     max_retries = 0
 
-    def __init__(self) -> None:
+    def __init__(self, *, stamped: bool = False) -> None:
+        """A client with no script yet.
+
+        Args:
+            stamped: Note the process's CPU time as each call comes in (`stamps`).
+        """
         self.script: list[Any] = []
         self.position = 0
         self.requests = 0
+        self.stamps: list[float] | None = [] if stamped else None
+        """CPU time at each call since the script began playing, when stamped."""
         self.chat = _Chat(self)
         self.responses = _Endpoint(self)
 
     def play(self, script: list[Any]) -> None:
         """Answer the next calls with `script`, from its start."""
         self.script, self.position = script, 0
+        if self.stamps is not None:
+            self.stamps = []
 
     def with_options(self, **options: Any) -> ScriptedClient:
         return self

@@ -9,10 +9,18 @@ calls a trivial tool, the last turn answers "done". So each turn pays for what
 the SDK does with the conversation so far (converting it, copying it) and the
 "server" costs both sides the same.
 
-The cost of a turn at history h is measured as the difference between a run of
-h + 10 turns and a run of h turns, divided by 10. The growth factor is that
-cost at 200 turns over that cost at 1 turn: 1.0 is flat. Ratios are
-tooluse/openai-agents (below 1.0: tooluse is faster).
+The cost of a turn at history h is read inside one run of 211 turns: the client
+notes the process's CPU time as each request comes in, and the time from the
+request made after h turns to the one made after h + 10, divided by 10, is what
+the SDK spent on each of those turns (taking the response in, calling the tool,
+building the next request). Every history length comes from the same run, so a
+drift in the machine's speed between runs (tens of percent here) falls on all of
+them alike; each figure is the median over every run. (Measured before as the
+difference between whole runs of h + 10 and h turns, the 200-turn figure was a
+small difference of two large, noisy numbers: tooluse's growth read 0.33 to 1.46
+and openai-agents' went negative.) The growth factor is that cost at 200 turns
+over that cost at 1 turn: 1.0 is flat. Ratios are tooluse/openai-agents (below
+1.0: tooluse is faster).
 """
 
 from __future__ import annotations
@@ -100,30 +108,45 @@ def _runner(sdk: str, api: str, client: ScriptedClient) -> Callable[[], Awaitabl
     return run_agents
 
 
+LONGEST = HISTORY[-1] + STEP + 1
+"""Turns in every run: each window ends before the final answer."""
+BUDGET = 0.3
+"""Seconds of CPU each case gets per round: as many runs as fit, at least one."""
+
+
 class Case:
-    """One SDK on one API: its client, its runner, and a script per run length."""
+    """One SDK on one API: its client, its runner, and the script of a run."""
 
-    def __init__(self, sdk: str, api: str, lengths: list[int]) -> None:
+    def __init__(self, sdk: str, api: str) -> None:
         self.sdk = sdk
-        self.client = ScriptedClient()
+        self.client = ScriptedClient(stamped=True)
         self.run = _runner(sdk, api, self.client)
-        make = chat_script if api == "chat" else responses_script
-        self.scripts = {turns: make(turns) for turns in lengths}
+        self.script = (chat_script if api == "chat" else responses_script)(LONGEST)
+        self.repeat = 1
 
-    async def timed(self, turns: int, repeat: int) -> float:
-        return await timed_runs(self.sdk, self.client, self.run, self.scripts[turns], repeat)
+    async def turn_costs(self) -> dict[int, float]:
+        """One run; CPU seconds per turn at each history length, from the client's stamps."""
+        await timed_runs(self.sdk, self.client, self.run, self.script, 1)
+        stamps = self.client.stamps
+        assert stamps is not None
+        return {h: (stamps[h + STEP] - stamps[h]) / STEP for h in HISTORY}
+
+    async def warm(self) -> None:
+        """A first run, untimed; sets how many runs fit in a round."""
+        seconds = await timed_runs(self.sdk, self.client, self.run, self.script, 1)
+        self.repeat = max(1, int(BUDGET / seconds))
 
 
-async def check_same(cases: dict[tuple[str, str], Case], turns: int) -> None:
-    """Both SDKs make the same model calls and tool calls for a run of `turns` turns."""
+async def check_same(cases: dict[tuple[str, str], Case]) -> None:
+    """Both SDKs make the same model calls and tool calls for a run."""
     for api in APIS:
         made = {}
         for sdk in SDKS:
             case = cases[sdk, api]
             before_requests, before_calls = case.client.requests, calls[sdk]
-            await case.timed(turns, 1)
+            await case.turn_costs()
             made[sdk] = (case.client.requests - before_requests, calls[sdk] - before_calls)
-        if len(set(made.values())) != 1 or made["tooluse"] != (turns, turns - 1):
+        if len(set(made.values())) != 1 or made["tooluse"] != (LONGEST, LONGEST - 1):
             raise AssertionError(f"{api}: the SDKs differ (model calls, tool calls): {made}")
 
 
@@ -132,31 +155,19 @@ async def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer rounds")
     parser.add_argument("--json", metavar="PATH", help="write the figures as JSON")
     args = parser.parse_args()
-    rounds, budget = (3, 60) if args.quick else (5, 300)
-    lengths = sorted({n for h in HISTORY for n in (h, h + STEP)})
-    cases = {(sdk, api): Case(sdk, api, lengths) for sdk in SDKS for api in APIS}
-    await check_same(cases, lengths[1])
+    rounds = 3 if args.quick else 9
+    cases = {(sdk, api): Case(sdk, api) for sdk in SDKS for api in APIS}
+    await check_same(cases)
     for case in cases.values():  # warm both sides: imports, caches, first-call paths
-        await case.timed(lengths[-1], 1)
-    run_seconds: dict[tuple[str, str, int], list[float]] = {}
+        await case.warm()
+    samples: dict[tuple[str, str, int], list[float]] = {}
     for _ in range(rounds):  # alternating: machine noise falls on every case alike
-        for turns in lengths:
-            repeat = max(1, budget // turns)
-            for key, case in cases.items():
-                seconds = await case.timed(turns, repeat)
-                run_seconds.setdefault((*key, turns), []).append(seconds)
-    report(run_seconds, args.json)
-
-
-def report(run_seconds: dict[tuple[str, str, int], list[float]], json_path: str | None) -> None:
-    run = {key: statistics.median(values) for key, values in run_seconds.items()}
-    per_turn = {
-        (sdk, api, h): (run[sdk, api, h + STEP] - run[sdk, api, h]) / STEP
-        for sdk in SDKS
-        for api in APIS
-        for h in HISTORY
-    }
-    report_growth(per_turn, HISTORY, "turns of history", json_path)
+        for key, case in cases.items():
+            for _ in range(case.repeat):
+                for h, seconds in (await case.turn_costs()).items():
+                    samples.setdefault((*key, h), []).append(seconds)
+    per_turn = {key: statistics.median(values) for key, values in samples.items()}
+    report_growth(per_turn, HISTORY, "turns of history", args.json)
 
 
 if __name__ == "__main__":

@@ -696,6 +696,7 @@ def test_content_on_tool_calls_and_errors(traced: Traced) -> None:
 def test_no_tracer_when_opentelemetry_was_never_imported(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in [m for m in sys.modules if m.split(".")[0] == "opentelemetry"]:
         monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr("tooluse._tracing._trace", None)  # as in a process that never ran one
     assert run_tracer(RunConfig()) is None
     assert "opentelemetry.trace" not in sys.modules  # not imported to find out
 

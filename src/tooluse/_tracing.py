@@ -75,16 +75,32 @@ def run_tracer(config: RunConfig) -> RunTracer | None:
     if config.tracing_disabled:
         return None
     provider = config.tracer_provider
-    # The module as imported already: an import statement costs a run more than the lookup
-    trace = sys.modules.get("opentelemetry.trace")
+    trace = _trace
     if trace is None:
-        if provider is None:
+        if provider is None and "opentelemetry.trace" not in sys.modules:
             return None  # nobody set a provider up: not worth importing opentelemetry to learn it
-        from opentelemetry import trace  # noqa: PLC0415 - a provider was given
+        trace = _import_trace()
     tracer = _tracer(trace, provider)
     if tracer is None:
         return None
     return RunTracer(tracer, config, include_content=_records_content(config))
+
+
+_trace: ModuleType | None = None
+"""`opentelemetry.trace`, once a run has imported it: later runs skip the import statement."""
+
+
+def _import_trace() -> ModuleType:
+    """Import `opentelemetry.trace` (imported already, or a provider was given) and keep it.
+
+    An import statement waits for a module another thread is still importing; taking the
+    module from `sys.modules` instead could find it half made.
+    """
+    global _trace  # noqa: PLW0603 - set once; every run reads it
+    from opentelemetry import trace  # noqa: PLC0415
+
+    _trace = trace
+    return trace
 
 
 _last: list[tuple[Any, Tracer]] = []

@@ -69,12 +69,32 @@ async def compare(
     `clock=time.process_time` times the CPU of the whole process (every thread): on a
     shared machine, waiting for a core (a worker thread's wake-up above all) is left out.
     """
+    samples = await rounds_of(runners, n, rounds, clock)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+async def rounds_of(
+    runners: dict[str, Runner],
+    n: int,
+    rounds: int,
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, list[float]]:
+    """Warm and check every runner, then alternate rounds; seconds per call, round by round."""
     await warm(runners)
     samples: dict[str, list[float]] = {name: [] for name in runners}
     for _ in range(rounds):
         for name, runner in runners.items():
             samples[name].append(await per_call(runner, n, clock))
-    return {name: statistics.median(values) for name, values in samples.items()}
+    return samples
+
+
+def paired_ratio(ours: list[float], theirs: list[float]) -> float:
+    """The median over the rounds of ours/theirs, each round's samples taken side by side.
+
+    The machine's speed drifts over seconds; samples of one round drift together, so
+    their ratio holds still where a ratio of medians taken apart would not.
+    """
+    return statistics.median(a / b for a, b in zip(ours, theirs, strict=True))
 
 
 class Results:

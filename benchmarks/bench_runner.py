@@ -25,20 +25,22 @@ Agents, models and tools are built once, outside the timing; every side is warme
 thread pool started) and must give the same final output before a ratio is printed.
 Times are CPU time of the whole process (every thread, `time.process_time`): on a shared
 machine the wall time of a sync tool's thread hop is mostly waiting for a core.
-Prints medians and ratios (tooluse/other; below 1.0: tooluse is faster). The HTTP runs
-are in bench_http.py. `--quick`: a tenth of the runs; `--json PATH`: also write the
-ratios (benchmarks/_common.py).
+Prints medians, and ratios (tooluse/other; below 1.0: tooluse is faster) as the median
+over the rounds of each round's ratio: the machine's speed drifts over seconds, and the
+samples of one round drift together. The HTTP runs are in bench_http.py. `--quick`: a
+tenth of the runs; `--json PATH`: also write the ratios (benchmarks/_common.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import statistics
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import agents
-from _common import Results, arguments, compare, verdict
+from _common import Results, arguments, compare, paired_ratio, rounds_of, verdict
 from _peers import QUESTION, AgentsScripted, TooluseScripted, make_tool, no_op_hooks, runners
 
 import tooluse
@@ -102,24 +104,27 @@ def hooked_runners(*, streamed: bool, provider: Any) -> dict[str, Runner]:
 SDK = "tooluse + OTel SDK"
 
 
+Samples = dict[str, list[float]]
+"""Seconds per run of each side, round by round."""
+
+
 def report(
-    title: str, medians: dict[str, float], results: Results, figure: str, target: float | None
+    title: str, samples: Samples, results: Results, figure: str, target: float | None
 ) -> None:
-    """Print the medians; record tooluse/peer as `<figure>, tooluse/<peer>`."""
-    ours = medians["tooluse"]
+    """Print the medians; record tooluse/peer as `<figure>, tooluse/<peer>` (paired)."""
+    ours = samples["tooluse"]
     print(title)
-    for name, seconds in medians.items():
-        line = f"  {name:<14} {seconds * 1e6:>10.1f}us"
+    for name, theirs in samples.items():
+        line = f"  {name:<14} {statistics.median(theirs) * 1e6:>10.1f}us"
         if name != "tooluse":
             bound = target if name == "openai-agents" else None
-            results.ratio(f"{figure}, tooluse/{name}", ours / seconds, bound)
-            line += f"  tooluse/{name} = {ours / seconds:.3f}  {verdict(ours / seconds, bound)}"
+            ratio = paired_ratio(ours, theirs)
+            results.ratio(f"{figure}, tooluse/{name}", ratio, bound)
+            line += f"  tooluse/{name} = {ratio:.3f}  {verdict(ratio, bound)}"
         print(line)
 
 
-async def idle_cost(
-    async_run: Runner, plain: dict[str, float], no_hop: dict[str, float], runs: int
-) -> None:
+async def idle_cost(async_run: Runner, plain: Samples, no_hop: Samples, runs: int) -> None:
     """Print what the hop adds to a tooluse run beside what going idle once adds to it.
 
     The loop waits idle while the worker thread runs the tool. On some machines (virtual
@@ -132,7 +137,7 @@ async def idle_cost(
         return await async_run()
 
     idle = await compare({"idle": idle_then_run, "run": async_run}, runs, ROUNDS, CLOCK)
-    hop = plain["tooluse"] - no_hop["tooluse"]
+    hop = statistics.median(plain["tooluse"]) - statistics.median(no_hop["tooluse"])
     print(
         f"  the sync tool's hop adds {hop * 1e6:.1f}us of CPU to a tooluse run; going idle "
         f"once (a 100us sleep) adds {(idle['idle'] - idle['run']) * 1e6:.1f}us to it"
@@ -154,10 +159,10 @@ async def main() -> None:
     args = arguments(__doc__ or "")
     runs = 20 if args.quick else 200
     results = Results()
-    plain = await compare(runners(sync=True), runs, ROUNDS, CLOCK)
+    plain = await rounds_of(runners(sync=True), runs, ROUNDS, CLOCK)
     title = "in-process scripted model, one sync tool call, two turns (CPU time):"
     report(title, plain, results, "run", TARGET)
-    no_hop = await compare(runners(sync=False), runs, ROUNDS, CLOCK)
+    no_hop = await rounds_of(runners(sync=False), runs, ROUNDS, CLOCK)
     title = "the same with an async tool (no thread hop; printed, no target):"
     report(title, no_hop, results, "run, async tool", None)
     await idle_cost(runners(("tooluse",), sync=False)["tooluse"], plain, no_hop, runs)
@@ -167,15 +172,15 @@ async def main() -> None:
     provider = otel_sdk_provider()
     for streamed, figure in ((False, "run with hooks"), (True, "streamed run with hooks")):
         runners_ = hooked_runners(streamed=streamed, provider=provider)
-        medians = await compare(runners_, runs, ROUNDS, CLOCK)
-        recorded = medians.pop(SDK)
+        samples = await rounds_of(runners_, runs, ROUNDS, CLOCK)
+        recorded = samples.pop(SDK)
         title = ("streamed, " if streamed else "") + "with hooks, OTel API imported, no provider:"
-        report(title, medians, results, figure, TARGET)
-        overhead = recorded / medians["tooluse"]
+        report(title, samples, results, figure, TARGET)
+        overhead = paired_ratio(recorded, samples["tooluse"])
         results.ratio(f"{figure}, OTel SDK in-memory exporter: tooluse / without it", overhead)
         print(
-            f"  {SDK:<14} {recorded * 1e6:>10.1f}us  (a TracerProvider, in-memory exporter, "
-            f"in RunConfig): {overhead:.2f}x without it"
+            f"  {SDK:<14} {statistics.median(recorded) * 1e6:>10.1f}us  (a TracerProvider, "
+            f"in-memory exporter, in RunConfig): {overhead:.2f}x without it"
         )
     results.write(args.json)
 

@@ -7,6 +7,7 @@ sets that once), except in a subprocess.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -696,9 +697,21 @@ def test_content_on_tool_calls_and_errors(traced: Traced) -> None:
 def test_no_tracer_when_opentelemetry_was_never_imported(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in [m for m in sys.modules if m.split(".")[0] == "opentelemetry"]:
         monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setattr("tooluse._tracing._trace", None)  # as in a process that never ran one
     assert run_tracer(RunConfig()) is None
     assert "opentelemetry.trace" not in sys.modules  # not imported to find out
+
+
+def test_a_run_asks_the_opentelemetry_imported_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Temporal workflow sandbox, or a test, imports modules afresh: a run must ask the
+    # global provider of the module `sys.modules` holds, not of one it saw before.
+    run_tracer(RunConfig())  # this process's `opentelemetry.trace`, seen
+    for name in [m for m in sys.modules if m.split(".")[0] == "opentelemetry"]:
+        monkeypatch.delitem(sys.modules, name)
+    fresh = importlib.import_module("opentelemetry.trace")
+    assert fresh is not trace
+    provider = TracerProvider()
+    fresh.set_tracer_provider(provider)  # its own global, unset until now
+    assert run_tracer(RunConfig()) is not None
 
 
 def test_a_sampled_out_run_records_nothing() -> None:

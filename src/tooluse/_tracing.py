@@ -75,9 +75,9 @@ def run_tracer(config: RunConfig) -> RunTracer | None:
     if config.tracing_disabled:
         return None
     provider = config.tracer_provider
-    trace = _trace
-    if trace is None:
-        if provider is None and "opentelemetry.trace" not in sys.modules:
+    trace = sys.modules.get("opentelemetry.trace")
+    if trace is None or trace is not _trace:  # or not the one kept: a sandbox imports its own
+        if trace is None and provider is None:
             return None  # nobody set a provider up: not worth importing opentelemetry to learn it
         trace = _import_trace()
     tracer = _tracer(trace, provider)
@@ -87,16 +87,17 @@ def run_tracer(config: RunConfig) -> RunTracer | None:
 
 
 _trace: ModuleType | None = None
-"""`opentelemetry.trace`, once a run has imported it: later runs skip the import statement."""
+"""`opentelemetry.trace` as the last run imported it: a run finding the same module in
+`sys.modules` skips the import statement."""
 
 
 def _import_trace() -> ModuleType:
     """Import `opentelemetry.trace` (imported already, or a provider was given) and keep it.
 
-    An import statement waits for a module another thread is still importing; taking the
-    module from `sys.modules` instead could find it half made.
+    An import statement waits for a module another thread is still importing; using the
+    module found in `sys.modules` before it is kept could find it half made.
     """
-    global _trace  # noqa: PLW0603 - set once; every run reads it
+    global _trace  # noqa: PLW0603 - every run reads it
     from opentelemetry import trace  # noqa: PLC0415
 
     _trace = trace

@@ -9,8 +9,8 @@ a sync function, so each side hops to its worker threads). Five set-ups, in this
 
 - plain: no hooks, `opentelemetry` not imported (tooluse, openai-agents, pydantic-ai);
   then the same with an async tool, to show what the sync tool's thread hop costs
-  (printed, no target), and beside it what going idle once (a 100us sleep before the
-  async-tool run) costs a tooluse run on this machine;
+  (printed, no target), and beside it what going idle once (100us, ended by a timer
+  signal, before the async-tool run) costs a tooluse run on this machine;
 - with hooks: a `RunHooks` and an `AgentHooks` subclass overriding every hook with a
   no-op, on both sides, and `opentelemetry.trace` imported with no tracer provider
   configured (tooluse's spans are then skipped; openai-agents' own tracing is off);
@@ -34,13 +34,14 @@ tenth of the runs; `--json PATH`: also write the ratios (benchmarks/_common.py).
 from __future__ import annotations
 
 import asyncio
+import signal
 import statistics
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import agents
-from _common import Results, arguments, compare, paired_ratio, rounds_of, verdict
+from _common import Results, arguments, paired_ratio, rounds_of, verdict
 from _peers import QUESTION, AgentsScripted, TooluseScripted, make_tool, no_op_hooks, runners
 
 import tooluse
@@ -48,6 +49,8 @@ import tooluse
 ROUNDS = 9
 TARGET = 0.05
 SYNC = True  # the tool: a sync function, run in each side's worker threads
+IDLE = 1e-4
+"""Seconds of idle the hop's cost is set beside: about as long as the loop waits for it."""
 CLOCK = time.process_time
 """CPU time of every thread: a worker thread's wake-up on a busy machine is not the SDK's."""
 Runner = Callable[[], Awaitable[Any]]
@@ -124,23 +127,39 @@ def report(
         print(line)
 
 
-async def idle_cost(async_run: Runner, plain: Samples, no_hop: Samples, runs: int) -> None:
-    """Print what the hop adds to a tooluse run beside what going idle once adds to it.
+async def idle_cost(runs: int) -> None:
+    """Print what the hop adds to a tooluse run beside what going idle as long adds to it.
 
     The loop waits idle while the worker thread runs the tool. On some machines (virtual
-    ones above all) an idle wait costs CPU to wake from and leaves the caches cold: the
-    async-tool run after a 100us sleep shows that cost with no thread involved.
+    ones above all) an idle wait costs CPU to wake from and leaves the caches cold. The
+    async-tool run after 100us of idle shows that cost with no thread involved: a timer
+    signal ends the wait (`asyncio.sleep` would wait at least a millisecond, the
+    resolution of the loop's `epoll` timeout). Timed in one set of rounds with the sync
+    and the async runs; each figure is the median over the rounds of the difference.
     """
+    sync_run = runners(("tooluse",), sync=True)["tooluse"]
+    async_run = runners(("tooluse",), sync=False)["tooluse"]
+    loop = asyncio.get_running_loop()
+    waiting: list[asyncio.Future[None]] = []
+    loop.add_signal_handler(signal.SIGALRM, lambda: waiting.pop().set_result(None))
 
     async def idle_then_run() -> Any:
-        await asyncio.sleep(1e-4)
+        waiting.append(loop.create_future())
+        signal.setitimer(signal.ITIMER_REAL, IDLE)
+        await waiting[-1]
         return await async_run()
 
-    idle = await compare({"idle": idle_then_run, "run": async_run}, runs, ROUNDS, CLOCK)
-    hop = statistics.median(plain["tooluse"]) - statistics.median(no_hop["tooluse"])
+    try:
+        runners_ = {"sync": sync_run, "async": async_run, "idle": idle_then_run}
+        samples = await rounds_of(runners_, runs, ROUNDS, CLOCK)
+    finally:
+        loop.remove_signal_handler(signal.SIGALRM)
+    base = samples["async"]
+    hop = statistics.median(a - b for a, b in zip(samples["sync"], base, strict=True))
+    idle = statistics.median(a - b for a, b in zip(samples["idle"], base, strict=True))
     print(
-        f"  the sync tool's hop adds {hop * 1e6:.1f}us of CPU to a tooluse run; going idle "
-        f"once (a 100us sleep) adds {(idle['idle'] - idle['run']) * 1e6:.1f}us to it"
+        f"  the sync tool's hop adds {hop * 1e6:.1f}us of CPU to a tooluse run; "
+        f"{IDLE * 1e6:.0f}us of idle before the async-tool run adds {idle * 1e6:.1f}us to it"
     )
 
 
@@ -165,7 +184,7 @@ async def main() -> None:
     no_hop = await rounds_of(runners(sync=False), runs, ROUNDS, CLOCK)
     title = "the same with an async tool (no thread hop; printed, no target):"
     report(title, no_hop, results, "run, async tool", None)
-    await idle_cost(runners(("tooluse",), sync=False)["tooluse"], plain, no_hop, runs)
+    await idle_cost(runs)
 
     import opentelemetry.trace  # noqa: F401 - imported, no provider: tooluse's spans are skipped
 

@@ -14,8 +14,10 @@ objects for tooluse and openai-agents, the same strings for pydantic-ai's
 less that of a run with one, divided by N - 1, so what a run costs anyway
 (agents, turns, items) cancels out. Rounds alternate between the SDKs; the
 medians are printed with the ratios (tooluse/other; below 1.0: tooluse is
-faster). Before printing, the script checks that every SDK produced the same
-text and showed the consumer every delta.
+faster), each the median over the rounds of the round's ratio: the machine's
+speed drifts over seconds, and the samples of one round drift together. Before
+printing, the script checks that every SDK produced the same text and showed
+the consumer every delta.
 
 `--quick` runs fewer and shorter rounds; `--json PATH` writes the ratios (tooluse's
 per-event cost over each peer's; target against openai-agents: half of the 0.19 measured
@@ -31,7 +33,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import agents
-from _common import Results, arguments, verdict
+from _common import Results, arguments, paired_ratio, verdict
 from openai.types.responses import (
     Response,
     ResponseCompletedEvent,
@@ -209,7 +211,7 @@ async def check(name: str, run: Run, n: int) -> None:
         raise SystemExit(f"{name}: saw {seen} deltas and answered {len(output)} characters")
 
 
-async def per_event(n: int, runs: int, rounds: int) -> dict[str, float]:
+async def per_event(n: int, runs: int, rounds: int) -> dict[str, list[float]]:
     long = {name: make(n) for name, make in SIDES.items()}
     short = {name: make(1) for name, make in SIDES.items()}
     for name in SIDES:  # warm up, and the same outputs on every side
@@ -220,22 +222,24 @@ async def per_event(n: int, runs: int, rounds: int) -> dict[str, float]:
         for name in SIDES:
             extra = await cpu_per_run(long[name], runs) - await cpu_per_run(short[name], runs)
             samples[name].append(extra / (n - 1))
-    return {name: statistics.median(values) for name, values in samples.items()}
+    return samples
 
 
-def report(n: int, medians: dict[str, float]) -> Results:
-    ours = medians["tooluse"]
+def report(n: int, samples: dict[str, list[float]]) -> Results:
+    ours = samples["tooluse"]
     results = Results()
     print(f"per streamed event (a run of {n} text deltas less a run of 1, CPU time):")
-    for name, seconds in medians.items():
+    for name, theirs in samples.items():
+        seconds = statistics.median(theirs)
         if name == "tooluse":
             print(f"  {name:<14} {seconds * 1e6:>8.3f}us")
             continue
         target = TARGET if name == "openai-agents" else None
-        results.ratio(f"per streamed event, tooluse / {name}", ours / seconds, target)
+        ratio = paired_ratio(ours, theirs)
+        results.ratio(f"per streamed event, tooluse / {name}", ratio, target)
         print(
-            f"  {name:<14} {seconds * 1e6:>8.3f}us  tooluse/{name} = {ours / seconds:.3f}"
-            f"  {verdict(ours / seconds, target)}"
+            f"  {name:<14} {seconds * 1e6:>8.3f}us  tooluse/{name} = {ratio:.3f}"
+            f"  {verdict(ratio, target)}"
         )
     return results
 
@@ -243,8 +247,8 @@ def report(n: int, medians: dict[str, float]) -> Results:
 async def main() -> None:
     args = arguments(__doc__ or "")
     n = 500 if args.quick else 2000
-    medians = await per_event(n, runs=2 if args.quick else 5, rounds=3 if args.quick else 9)
-    report(n, medians).write(args.json)
+    samples = await per_event(n, runs=2 if args.quick else 5, rounds=3 if args.quick else 15)
+    report(n, samples).write(args.json)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from ._hooks import RunEvents
 from ._items import Item, message_text, with_valid_text
 from ._run_scope import AgentSetup, RunScope, TurnTools
 from ._state import TurnInProgress
+from ._stream_events import RawResponsesStreamEvent
 from ._tool_calls import normalise_calls
 from .exceptions import (
     MaxTurnsExceeded,
@@ -36,6 +37,7 @@ from .models import (
     ModelResponse,
     ModelTransportError,
     ResponseDone,
+    StreamDelta,
     ToolCallArgumentsDelta,
     resolve_model,
 )
@@ -209,13 +211,17 @@ class _Stream:
         buffer = events.stream
         async with _closing(model.stream_response(request)) as stream:
             async for event in stream:
-                if isinstance(event, ResponseDone):
+                if type(event) is StreamDelta:  # most events: checked first, put straight in
+                    self.produced = True
+                    behind = buffer is not None and buffer.put(RawResponsesStreamEvent(event.data))
+                elif isinstance(event, ResponseDone):
                     return event.response
-                self.produced = True
-                if isinstance(event, ToolCallArgumentsDelta):
-                    behind = events.arguments_delta(event)
                 else:
-                    behind = events.raw(event.data)
+                    self.produced = True
+                    if isinstance(event, ToolCallArgumentsDelta):
+                        behind = events.arguments_delta(event)
+                    else:
+                        behind = events.raw(event.data)
                 if behind and buffer is not None:  # read no further until the consumer catches up
                     await buffer.room()
         raise UserError(

@@ -35,12 +35,16 @@ from .scripted import text
 class Deltas(Model):
     """Streams `count` deltas (their numbers), then "done"; counts what it has sent.
 
-    With `network`, it lets other tasks run before each delta, as reading a socket would.
+    With `network`, it lets other tasks run before each delta, as reading a socket would;
+    `kind` is the class of the deltas.
     """
 
-    def __init__(self, count: int, *, network: bool = False) -> None:
+    def __init__(
+        self, count: int, *, network: bool = False, kind: type[StreamDelta] = StreamDelta
+    ) -> None:
         self.count = count
         self.network = network
+        self.kind = kind
         self.sent = 0
         self.closed = False
 
@@ -53,7 +57,7 @@ class Deltas(Model):
                 if self.network:
                     await asyncio.sleep(0)
                 self.sent += 1
-                yield StreamDelta(number)
+                yield self.kind(number)
             yield ResponseDone(ModelResponse([text("done")]))
         finally:
             self.closed = True
@@ -73,8 +77,18 @@ def waiting(result: RunResultStreaming) -> int:
     return len(result._buffer)  # pyright: ignore[reportPrivateUsage]
 
 
-async def test_a_slow_consumer_slows_the_model_stream_instead_of_growing_the_buffer() -> None:
-    model = Deltas(10_000)
+@dataclasses.dataclass
+class TaggedDelta(StreamDelta):
+    """A model's own kind of delta."""
+
+    tag: str = "mine"
+
+
+@pytest.mark.parametrize("kind", [StreamDelta, TaggedDelta])
+async def test_a_slow_consumer_slows_the_model_stream_instead_of_growing_the_buffer(
+    kind: type[StreamDelta],
+) -> None:
+    model = Deltas(10_000, kind=kind)
     result = Runner.run_streamed(Agent("a", model=model), "go")
     numbers: list[int] = []
     most_waiting = most_ahead = 0

@@ -17,11 +17,14 @@ built once per point outside the timing, warmed, and checked to give the same ou
   other). Each round starts with `gc.collect()` (no side pays for another's garbage)
   and repeats its batch until it has done 1,000 runs and used 3 s of CPU (`ROUND_CPU`).
   A side whose next point would take longer than a minute (extrapolated) is not measured
-  there.
+  there. tooluse's growth along it (5,000 over 100) is measured apart, in paired rounds:
+  both ends back to back in each round, the order alternating, the median of the
+  rounds' ratios (the curve's points, minutes apart, drift with the machine's speed).
 
 Prints each curve and the ratios: growth of tooluse's own cost (last point over the
-cheapest) and tooluse/peer at the last point. `--quick`: smaller sizes and fewer
-rounds; `--json PATH`: also write ratios and curves (benchmarks/_common.py).
+cheapest; for concurrency, the paired figure) and tooluse/peer at the last point.
+`--quick`: smaller sizes and fewer rounds; `--json PATH`: also write ratios and curves
+(benchmarks/_common.py).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ TURNS = {"full": [1, 10, 50, 100, 200], "quick": [1, 10, 50]}
 TOOLS = {"full": [1, 10, 100, 500], "quick": [1, 10, 100]}
 CONCURRENT = {"full": [100, 500, 1000, 2000, 5000], "quick": [100, 1000, 5000]}
 LIMIT_SECONDS = {"full": 60.0, "quick": 10.0}
+GROWTH = "concurrency CPU: tooluse growth (most / fewest runs, paired rounds)"
 
 
 def show(title: str, unit: str, xs: list[int], series: dict[str, list[float | None]]) -> None:
@@ -198,6 +202,34 @@ async def concurrency(mode: str, rounds: int) -> tuple[dict[str, Any], dict[str,
     return wall_curve, cpu_curve
 
 
+GROWTH_ROUNDS = {"full": 9, "quick": 3}
+
+
+async def paired_growth(mode: str) -> float:
+    """tooluse's CPU per run at the most concurrent runs over the fewest, paired by round.
+
+    The curve times its points minutes apart, while this machine's speed drifts by tens
+    of percent over seconds. Here each round times both ends back to back, as
+    `concurrent_round` does (each after a `gc.collect()`, at least 3 s of CPU), the order
+    alternating from round to round; the figure is the median of the rounds' ratios.
+    """
+    runner = runners(("tooluse",), turns=2, sync=False, pause=True)["tooluse"]
+    await gather(runner, 10)
+    fewest, most = CONCURRENT[mode][0], CONCURRENT[mode][-1]
+    ratios: list[float] = []
+    for round_ in range(GROWTH_ROUNDS[mode]):
+        per_run: dict[int, float] = {}
+        for count in (fewest, most) if round_ % 2 == 0 else (most, fewest):
+            _, cpu, _ = await concurrent_round(runner, count, ROUND_CPU[mode])
+            per_run[count] = cpu / count
+        ratios.append(per_run[most] / per_run[fewest])
+    print(
+        f"tooluse's CPU per run at {most:,} concurrent runs over {fewest}, round by round: "
+        + ", ".join(f"{ratio:.3f}" for ratio in ratios)
+    )
+    return statistics.median(ratios)
+
+
 class CollectorClock:
     """Collections and seconds spent in the cyclic collector, by generation, while entered."""
 
@@ -268,7 +300,8 @@ async def main() -> None:
     record(results, "tools", await tools(mode, rounds), 1.5)
     wall_curve, cpu_curve = await concurrency(mode, rounds)
     record(results, "concurrency", wall_curve, None, grows=False)
-    record(results, "concurrency CPU", cpu_curve, 1.5)
+    record(results, "concurrency CPU", cpu_curve, None, grows=False)
+    results.ratio(GROWTH, await paired_growth(mode), 1.5)
     await collector_share(mode, results)
     for figure, ratio in results.ratios.items():
         print(f"  {figure:<58} {ratio:>8.3f}  {verdict(ratio, results.targets[figure])}")

@@ -4,7 +4,10 @@ Run with:
     pip install -e '.[bench]' && python benchmarks/bench_import.py
 
 Each import is timed in a fresh interpreter (`perf_counter` around the import statement,
-so interpreter start-up is left out), alternating the two modules round after round;
+so interpreter start-up is left out), alternating the two modules round after round,
+with bytecode caches written by the warm-up (`PYTHONDONTWRITEBYTECODE` is dropped from
+the interpreters' environment: set, it left the editable tooluse compiling every module
+from source in every round while the peer's installed files had theirs, 0.18 for 0.12);
 prints the medians and the ratio tooluse/agents (target <= 0.15). Then it checks that
 `import tooluse` loaded none of the optional integrations (opentelemetry, mcp, sqlite3,
 sqlalchemy, temporalio) and exits 1 if it did. `--quick`: 7 rounds instead of 31;
@@ -14,6 +17,7 @@ sqlalchemy, temporalio) and exits 1 if it did. `--quick`: 7 rounds instead of 31
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -32,12 +36,16 @@ print(json.dumps({{"seconds": seconds, "modules": modules}}))
 """
 
 
+ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+
+
 def probe(module: str) -> dict[str, object]:
     out = subprocess.run(
         [sys.executable, "-c", PROBE.format(module=module)],
         check=True,
         capture_output=True,
         text=True,
+        env=ENV,
     ).stdout
     return json.loads(out)
 

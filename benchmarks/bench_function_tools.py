@@ -172,9 +172,8 @@ def handoff_floor(n: int) -> tuple[float, float]:
             back.get()
         samples.append(((time.process_time() - cpu) / n, (time.perf_counter() - wall) / n))
     there.put(False)
-    return statistics.median(s[CPU] for s in samples[1:]), statistics.median(
-        s[WALL] for s in samples[1:]
-    )
+    warm = samples[1:]
+    return statistics.median(s[CPU] for s in warm), statistics.median(s[WALL] for s in warm)
 
 
 async def main() -> None:

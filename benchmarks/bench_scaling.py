@@ -214,13 +214,14 @@ async def paired_growth(mode: str) -> float:
     alternating from round to round; the figure is the median of the rounds' ratios.
     """
     runner = runners(("tooluse",), turns=2, sync=False, pause=True)["tooluse"]
-    await gather(runner, 10)
+    expected = await runner()
     fewest, most = CONCURRENT[mode][0], CONCURRENT[mode][-1]
     ratios: list[float] = []
     for round_ in range(GROWTH_ROUNDS[mode]):
         per_run: dict[int, float] = {}
         for count in (fewest, most) if round_ % 2 == 0 else (most, fewest):
-            _, cpu, _ = await concurrent_round(runner, count, ROUND_CPU[mode])
+            _, cpu, outputs = await concurrent_round(runner, count, ROUND_CPU[mode])
+            same_outputs({"one run": expected, f"tooluse x {count}": outputs[-1]})
             per_run[count] = cpu / count
         ratios.append(per_run[most] / per_run[fewest])
     print(

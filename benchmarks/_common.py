@@ -21,7 +21,7 @@ import statistics
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 Runner = Callable[[], Awaitable[Any]]
 
@@ -56,6 +56,21 @@ async def per_call(runner: Runner, n: int, clock: Callable[[], float] = time.per
     for _ in range(n):
         await runner()
     return (clock() - start) / n
+
+
+class Timing(NamedTuple):
+    """Seconds per call: wall time, and CPU time of the whole process (every thread)."""
+
+    wall: float
+    cpu: float
+
+
+async def timed(runner: Runner, n: int) -> Timing:
+    """Wall and CPU seconds per call over `n` calls in a row."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(n):
+        await runner()
+    return Timing((time.perf_counter() - wall) / n, (time.process_time() - cpu) / n)
 
 
 async def compare(

@@ -5,11 +5,12 @@ Run with:
 
 Prints, per case, the median CPU time of each SDK and the ratio tooluse/openai-agents
 (below 1.0: tooluse is faster): the median over the rounds of each round's ratio, with
-the same ratio of wall times beside it (no target). Rounds alternate between the SDKs so
-that machine noise hits both alike. CPU time of the whole process (every thread,
-`time.process_time`), as in bench_runner.py: the wall time of a sync tool's thread hop
-is mostly an idle core waking up, which on this virtual machine swings from round to
-round (0.25 to 0.81 of the peer's within one run, against 0.24 to 0.43 in CPU time).
+the same ratio of wall times printed beside it (not recorded: no target). Rounds
+alternate between the SDKs so that machine noise hits both alike. CPU time of the whole
+process (every thread, `time.process_time`), as in bench_runner.py: the wall time of a
+sync tool's thread hop is mostly an idle core waking up, which on this virtual machine
+swings from round to round (0.25 to 0.81 of the peer's within one run, against 0.24 to
+0.43 in CPU time).
 
 Fair by construction: the invoked tools and their contexts are built once, outside the
 timing; every round of every case runs in one event loop, so each side's worker threads
@@ -25,17 +26,18 @@ import asyncio
 import queue
 import statistics
 import threading
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import agents
 from _common import (
     Results,
+    Timing,
     arguments,
     make_documented_function,
     paired_ratio,
     same_outputs,
+    timed,
     verdict,
 )
 from agents.tool_context import ToolContext as AgentsToolContext
@@ -115,23 +117,17 @@ def case_runners(case: str) -> dict[str, Callable[[], Awaitable[Any]]]:
     return {sdk: invoker(sdk, func) for sdk in DECORATORS}
 
 
-Samples = dict[str, list[tuple[float, float]]]
-"""Per SDK, round by round: (CPU seconds, wall seconds) per call."""
-CPU, WALL = 0, 1
+Samples = dict[str, list[Timing]]
+"""Per SDK, round by round: seconds per call."""
 
 
-def tooluse_over_peer(samples: Samples, clock: int) -> float:
-    """tooluse/openai-agents by `CPU` or `WALL` time, paired by round."""
-    ours, theirs = ([s[clock] for s in samples[sdk]] for sdk in DECORATORS)
-    return paired_ratio(ours, theirs)
-
-
-async def per_call(call: Callable[[], Awaitable[Any]], n: int) -> tuple[float, float]:
-    """CPU and wall seconds per call over `n` calls in a row."""
-    cpu, wall = time.process_time(), time.perf_counter()
-    for _ in range(n):
-        await call()
-    return (time.process_time() - cpu) / n, (time.perf_counter() - wall) / n
+def tooluse_over_peer(samples: Samples) -> tuple[float, float]:
+    """tooluse/openai-agents in CPU time and in wall time, each paired by round."""
+    ours, theirs = samples["tooluse"], samples["openai-agents"]
+    return (
+        paired_ratio([t.cpu for t in ours], [t.cpu for t in theirs]),
+        paired_ratio([t.wall for t in ours], [t.wall for t in theirs]),
+    )
 
 
 async def measure(case: str, n: int) -> Samples:
@@ -146,12 +142,12 @@ async def measure(case: str, n: int) -> Samples:
     samples: Samples = {sdk: [] for sdk in calls}
     for _ in range(ROUNDS):
         for sdk, call in calls.items():
-            samples[sdk].append(await per_call(call, n))
+            samples[sdk].append(await timed(call, n))
     return samples
 
 
-def handoff_floor(n: int) -> tuple[float, float]:
-    """CPU and wall seconds per round trip of a token between two threads (`SimpleQueue`s).
+async def handoff_floor(n: int) -> Timing:
+    """Median seconds per round trip of a token between two threads (`SimpleQueue`s).
 
     No event loop and no tool: the least any thread hop costs on this machine (a sync
     tool's call pays it, plus waking the event loop when the result is back).
@@ -163,17 +159,15 @@ def handoff_floor(n: int) -> tuple[float, float]:
         while there.get():
             back.put(True)
 
+    async def round_trip() -> None:  # blocks the loop's thread, which waits for nothing else
+        there.put(True)
+        back.get()
+
     threading.Thread(target=echo, daemon=True).start()
-    samples: list[tuple[float, float]] = []
-    for _ in range(ROUNDS + 1):  # the first round warms the thread up
-        cpu, wall = time.process_time(), time.perf_counter()
-        for _ in range(n):
-            there.put(True)
-            back.get()
-        samples.append(((time.process_time() - cpu) / n, (time.perf_counter() - wall) / n))
+    samples = [await timed(round_trip, n) for _ in range(ROUNDS + 1)]
     there.put(False)
-    warm = samples[1:]
-    return statistics.median(s[CPU] for s in warm), statistics.median(s[WALL] for s in warm)
+    warm = samples[1:]  # the first round warms the thread up
+    return Timing(statistics.median(t.wall for t in warm), statistics.median(t.cpu for t in warm))
 
 
 async def main() -> None:
@@ -184,17 +178,18 @@ async def main() -> None:
     print(f"{header}  {'wall':>5}  target")
     for case, n in sizes.items():
         samples = await measure(case, n // 10 if args.quick else n)
-        ratio, wall = tooluse_over_peer(samples, CPU), tooluse_over_peer(samples, WALL)
+        ratio, wall = tooluse_over_peer(samples)
         results.ratio(f"{case}, tooluse/openai-agents", ratio, TARGETS[case])
-        results.ratio(f"{case}, tooluse/openai-agents (wall)", wall)
-        ours, theirs = (statistics.median(s[CPU] for s in samples[sdk]) for sdk in DECORATORS)
+        ours, theirs = (
+            statistics.median(t.cpu for t in samples[sdk]) for sdk in ("tooluse", "openai-agents")
+        )
         print(
             f"{case:<20} {ours * 1e6:>10.1f}us {theirs * 1e6:>12.1f}us {ratio:>7.2f}"
             f" {wall:>6.2f}  {verdict(ratio, TARGETS[case])}"
         )
-    cpu, wall = handoff_floor(50 if args.quick else 500)
+    floor = await handoff_floor(50 if args.quick else 500)
     print(
-        f"{'thread round trip':<20} {cpu * 1e6:>10.1f}us  ({wall * 1e6:.1f}us wall;"
+        f"{'thread round trip':<20} {floor.cpu * 1e6:>10.1f}us  ({floor.wall * 1e6:.1f}us wall;"
         " SimpleQueue, no loop: the floor)"
     )
     results.write(args.json)

@@ -30,14 +30,13 @@ import asyncio
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import agents
 import opentelemetry.trace  # noqa: F401 - imported, with no provider: what the target assumes
-from _common import Results, arguments, same_outputs, verdict
+from _common import Results, Timing, arguments, same_outputs, timed, verdict
 from _peers import no_op_hooks
 from openai import AsyncOpenAI
 from opentelemetry.sdk.trace import TracerProvider
@@ -124,14 +123,6 @@ def agents_run(base_url: str, api: str, *, streamed: bool) -> Run:
     return stream if streamed else plain
 
 
-async def per_run(run: Run, n: int) -> tuple[float, float]:
-    """Wall and CPU seconds per run over `n` runs in a row."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    for _ in range(n):
-        await run()
-    return (time.perf_counter() - wall) / n, (time.process_time() - cpu) / n
-
-
 async def measure(runs: dict[str, Run], n: int, rounds: int) -> dict[str, tuple[float, float]]:
     """Warm and check every side, then alternate rounds: median (wall, CPU) per run."""
     outputs: dict[str, Any] = {}
@@ -139,12 +130,12 @@ async def measure(runs: dict[str, Run], n: int, rounds: int) -> dict[str, tuple[
         for _ in range(5):
             outputs[name] = await run()
     same_outputs({**outputs, "expected": ANSWER})
-    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+    samples: dict[str, list[Timing]] = {name: [] for name in runs}
     for _ in range(rounds):
         for name, run in runs.items():
-            samples[name].append(await per_run(run, n))
+            samples[name].append(await timed(run, n))
     return {
-        name: (statistics.median(s[0] for s in values), statistics.median(s[1] for s in values))
+        name: (statistics.median(s.wall for s in values), statistics.median(s.cpu for s in values))
         for name, values in samples.items()
     }
 

@@ -43,6 +43,7 @@ TOOLS = {"full": [1, 10, 100, 500], "quick": [1, 10, 100]}
 CONCURRENT = {"full": [100, 500, 1000, 2000, 5000], "quick": [100, 1000, 5000]}
 LIMIT_SECONDS = {"full": 60.0, "quick": 10.0}
 GROWTH = "concurrency CPU: tooluse growth (most / fewest runs, paired rounds)"
+GROWTH_ROUNDS = {"full": 9, "quick": 3}
 
 
 def show(title: str, unit: str, xs: list[int], series: dict[str, list[float | None]]) -> None:
@@ -202,15 +203,12 @@ async def concurrency(mode: str, rounds: int) -> tuple[dict[str, Any], dict[str,
     return wall_curve, cpu_curve
 
 
-GROWTH_ROUNDS = {"full": 9, "quick": 3}
-
-
 async def paired_growth(mode: str) -> float:
     """tooluse's CPU per run at the most concurrent runs over the fewest, paired by round.
 
     The curve times its points minutes apart, while this machine's speed drifts by tens
-    of percent over seconds. Here each round times both ends back to back, as
-    `concurrent_round` does (each after a `gc.collect()`, at least 3 s of CPU), the order
+    of percent over seconds. Here each round times both ends back to back with
+    `concurrent_round` (each after a `gc.collect()`, for at least `ROUND_CPU`), the order
     alternating from round to round; the figure is the median of the rounds' ratios.
     """
     runner = runners(("tooluse",), turns=2, sync=False, pause=True)["tooluse"]

@@ -134,6 +134,9 @@ def check(results: dict[str, dict[str, Any]]) -> int:
                     f"  WORSE    {script}: {figure} = {ratio:.3f}, committed {old:.3f}"
                     f" (x{ratio / old:.2f})"
                 )
+    for script, figures in before.items():
+        for figure in figures.keys() - results.get(script, {}).get("ratios", {}).keys():
+            print(f"  gone     {script}: {figure} (committed, not measured now)")
     print("\n".join(worse) if worse else "no ratio got worse by more than 20 %")
     return 1 if worse else 0
 

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import inspect
 import re
 from typing import get_origin
+
+import pytest
 
 import tooluse
 import tooluse.exceptions
 
 EXPECTED_PUBLIC = {
     "AgentBase",
+    "TextDeltaStreamEvent",
     "TResponseInputItem",
     "FuncDocumentation",
     "ToolTimeoutError",
@@ -119,6 +123,132 @@ EXPECTED_PUBLIC = {
 }
 
 
+# Each public module's names: those it had before the wave-3 layout (every one still
+# imports from the same module), and those added since.
+PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
+    "tooluse.models": (
+        {
+            "DEFAULT_MODEL",
+            "Model",
+            "ModelRequest",
+            "ModelResponse",
+            "ModelTransportError",
+            "OpenAIChatCompletionsModel",
+            "OpenAIResponsesModel",
+            "ResponseDone",
+            "StreamDelta",
+            "StreamEvent",
+            "ToolCallArgumentsDelta",
+            "default_openai_client",
+            "items_to_messages",
+            "message_to_items",
+            "resolve_model",
+            "set_default_openai_api",
+            "set_default_openai_client",
+        },
+        {"ModelProvider", "OpenAIProvider", "TextDelta"},
+    ),
+    "tooluse.testing": (
+        {"FunctionModel", "ModelReply", "TestModel", "ToolCall", "value_for_schema"},
+        set(),
+    ),
+    "tooluse.exceptions": (
+        {
+            "GuardrailTripwireTriggered",
+            "InputGuardrailTripwireTriggered",
+            "MaxTurnsExceeded",
+            "MissingAPIKey",
+            "ModelAPIError",
+            "ModelBehaviorError",
+            "ModelRetry",
+            "OutputGuardrailTripwireTriggered",
+            "ResponseIncomplete",
+            "RunError",
+            "RunStopped",
+            "RunTimeoutError",
+            "SessionBusyError",
+            "ToolArgumentsError",
+            "ToolDefinitionWarning",
+            "ToolErrorBudgetExceeded",
+            "ToolInputGuardrailTripwireTriggered",
+            "ToolOutputGuardrailTripwireTriggered",
+            "ToolTimeoutError",
+            "TooluseError",
+            "UsageLimitExceeded",
+            "UserError",
+        },
+        set(),
+    ),
+    "tooluse.mcp": (
+        {
+            "MCPServer",
+            "MCPServerSse",
+            "MCPServerSseParams",
+            "MCPServerStdio",
+            "MCPServerStdioParams",
+            "MCPServerStreamableHttp",
+            "MCPServerStreamableHttpParams",
+            "MCPToolError",
+            "RequireApproval",
+            "RequireApprovalToolList",
+            "ToolFilter",
+            "ToolFilterCallable",
+            "ToolFilterContext",
+            "ToolFilterStatic",
+            "Transport",
+            "create_static_tool_filter",
+            "serve",
+            "server_error_message",
+            "tool_server",
+        },
+        set(),
+    ),
+    "tooluse.sessions": (
+        {"RunSession", "SQLiteSession", "Session", "SessionBusyError", "SessionSettings"},
+        set(),
+    ),
+    "tooluse.sessions.sqlalchemy": (
+        {"SQLAlchemySession"},
+        set(),
+    ),
+    "tooluse.temporal": (
+        {
+            "ActivityModel",
+            "ActivityOptions",
+            "AgentWorkflow",
+            "ApproveCall",
+            "MODEL_ACTIVITY",
+            "ModelProvider",
+            "PASSTHROUGH_MODULES",
+            "PendingApproval",
+            "RejectCall",
+            "TemporalBackend",
+            "ToolActivityError",
+            "ToolFailed",
+            "TooluseInterceptor",
+            "TooluseTemporalPlugin",
+            "UNKNOWN_APPROVAL",
+            "model_activity",
+            "tool_activity",
+        },
+        {"ModelSource"},
+    ),
+}
+
+
+@pytest.mark.parametrize("module_name", sorted(PUBLIC_MODULES))
+def test_each_public_module_keeps_its_names(module_name: str) -> None:
+    module = importlib.import_module(module_name)
+    kept, added = PUBLIC_MODULES[module_name]
+    exported = set(getattr(module, "__all__", ()))
+    assert kept <= exported, f"{module_name} lost {sorted(kept - exported)}"
+    assert exported == kept | added, (
+        f"{module_name} exports new names {sorted(exported - kept - added)}"
+    )
+    for name in exported:
+        assert getattr(module, name) is not None
+
+
 def test_all_is_exactly_the_public_api() -> None:
     assert sorted(tooluse.__all__) == tooluse.__all__
     assert len(set(tooluse.__all__)) == len(tooluse.__all__)
@@ -218,6 +348,7 @@ def test_usage_adds_up() -> None:
 
 
 TEMPORAL_PUBLIC = {
+    "ModelSource",
     "MODEL_ACTIVITY",
     "PASSTHROUGH_MODULES",
     "UNKNOWN_APPROVAL",

@@ -10,15 +10,15 @@ import io
 import os
 import sys
 from pathlib import Path
-from types import ModuleType, SimpleNamespace
+from types import ModuleType
 from typing import Any
 
 import pytest
 
 from tooluse import Agent
-from tooluse._chat import delta_text, find_agent, history_line, offline_run_config, run_chat
-from tooluse._cli import main
-from tooluse._loading import CliError
+from tooluse.cli._chat import find_agent, history_line, offline_run_config, run_chat
+from tooluse.cli._loading import CliError
+from tooluse.cli._main import main
 from tooluse.testing import TestModel
 
 from . import chat_agents
@@ -243,18 +243,6 @@ def test_finding_the_agent() -> None:
         find_agent(_module(), "m.py", "")
     with pytest.raises(CliError, match=r"several agents \('helper', 'front'\).* as m\.py:a$"):
         find_agent(_module(a=helper, b=Agent("front")), "m.py", "")
-
-
-def test_text_from_raw_events_of_either_api() -> None:
-    responses = SimpleNamespace(type="response.output_text.delta", delta="Hi")
-    chunk = SimpleNamespace(choices=[SimpleNamespace(delta=SimpleNamespace(content="yo"))])
-    empty = SimpleNamespace(choices=[SimpleNamespace(delta=SimpleNamespace(content=None))])
-    assert [delta_text(data) for data in (responses, chunk, empty, object())] == [
-        "Hi",
-        "yo",
-        "",
-        "",
-    ]
 
 
 def testhistory_lines() -> None:

@@ -8,7 +8,7 @@ import pytest
 from inline_snapshot import snapshot
 
 from tooluse import UserError
-from tooluse._items import assistant_message, function_call, function_call_output, user_message
+from tooluse.core._items import assistant_message, function_call, function_call_output, user_message
 from tooluse.models import items_to_messages, message_to_items
 
 CONVERSATION = [

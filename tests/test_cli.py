@@ -20,8 +20,8 @@ import pytest
 from inline_snapshot import snapshot
 
 import tooluse
-from tooluse._cli import main
-from tooluse._loading import split_target
+from tooluse.cli._loading import split_target
+from tooluse.cli._main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 WEATHER = str(ROOT / "examples" / "weather.py")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tooluse import UserError
-from tooluse._items import assistant_message, function_call, function_call_output, user_message
+from tooluse.core._items import assistant_message, function_call, function_call_output, user_message
 from tooluse.models import items_to_messages
 from tooluse.models._responses_input import responses_input
 

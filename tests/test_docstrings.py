@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from inline_snapshot import snapshot
 
 from tooluse import DocstringStyle, UserError, function_schema
-from tooluse._docstrings import (  # pyright: ignore[reportPrivateUsage]
+from tooluse.schema._docstrings import (  # pyright: ignore[reportPrivateUsage]
     FuncDocumentation,
     _simple_google,  # pyright: ignore[reportPrivateUsage]
     generate_func_documentation,
@@ -257,7 +257,7 @@ def test_griffe_logger_restored_when_it_was_disabled() -> None:
     ],
 )
 def test_style_detection(doc: str, style: str) -> None:
-    from tooluse._docstrings import detect_docstring_style
+    from tooluse.schema._docstrings import detect_docstring_style
 
     assert detect_docstring_style(doc) == style
 
@@ -372,7 +372,7 @@ def test_docstrings_read_without_griffe_read_as_griffe_reads_them(
 ) -> None:
     doc = "\n".join(lines)
     fast = read(doc, style)
-    with mock.patch("tooluse._docstrings._simple_google", return_value=None):
+    with mock.patch("tooluse.schema._docstrings._simple_google", return_value=None):
         assert fast == read(doc, style)
 
 

@@ -21,6 +21,7 @@ from tooluse import (
     ModelSettings,
     RunContextWrapper,
     Runner,
+    TextDeltaStreamEvent,
     UserError,
     WebSearchTool,
     function_tool,
@@ -115,7 +116,13 @@ async def test_tool_calling_conversation(
         names = [getattr(e, "name", e.type) for e in events]
         assert names[0] == "agent_updated_stream_event"
         assert "raw_response_event" in names
-        streamed_pieces = ("raw_response_event", "tool_call_arguments_delta_event")
+        texts = [e.delta for e in events if isinstance(e, TextDeltaStreamEvent)]
+        assert "".join(texts) == result.final_output  # the answer, in pieces, any API
+        streamed_pieces = (
+            "raw_response_event",
+            "text_delta_event",
+            "tool_call_arguments_delta_event",
+        )
         assert [n for n in names if n not in streamed_pieces][1:] == [
             "usage_event",
             "tool_called",

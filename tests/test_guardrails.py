@@ -41,18 +41,19 @@ from tooluse import (
     tool_input_guardrail,
     tool_output_guardrail,
 )
-from tooluse._guardrails import (
+from tooluse.exceptions import GuardrailTripwireTriggered
+from tooluse.models import Model, ModelRequest, ModelResponse, StreamDelta, StreamEvent
+from tooluse.run._guardrails import (
     beside_input_guardrails,
+    check_tool_input,
+    check_tool_output,
     run_input_guardrails,
     run_output_guardrails,
     split_input_guardrails,
 )
-from tooluse._stream_events import GuardrailResultStreamEvent
-from tooluse._tool_guardrails import check_tool_input, check_tool_output
-from tooluse._tracing import RunTracer, SpanScope
-from tooluse.exceptions import GuardrailTripwireTriggered
-from tooluse.models import Model, ModelRequest, ModelResponse, StreamDelta, StreamEvent
+from tooluse.run._stream_events import GuardrailResultStreamEvent
 from tooluse.testing import TestModel
+from tooluse.tracing._tracer import RunTracer, SpanScope
 
 from .openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
 from .scripted import ScriptModel, call, outputs, text

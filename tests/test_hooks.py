@@ -22,9 +22,10 @@ from tooluse import (
     function_tool,
     handoff,
 )
-from tooluse._hooks import RunEvents, check_hooks
+from tooluse.agents._hooks import check_hooks
 from tooluse.exceptions import UserError
 from tooluse.models import ModelResponse
+from tooluse.run._events import RunEvents
 
 from .scripted import ScriptModel, call, shell, text
 

@@ -32,7 +32,7 @@ from tooluse import (
     function_tool,
     tool_output_text,
 )
-from tooluse._invocation import _fields_validator  # pyright: ignore[reportPrivateUsage]
+from tooluse.tools._invocation import _fields_validator  # pyright: ignore[reportPrivateUsage]
 
 from .conftest import tool_context
 from .types_for_tests import Color, User

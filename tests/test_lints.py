@@ -12,7 +12,7 @@ import pytest
 from inline_snapshot import snapshot
 
 from tooluse import FunctionTool, function_tool
-from tooluse._cli import main
+from tooluse.cli._main import main
 from tooluse.exceptions import ToolDefinitionWarning
 
 

@@ -30,8 +30,7 @@ from tooluse import (
     UserError,
     function_tool,
 )
-from tooluse._cli import main
-from tooluse._run_scope import TurnTools
+from tooluse.cli._main import main
 from tooluse.mcp import (
     MCPServer,
     MCPServerSse,
@@ -49,6 +48,7 @@ from tooluse.mcp._names import model_name
 from tooluse.mcp._options import approval_for
 from tooluse.mcp._results import error_message, result_output, result_text
 from tooluse.mcp._schemas import tool_schema
+from tooluse.run._scope import TurnTools
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
 
 from .conftest import tool_context

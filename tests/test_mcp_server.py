@@ -41,8 +41,8 @@ from tooluse import (
     ToolOutputText,
     function_tool,
 )
-from tooluse._cli import main
-from tooluse._loading import import_location, module_tools
+from tooluse.cli._loading import import_location, module_tools
+from tooluse.cli._main import main
 from tooluse.exceptions import UserError
 from tooluse.mcp import _server  # pyright: ignore[reportPrivateUsage]
 from tooluse.mcp._server import listening_socket, serve, tool_server
@@ -669,7 +669,7 @@ def test_serve_refuses_a_port_that_is_none(capsys: pytest.CaptureFixture[str], p
 
 
 def test_importing_tooluse_imports_no_mcp() -> None:
-    code = "import sys, tooluse, tooluse._cli; print(sorted(m for m in sys.modules if m.split('.')[0] in {'mcp', 'uvicorn'}))"
+    code = "import sys, tooluse, tooluse.cli._main; print(sorted(m for m in sys.modules if m.split('.')[0] in {'mcp', 'uvicorn'}))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout == "[]\n"
 

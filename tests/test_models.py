@@ -21,7 +21,6 @@ import openai
 import pytest
 
 from tooluse import ModelSettings, WebSearchTool, function_tool
-from tooluse._tool_params import chat_completions_tool_param, responses_tool_param
 from tooluse.models import (
     ModelRequest,
     ModelResponse,
@@ -32,6 +31,7 @@ from tooluse.models import (
     StreamEvent,
 )
 from tooluse.models._defaults import send_as_is
+from tooluse.models._tool_params import chat_completions_tool_param, responses_tool_param
 
 from .openai_server import (
     Call,
@@ -293,12 +293,16 @@ async def test_unreadable_answers_raise_model_transport_error(
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("api", APIS)
-async def test_request_errors_are_left_to_the_runner(
+async def test_request_errors_leave_the_model_as_the_seams_error(
     openai_server: ScriptedServer, client: openai.AsyncOpenAI, api: Api, mode: Mode
 ) -> None:
-    openai_server.script(Turn(status=500))
-    with pytest.raises(openai.InternalServerError):
+    openai_server.script(Turn(status=500, headers={"Retry-After": "2"}))
+    with pytest.raises(ModelTransportError) as raised:
         await call(model_for(api, client), mode)
+    assert raised.value.status_code == 500
+    assert raised.value.retry_after == 2.0
+    assert raised.value.retryable is None  # left to RetryPolicy.retry_statuses
+    assert isinstance(raised.value.__cause__, openai.InternalServerError)
 
 
 def test_transport_error_text() -> None:

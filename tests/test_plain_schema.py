@@ -25,9 +25,9 @@ from pydantic import create_model
 from pydantic.fields import FieldInfo
 
 from tooluse import check_strict_schema, function_schema, function_tool
-from tooluse._function_schema import deferred_function_schema  # pyright: ignore[reportPrivateUsage]
-from tooluse._plain_schema import plain_json_schema  # pyright: ignore[reportPrivateUsage]
 from tooluse.exceptions import UserError
+from tooluse.schema._function_schema import deferred_function_schema  # pyright: ignore[reportPrivateUsage]
+from tooluse.schema._plain import plain_json_schema  # pyright: ignore[reportPrivateUsage]
 
 from .conftest import tool_context
 
@@ -128,7 +128,7 @@ def docstring(summary: str, documented: dict[str, str]) -> str:
 
 def through_pydantic() -> Any:
     """The schema built the way it was before: pydantic's model, then its JSON schema."""
-    return mock.patch("tooluse._function_schema.plain_json_schema", return_value=None)
+    return mock.patch("tooluse.schema._function_schema.plain_json_schema", return_value=None)
 
 
 def outcome(build: Callable[[], dict[str, Any]]) -> str:
@@ -192,7 +192,7 @@ def test_the_documented_function_is_written_directly() -> None:
         written.append(plain_json_schema(*args, **kwargs))
         return written[-1]
 
-    with mock.patch("tooluse._function_schema.plain_json_schema", side_effect=recording):
+    with mock.patch("tooluse.schema._function_schema.plain_json_schema", side_effect=recording):
         fast = function_schema(search).params_json_schema
     assert len(written) == 1
     assert written[0] is not None
@@ -307,6 +307,6 @@ def test_a_signature_past_a_limit_is_built_through_pydantic() -> None:
 
     wide.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     wide.__annotations__ = {param.name: int for param in parameters}
-    with mock.patch("tooluse._function_schema.plain_json_schema") as direct:
+    with mock.patch("tooluse.schema._function_schema.plain_json_schema") as direct:
         function_schema(wide)
     direct.assert_not_called()

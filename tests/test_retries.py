@@ -1,8 +1,10 @@
 """The model-call retry policy: what is retried, how long it waits, and runs that retry.
 
 The policy's rules are tested on the errors the `openai` client raises (built as it
-builds them, around real `httpx2` responses); the runs go through the real client
-and the local HTTP server, which counts the requests it receives.
+builds them, around real `httpx2` responses), as the OpenAI models' edge hands them to
+the policy (`openai_failure`: the policy itself sees only `ModelTransportError`); the
+runs go through the real client and the local HTTP server, which counts the requests
+it receives.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from tooluse.models import (
     StreamDelta,
     StreamEvent,
 )
+from tooluse.models._openai_errors import openai_failure
 
 from .openai_server import ScriptedServer, Turn
 from .scripted import text
@@ -61,9 +64,14 @@ def status_error(status: int, headers: dict[str, str] | None = None) -> openai.A
     return openai.APIStatusError(f"Error code: {status}", response=response, body=None)
 
 
+def edge(error: BaseException) -> BaseException:
+    """What the policy sees of an error: the OpenAI models' mapping of the client's errors."""
+    return openai_failure(error) or error
+
+
 def delay_for(error: BaseException, retries_done: int = 0, **policy: Any) -> float | None:
     fields: dict[str, Any] = {"jitter": 0, **policy}
-    return RetryPolicy(**fields).retry_delay(error, retries_done)
+    return RetryPolicy(**fields).retry_delay(edge(error), retries_done)
 
 
 class _Fraction(random.Random):
@@ -149,8 +157,8 @@ def test_retry_statuses_decide_for_status_and_transport_errors_alike() -> None:
     assert delay_for(ModelTransportError("busy", 500), **only_503) is None
     assert delay_for(openai.APIConnectionError(request=REQUEST), **only_503) == 0.5
     no_409 = RetryPolicy(jitter=0, retry_statuses=RetryPolicy().retry_statuses - {409})
-    assert no_409.retry_delay(status_error(409), 0) is None
-    assert no_409.retry_delay(status_error(408), 0) == 0.5
+    assert no_409.retry_delay(edge(status_error(409)), 0) is None
+    assert no_409.retry_delay(edge(status_error(408)), 0) == 0.5
 
 
 def test_retries_run_out() -> None:
@@ -174,30 +182,30 @@ def test_the_policy_does_not_import_openai(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_backoff_grows_by_the_multiplier_up_to_the_cap() -> None:
     policy = RetryPolicy(max_retries=10, initial_delay=1, max_delay=5, jitter=0)
-    delays = [policy.retry_delay(status_error(503), done) for done in range(6)]
+    delays = [policy.retry_delay(edge(status_error(503)), done) for done in range(6)]
     assert delays == [1, 2, 4, 5, 5, 5]
     tripled = RetryPolicy(max_retries=10, initial_delay=0.1, multiplier=3, max_delay=100, jitter=0)
-    assert [tripled.retry_delay(status_error(503), done) for done in range(3)] == pytest.approx(
-        [0.1, 0.3, 0.9]
-    )
+    assert [
+        tripled.retry_delay(edge(status_error(503)), done) for done in range(3)
+    ] == pytest.approx([0.1, 0.3, 0.9])
     flat = RetryPolicy(max_retries=10, initial_delay=0.2, multiplier=1, jitter=0)
-    assert {flat.retry_delay(status_error(503), done) for done in range(10)} == {0.2}
+    assert {flat.retry_delay(edge(status_error(503)), done) for done in range(10)} == {0.2}
 
 
 def test_backoff_past_what_floats_hold_is_the_cap() -> None:
     for multiplier in (2, 2.0, 10.5):
         policy = RetryPolicy(max_retries=10**6, multiplier=multiplier, jitter=0)
-        assert policy.retry_delay(status_error(503), 5000) == 8.0
+        assert policy.retry_delay(edge(status_error(503)), 5000) == 8.0
 
 
 @pytest.mark.parametrize("jitter", [0.25, 0.5, 1.0])
 def test_jitter_takes_off_at_most_its_fraction(jitter: float) -> None:
     error = status_error(503)
-    longest = RetryPolicy(jitter=jitter, rng=_Fraction(0.0)).retry_delay(error, 1)
-    shortest = RetryPolicy(jitter=jitter, rng=_Fraction(0.999999)).retry_delay(error, 1)
+    longest = RetryPolicy(jitter=jitter, rng=_Fraction(0.0)).retry_delay(edge(error), 1)
+    shortest = RetryPolicy(jitter=jitter, rng=_Fraction(0.999999)).retry_delay(edge(error), 1)
     assert longest == 1.0
     assert shortest == pytest.approx(1.0 - jitter, abs=1e-5)
-    drawn = [RetryPolicy(jitter=jitter).retry_delay(error, 1) for _ in range(300)]
+    drawn = [RetryPolicy(jitter=jitter).retry_delay(edge(error), 1) for _ in range(300)]
     assert all(d is not None and 1.0 - jitter <= d <= 1.0 for d in drawn)
     assert len(set(drawn)) > 1
 
@@ -205,7 +213,7 @@ def test_jitter_takes_off_at_most_its_fraction(jitter: float) -> None:
 def test_a_seeded_source_repeats_the_delays() -> None:
     def delays(seed: int) -> list[float | None]:
         policy = RetryPolicy(max_retries=5, rng=random.Random(seed))
-        return [policy.retry_delay(status_error(503), done) for done in range(5)]
+        return [policy.retry_delay(edge(status_error(503)), done) for done in range(5)]
 
     assert delays(7) == delays(7)
     assert delays(7) != delays(8)
@@ -216,7 +224,7 @@ def test_retry_after_in_seconds_is_waited_as_it_is() -> None:
     assert delay_for(status_error(503, {"Retry-After": "1.5"})) == 1.5  # not standard, but sent
     # Neither jitter nor the backoff's cap shortens the least the server will accept.
     asked = status_error(429, {"Retry-After": "20"})
-    assert RetryPolicy(jitter=1, rng=_Fraction(0.9)).retry_delay(asked, 0) == 20.0
+    assert RetryPolicy(jitter=1, rng=_Fraction(0.9)).retry_delay(edge(asked), 0) == 20.0
 
 
 def test_retry_after_ms_wins() -> None:
@@ -327,7 +335,7 @@ def test_edges_that_are_allowed() -> None:
     assert RetryPolicy(max_retry_after=0).retry_delay(
         status_error(429, {"Retry-After": "1"}), 0
     ) is (None)
-    assert RetryPolicy(retry_statuses=set()).retry_delay(status_error(503), 0) is None
+    assert RetryPolicy(retry_statuses=set()).retry_delay(edge(status_error(503)), 0) is None
 
 
 def test_statuses_compare_as_a_set_and_print_short() -> None:
@@ -399,7 +407,9 @@ class RetryLog(RunHooks[Any]):
         attempt: int,
         delay: float,
     ) -> None:
-        self.retries.append((type(error).__name__, attempt, delay))
+        # A neutral error, whatever the provider; the client's own is its cause.
+        assert isinstance(error, ModelTransportError)
+        self.retries.append((type(error.__cause__).__name__, attempt, delay))
 
 
 async def run(

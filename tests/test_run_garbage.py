@@ -15,7 +15,7 @@ import gc
 import sys
 
 from tooluse import Agent, RunConfig, Runner, function_tool
-from tooluse._run_config import as_run_config
+from tooluse.run._config import as_run_config
 
 from .scripted import ScriptModel, call, text
 

@@ -33,11 +33,11 @@ from jsonschema import Draft202012Validator, FormatChecker, ValidationError
 from pydantic import BaseModel, Field, TypeAdapter
 
 from tooluse import Agent, FunctionTool, Runner, function_tool
-from tooluse._regex_sample import strings_matching
-from tooluse._schema_check import admits, is_multiple, resolve
-from tooluse._schema_hints import UNIQUE_KEYS, with_hints
-from tooluse._strict import to_strict_schema
+from tooluse.schema._strict import to_strict_schema
 from tooluse.testing import TestModel, value_for_schema
+from tooluse.testing._regex_sample import strings_matching
+from tooluse.testing._schema_check import admits, is_multiple, resolve
+from tooluse.testing._schema_hints import UNIQUE_KEYS, with_hints
 
 from .conftest import tool_context
 from .test_reference_tools import fetch_weather, read_file

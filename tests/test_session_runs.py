@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from tooluse import Agent, RunConfig, Runner, RunState, UserError, function_tool
-from tooluse._session_run import recent_turns
 from tooluse.exceptions import MaxTurnsExceeded
+from tooluse.run._session_run import recent_turns
 from tooluse.sessions import Session, SessionBusyError, SessionSettings, SQLiteSession
 from tooluse.sessions.sqlalchemy import SQLAlchemySession
 

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from tooluse import Agent, Runner, ToolContext, UserError, function_tool
-from tooluse._threads import stuck_calls
 from tooluse.models import (
     Model,
     ModelRequest,
@@ -22,6 +21,7 @@ from tooluse.models import (
     StreamDelta,
     StreamEvent,
 )
+from tooluse.tools._threads import stuck_calls
 
 from .scripted import ScriptModel, call, outputs, text
 

@@ -18,8 +18,6 @@ from tooluse import (
     ToolCallArgumentsDeltaStreamEvent,
     UserError,
 )
-from tooluse import _stream_buffer as stream_buffer
-from tooluse._stream_buffer import STREAM_BUFFER_SIZE, EventBuffer
 from tooluse.models import (
     Model,
     ModelRequest,
@@ -28,6 +26,8 @@ from tooluse.models import (
     StreamDelta,
     StreamEvent,
 )
+from tooluse.run import _stream_buffer as stream_buffer
+from tooluse.run._stream_buffer import STREAM_BUFFER_SIZE, EventBuffer
 
 from .scripted import text
 
@@ -74,7 +74,7 @@ async def ended(result: RunResultStreaming) -> None:
 
 
 def waiting(result: RunResultStreaming) -> int:
-    return len(result._buffer)  # pyright: ignore[reportPrivateUsage]
+    return len(result._run.buffer)  # pyright: ignore[reportPrivateUsage]
 
 
 @dataclasses.dataclass

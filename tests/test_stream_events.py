@@ -79,7 +79,11 @@ async def test_usage_arrives_once_per_response_before_its_items(
     async for event in result.stream_events():
         if isinstance(event, UsageStreamEvent):
             usages.append(event)
-        if event.type not in ("raw_response_event", "tool_call_arguments_delta_event"):
+        if event.type not in (
+            "raw_response_event",
+            "text_delta_event",
+            "tool_call_arguments_delta_event",
+        ):
             kinds.append(getattr(event, "name", event.type))
     assert kinds == [
         "agent_updated_stream_event",

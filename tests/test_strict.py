@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from inline_snapshot import snapshot
 
 from tooluse import FunctionTool, UserError, function_tool
-from tooluse._strict import to_strict_schema
+from tooluse.schema._strict import to_strict_schema
 
 from .types_for_tests import Node
 

@@ -9,7 +9,7 @@ from inline_snapshot import snapshot
 from pydantic import Field
 
 from tooluse import StrictViolation, check_strict_schema, function_schema
-from tooluse._strict import to_strict_schema
+from tooluse.schema._strict import to_strict_schema
 
 
 def obj(**properties: Any) -> dict[str, Any]:

@@ -18,8 +18,8 @@ from temporalio.worker import Replayer, UnsandboxedWorkflowRunner, Worker
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner
 
 from tooluse import FunctionTool, ToolContext, UserError, function_tool
-from tooluse._durable import run_backend
 from tooluse.models import Model, ModelRequest, ModelResponse, StreamEvent
+from tooluse.run._backend import run_backend
 from tooluse.temporal import (
     MODEL_ACTIVITY,
     ActivityModel,
@@ -289,7 +289,7 @@ async def test_model_activity_failures_are_model_api_errors(
     outcome, _ = await _scenario(temporal_server.target, _plugin(openai_server), "calculator")
     assert outcome["error"].startswith("ModelAPIError: The run stopped: the model activity failed")
     assert outcome["status"] == 400
-    assert outcome["causes"][:2] == ["ModelTransportError", "ActivityError"]
+    assert outcome["causes"][:2] == ["ActivityError", "ApplicationError"]  # the SDK's errors
     assert len(openai_server.requests) == 1
     openai_server.script(Turn(status=500), Turn(status=500))  # retried by Temporal, not the run
     outcome, _ = await _scenario(temporal_server.target, _plugin(openai_server), "calculator")

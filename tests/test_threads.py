@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from tooluse import _threads
-from tooluse._threads import CallTimedOut, run_in_thread, stuck_calls
+from tooluse.tools import _threads
+from tooluse.tools._threads import CallTimedOut, run_in_thread, stuck_calls
 
 CAP = _threads._MAX_WORKERS  # pyright: ignore[reportPrivateUsage]
 Pool = _threads._WorkerPool  # pyright: ignore[reportPrivateUsage]

@@ -25,7 +25,7 @@ from tooluse import (
     UserError,
     function_tool,
 )
-from tooluse._tool_params import (
+from tooluse.models._tool_params import (
     chat_completions_tools_params,
     includes_search_results,
     responses_tools_params,
@@ -268,7 +268,7 @@ def test_chat_still_refuses_a_hosted_tool() -> None:
 
 
 def test_building_a_tool_does_not_count_as_a_change() -> None:
-    from tooluse._tool_changes import changes
+    from tooluse.tools._changes import changes
 
     before = changes()
     tool = make_tool("a")

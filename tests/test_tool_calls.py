@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from tooluse import Agent, RunConfig, Runner, function_tool
-from tooluse._items import function_call
-from tooluse._threads import CallTimedOut
-from tooluse._tool_calls import normalise_calls, plan_calls
+from tooluse.core._items import function_call
 from tooluse.models._base import Tool
+from tooluse.run._tool_calls import normalise_calls, plan_calls
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
+from tooluse.tools._threads import CallTimedOut
 
 
 @function_tool

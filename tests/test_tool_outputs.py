@@ -23,11 +23,11 @@ from tooluse import (
     function_tool,
     tool_output_guardrail,
 )
-from tooluse._tool_outputs import part_text, parts_text, rich_parts
-from tooluse._tracing import _output_text  # pyright: ignore[reportPrivateUsage]
 from tooluse.mcp._results import result_output
 from tooluse.models._chat_conversion import items_to_messages
 from tooluse.testing import FunctionModel, ModelReply, TestModel, ToolCall
+from tooluse.tools._outputs import part_text, parts_text, rich_parts
+from tooluse.tracing._tracer import _output_text  # pyright: ignore[reportPrivateUsage]
 
 from .conftest import tool_context
 from .openai_server import Call, ScriptedServer, Turn

@@ -35,10 +35,10 @@ from tooluse import (
     UserError,
     function_tool,
 )
-from tooluse._context import InputTokensDetails, OutputTokensDetails
-from tooluse._tracing import CONTENT_VARIABLE, RunTracer, error_type, run_tracer
+from tooluse.core._context import InputTokensDetails, OutputTokensDetails
 from tooluse.models import ModelRequest, ModelResponse, ModelTransportError
 from tooluse.testing import TestModel
+from tooluse.tracing._tracer import CONTENT_VARIABLE, RunTracer, error_type, run_tracer
 
 SECRET = "s3cr3t-sentinel"
 

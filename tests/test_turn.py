@@ -21,9 +21,9 @@ from tooluse import (
     function_tool,
     handoff,
 )
-from tooluse._run_scope import AgentSetup, TurnTools
-from tooluse._turn import plan_turn
 from tooluse.exceptions import ToolErrorBudgetExceeded, UserError
+from tooluse.run._scope import AgentSetup, TurnTools
+from tooluse.run._turn import plan_turn
 
 from .scripted import ScriptModel, call, outputs, parallel, shell, text
 

@@ -13,9 +13,18 @@ def add(a: int, b: int) -> int:
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
-from ._agent import Agent, FunctionToolResult, StopAtTools, ToolsToFinalOutputResult
-from ._agent_base import AgentBase
-from ._context import (
+from ._version import __version__ as __version__
+from .agents._agent import (
+    Agent,
+    AgentHooks,
+    FunctionToolResult,
+    RunHooks,
+    StopAtTools,
+    ToolsToFinalOutputResult,
+)
+from .agents._handoffs import Handoff, handoff
+from .core._agent_base import AgentBase
+from .core._context import (
     InputTokensDetails,
     OutputTokensDetails,
     RequestUsage,
@@ -23,66 +32,9 @@ from ._context import (
     ToolContext,
     Usage,
 )
-from ._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
-from ._function_schema import FuncSchema, function_schema
-from ._function_tool import FunctionTool, ToolErrorFunction, function_tool, tool_output_text
-from ._guardrails import (
-    GuardrailFunctionOutput,
-    InputGuardrail,
-    InputGuardrailResult,
-    OutputGuardrail,
-    OutputGuardrailResult,
-    input_guardrail,
-    output_guardrail,
-)
-from ._handoffs import Handoff, handoff
-from ._hooks import AgentHooks, RunHooks
-from ._hosted_tools import (
-    CodeInterpreterTool,
-    Computer,
-    ComputerTool,
-    FileSearchTool,
-    HostedMCPTool,
-    HostedTool,
-    ImageGenerationTool,
-    LocalShellTool,
-    WebSearchTool,
-)
-from ._items import TResponseInputItem
-from ._limits import UsageLimits
-from ._result import RunResult, RunResultStreaming
-from ._retries import RetryPolicy
-from ._returns import Result
-from ._runner import RunConfig, Runner, RunOptions
-from ._settings import ModelSettings
-from ._state import RunState, ToolApproval
-from ._stream_events import (
-    AgentUpdatedStreamEvent,
-    GuardrailResultStreamEvent,
-    RawResponsesStreamEvent,
-    RunItemStreamEvent,
-    RunStreamEvent,
-    ToolCallArgumentsDeltaStreamEvent,
-    UsageStreamEvent,
-)
-from ._strict import ensure_strict_json_schema
-from ._strict_rules import StrictViolation, check_strict_schema
-from ._tool_errors import default_tool_error_function
-from ._tool_guardrails import (
-    ToolGuardrailFunctionOutput,
-    ToolInputGuardrail,
-    ToolInputGuardrailData,
-    ToolInputGuardrailResult,
-    ToolOutputGuardrail,
-    ToolOutputGuardrailData,
-    ToolOutputGuardrailResult,
-    tool_input_guardrail,
-    tool_output_guardrail,
-)
-from ._tool_outputs import ToolOutput, ToolOutputFileContent, ToolOutputImage, ToolOutputText
-from ._tool_params import chat_completions_tool_param, responses_tool_param, tool_namespace
-from ._toolsets import FilteredToolset, PrefixedToolset, RenamedToolset, Toolset
-from ._version import __version__ as __version__
+from .core._items import TResponseInputItem
+from .core._settings import ModelSettings
+from .core._state import RunState, ToolApproval
 from .exceptions import (
     InputGuardrailTripwireTriggered,
     MaxTurnsExceeded,
@@ -98,6 +50,26 @@ from .exceptions import (
     UsageLimitExceeded,
     UserError,
 )
+from .guardrails._agent_guardrails import (
+    GuardrailFunctionOutput,
+    InputGuardrail,
+    InputGuardrailResult,
+    OutputGuardrail,
+    OutputGuardrailResult,
+    input_guardrail,
+    output_guardrail,
+)
+from .guardrails._tool_guardrails import (
+    ToolGuardrailFunctionOutput,
+    ToolInputGuardrail,
+    ToolInputGuardrailData,
+    ToolInputGuardrailResult,
+    ToolOutputGuardrail,
+    ToolOutputGuardrailData,
+    ToolOutputGuardrailResult,
+    tool_input_guardrail,
+    tool_output_guardrail,
+)
 from .models import (
     Model,
     OpenAIChatCompletionsModel,
@@ -105,6 +77,41 @@ from .models import (
     set_default_openai_api,
     set_default_openai_client,
 )
+from .models._tool_params import chat_completions_tool_param, responses_tool_param, tool_namespace
+from .run._limits import UsageLimits
+from .run._result import RunResult, RunResultStreaming
+from .run._retries import RetryPolicy
+from .run._runner import RunConfig, Runner, RunOptions
+from .run._stream_events import (
+    AgentUpdatedStreamEvent,
+    GuardrailResultStreamEvent,
+    RawResponsesStreamEvent,
+    RunItemStreamEvent,
+    RunStreamEvent,
+    TextDeltaStreamEvent,
+    ToolCallArgumentsDeltaStreamEvent,
+    UsageStreamEvent,
+)
+from .schema._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
+from .schema._function_schema import FuncSchema, function_schema
+from .schema._strict import ensure_strict_json_schema
+from .schema._strict_rules import StrictViolation, check_strict_schema
+from .tools._errors import default_tool_error_function
+from .tools._function_tool import FunctionTool, ToolErrorFunction, function_tool, tool_output_text
+from .tools._hosted import (
+    CodeInterpreterTool,
+    Computer,
+    ComputerTool,
+    FileSearchTool,
+    HostedMCPTool,
+    HostedTool,
+    ImageGenerationTool,
+    LocalShellTool,
+    WebSearchTool,
+)
+from .tools._outputs import ToolOutput, ToolOutputFileContent, ToolOutputImage, ToolOutputText
+from .tools._returns import Result
+from .tools._toolsets import FilteredToolset, PrefixedToolset, RenamedToolset, Toolset
 
 __all__ = [
     "Agent",
@@ -168,6 +175,7 @@ __all__ = [
     "StopAtTools",
     "StrictViolation",
     "TResponseInputItem",
+    "TextDeltaStreamEvent",
     "ToolApproval",
     "ToolArgumentsError",
     "ToolCallArgumentsDeltaStreamEvent",

@@ -1,5 +1,5 @@
 """`python -m tooluse`: the same as the `tooluse` command."""
 
-from ._cli import main
+from .cli._main import main
 
 raise SystemExit(main())

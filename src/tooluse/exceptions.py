@@ -37,8 +37,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .core._errors import TooluseError, UserError
+
 if TYPE_CHECKING:
-    from ._state import RunState
+    from .core._state import RunState
 
 __all__ = [
     "GuardrailTripwireTriggered",
@@ -64,18 +66,6 @@ __all__ = [
     "UsageLimitExceeded",
     "UserError",
 ]
-
-
-class TooluseError(Exception):
-    """Base class of every error raised by tooluse itself."""
-
-
-class UserError(TooluseError, TypeError):
-    """The developer used tooluse in a way it cannot work with.
-
-    Raised at definition time (decorating a function, building a tool) with a
-    message naming the function or tool, each problem, and how to fix it.
-    """
 
 
 class RunError(TooluseError):

@@ -1,6 +1,9 @@
 """MCP both ways: MCP servers' tools as toolsets of an agent, and tooluse tools served over MCP.
 
 Needs the `mcp` package (`pip install 'tooluse[mcp]'`); `import tooluse` never imports it.
+
+Imports: `core`, `exceptions`, `schema`, `guardrails`, `tools` (MCP tools are toolsets
+and function tools); never the run loop.
 """
 
 from importlib.util import find_spec

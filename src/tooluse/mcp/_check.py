@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
-from .._function_tool import FunctionTool
-from .._lints import Finding
 from ..exceptions import UserError
+from ..schema._lints import Finding
+from ..tools._function_tool import FunctionTool
 from ._client import MCPServer, _ServerToolInvoker  # pyright: ignore[reportPrivateUsage]
 
 __all__ = ["CHECK_SECONDS", "ServerCheck", "check_servers"]

@@ -34,20 +34,20 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from typing_extensions import NotRequired, Self, TypedDict
 
-from .._adapters import AdapterMismatch
-from .._context import RunContextWrapper, ToolContext
-from .._function_tool import FunctionTool
-from .._invocation import ToolErrorFunction
-from .._tool_errors import (
-    default_tool_error_function,
+from ..core._context import RunContextWrapper, ToolContext
+from ..core._values import is_positive_number
+from ..exceptions import ToolArgumentsError, UserError
+from ..guardrails._tool_guardrails import ToolInputGuardrail, ToolOutputGuardrail
+from ..schema._adapters import AdapterMismatch
+from ..schema._argument_errors import (
     format_location,
     json_syntax_problem,
     not_an_object_problem,
 )
-from .._tool_guardrails import ToolInputGuardrail, ToolOutputGuardrail
-from .._tool_outputs import ToolOutput
-from .._values import is_positive_number
-from ..exceptions import ToolArgumentsError, UserError
+from ..tools._errors import default_tool_error_function
+from ..tools._function_tool import FunctionTool
+from ..tools._invocation import ToolErrorFunction
+from ..tools._outputs import ToolOutput
 from ._names import model_name
 from ._options import (
     RequireApproval,

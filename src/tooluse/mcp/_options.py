@@ -12,7 +12,7 @@ from typing import Any, Literal, cast
 import mcp_types as types
 from typing_extensions import NotRequired, TypedDict
 
-from .._context import RunContextWrapper
+from ..core._context import RunContextWrapper
 from ..exceptions import UserError
 
 __all__ = [

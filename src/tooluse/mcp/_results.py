@@ -29,10 +29,10 @@ from typing import Any
 import mcp_types as types
 from mcp import MCPError
 
-from .._context import RunContextWrapper, ToolContext
-from .._invocation import ToolErrorFunction
-from .._tool_errors import default_tool_error_function
-from .._tool_outputs import ToolOutput, ToolOutputFileContent, ToolOutputImage, ToolOutputText
+from ..core._context import RunContextWrapper, ToolContext
+from ..tools._errors import default_tool_error_function
+from ..tools._invocation import ToolErrorFunction
+from ..tools._outputs import ToolOutput, ToolOutputFileContent, ToolOutputImage, ToolOutputText
 
 __all__ = [
     "MCPToolError",

@@ -18,9 +18,9 @@ import logging
 from dataclasses import dataclass
 from typing import Any, cast
 
-from .._adapters import ArgumentAdapters, compile_adapters
-from .._strict import Adapter, describe_problems, describe_violations, to_strict_schema
-from .._strict_rules import check_strict_schema
+from ..schema._adapters import ArgumentAdapters, compile_adapters
+from ..schema._strict import Adapter, describe_problems, describe_violations, to_strict_schema
+from ..schema._strict_rules import check_strict_schema
 
 __all__ = ["ToolSchema", "tool_schema"]
 

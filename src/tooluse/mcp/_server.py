@@ -31,9 +31,12 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
-from .._context import ToolContext
-from .._function_tool import FunctionTool
-from .._invocation import (
+from .._version import __version__
+from ..core._context import ToolContext
+from ..exceptions import ToolTimeoutError, UserError
+from ..tools._errors import default_tool_error_function
+from ..tools._function_tool import FunctionTool
+from ..tools._invocation import (
     Invoker,
     InvokeSettings,
     ToolOutcome,
@@ -43,10 +46,7 @@ from .._invocation import (
     tool_output_text,
     unwritable_outcome,
 )
-from .._threads import CallTimedOut
-from .._tool_errors import default_tool_error_function
-from .._version import __version__
-from ..exceptions import ToolTimeoutError, UserError
+from ..tools._threads import CallTimedOut
 from ._results import served_content
 
 __all__ = ["Transport", "serve", "tool_server"]

@@ -1,4 +1,8 @@
-"""Models the runner calls: the interface, and the OpenAI Responses and Chat Completions models."""
+"""Models the runner calls: the `Model` seam, `ModelProvider`, and the OpenAI models.
+
+Imports: `core`, `exceptions`, `schema`, `tools` (a request offers tools); never agents or
+the run loop.
+"""
 
 from ._base import (
     Model,
@@ -8,6 +12,7 @@ from ._base import (
     ResponseDone,
     StreamDelta,
     StreamEvent,
+    TextDelta,
     ToolCallArgumentsDelta,
 )
 from ._chat import OpenAIChatCompletionsModel
@@ -18,20 +23,23 @@ from ._defaults import (
     set_default_openai_api,
     set_default_openai_client,
 )
-from ._resolve import resolve_model
+from ._provider import ModelProvider, OpenAIProvider, resolve_model
 from ._responses import OpenAIResponsesModel
 
 __all__ = [
     "DEFAULT_MODEL",
     "Model",
+    "ModelProvider",
     "ModelRequest",
     "ModelResponse",
     "ModelTransportError",
     "OpenAIChatCompletionsModel",
+    "OpenAIProvider",
     "OpenAIResponsesModel",
     "ResponseDone",
     "StreamDelta",
     "StreamEvent",
+    "TextDelta",
     "ToolCallArgumentsDelta",
     "default_openai_client",
     "items_to_messages",

@@ -1,9 +1,15 @@
 """The model interface: one call that returns a response, one that streams it.
 
-How a call ends: a `ModelResponse` whose `status` says whether the model
-finished (`completed`), stopped short (`incomplete`: a token limit, a content
-filter) or failed on the provider's side (`failed`); or `ModelTransportError`,
-raised when the API sent something that cannot be read as a response at all.
+The seam is provider-neutral: whatever the provider, a model takes a
+`ModelRequest`, returns a `ModelResponse` or streams `StreamEvent`s (the
+provider's raw events, and the neutral `TextDelta` and `ToolCallArgumentsDelta`
+beside them), and reports usage. How a call ends: a `ModelResponse` whose
+`status` says whether the model finished (`completed`), stopped short
+(`incomplete`: a token limit, a content filter) or failed on the provider's side
+(`failed`); or a `ModelTransportError`, which each model raises at its own edge
+for whatever its SDK raised (a status, a lost connection, an unreadable body),
+with what a retry needs to know: the loop and `RetryPolicy` never see a
+provider's exception classes.
 """
 
 from __future__ import annotations
@@ -11,13 +17,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from .._context import Usage
-from .._function_tool import FunctionTool
-from .._hosted_tools import HostedTool
-from .._items import Item
-from .._settings import ModelSettings
+from ..core._context import Usage
+from ..core._items import Item
+from ..core._settings import ModelSettings
+from ..tools._function_tool import FunctionTool
+from ..tools._hosted import HostedTool
 
 __all__ = [
     "Model",
@@ -27,8 +33,15 @@ __all__ = [
     "ResponseDone",
     "StreamDelta",
     "StreamEvent",
+    "TextDelta",
     "ToolCallArgumentsDelta",
+    "name_of",
 ]
+
+ERROR_STATUS = "the model's API answered with an error status"
+"""The `description` of a `ModelTransportError` that says no more than its status: a
+run's error then says what the status means for the run (refused, or failed after
+its retries)."""
 
 Tool = FunctionTool | HostedTool
 
@@ -80,7 +93,19 @@ class StreamDelta:
     """A raw event from the provider while a response streams."""
 
     data: Any
-    """The provider's event object, as the `openai` package parsed it."""
+    """The provider's event object, as its SDK parsed it."""
+
+
+@dataclass
+class TextDelta:
+    """A piece of the answer's text, as the model streams it, whatever the provider.
+
+    A model yields these beside its `StreamDelta`s; the pieces, joined, are the text of
+    the response's messages. A streamed run passes each on as a `TextDeltaStreamEvent`.
+    """
+
+    delta: str
+    """The piece of text."""
 
 
 @dataclass
@@ -108,28 +133,72 @@ class ResponseDone:
     """The response, as `get_response` would have returned it."""
 
 
-StreamEvent = StreamDelta | ToolCallArgumentsDelta | ResponseDone
+StreamEvent = StreamDelta | TextDelta | ToolCallArgumentsDelta | ResponseDone
 
 
 class ModelTransportError(Exception):
-    """The model's API sent something that cannot be read as a response.
+    """A model call failed between tooluse and the provider: the neutral error of the seam.
 
-    A body or a streamed event that is not JSON, an error event in the middle of
-    a stream, or a stream that stops before its response is complete. The error
-    the `openai` client raised, if any, is the `__cause__`.
+    Each model raises it at its own edge, for whatever its SDK raised, with the SDK's
+    error as the `__cause__`: the API answered with an error status (429, 500, an
+    overloaded 529), could not be reached or did not answer in time, or sent
+    something that cannot be read as a response (a body or a streamed event that is
+    not JSON, an error event mid-stream, a stream cut before its response was
+    complete). `RetryPolicy` decides on a retry from `status_code`, `retryable` and
+    `retry_after` alone.
+
+    Example:
+        `ModelTransportError("the model's API answered with an error", 429, retry_after=2.0)`
     """
 
-    def __init__(self, description: str, status_code: int | None = None) -> None:
+    def __init__(
+        self,
+        description: str,
+        status_code: int | None = None,
+        *,
+        retry_after: float | None = None,
+        retryable: bool | None = None,
+    ) -> None:
+        """An error of a model call.
+
+        Args:
+            description: What happened, in one sentence; never the request's content.
+            status_code: The HTTP status the API answered with, if it answered.
+            retry_after: Seconds the provider asked to wait before trying again (its
+                `Retry-After`), if it named a wait.
+            retryable: Whether trying again may help: True for a connection lost or a
+                call that timed out, False where the provider said not to; None leaves
+                it to the status (`RetryPolicy.retry_statuses`).
+        """
         self.description = description
         """What happened, in one sentence; never any of the request's content."""
         self.status_code = status_code
         """The HTTP status the API answered with, if it answered."""
+        self.retry_after = retry_after
+        """Seconds the provider asked to wait before a retry, if it named a wait."""
+        self.retryable = retryable
+        """Whether a retry may help; None leaves it to the status."""
         status = f" (HTTP {status_code})" if status_code is not None else ""
         super().__init__(f"{description}{status}")
 
 
 class Model(ABC):
-    """A model the runner can call: implement both methods."""
+    """A model the runner can call: implement `get_response` and `stream_response`.
+
+    Raise `ModelTransportError` for what your provider's SDK raises (keep its error
+    as the cause), so that the run's `RetryPolicy` can decide on a retry.
+    """
+
+    provider_name: ClassVar[str | None] = None
+    """The provider, as OpenTelemetry's `gen_ai.provider.name` names it ("openai",
+    "anthropic", "gcp.gemini"); None records the conventions' `_OTHER`."""
+
+    async def close(self) -> None:  # noqa: B027 - optional: most models hold nothing
+        """Release what the model holds (a client it made for itself); by default nothing.
+
+        A run calls it at its end for each model it resolved by name (through the run's
+        `ModelProvider`); a model you made and gave to an agent is yours to close.
+        """
 
     @abstractmethod
     async def get_response(self, request: ModelRequest) -> ModelResponse:
@@ -156,3 +225,16 @@ class Model(ABC):
         Returns:
             The events.
         """
+
+
+def name_of(model: Model) -> str:
+    """The name a model is called by: its `model` attribute, or its class name.
+
+    Args:
+        model: The model.
+
+    Returns:
+        The name, as usage entries and spans record it.
+    """
+    name = getattr(model, "model", None)
+    return name if isinstance(name, str) else type(model).__name__

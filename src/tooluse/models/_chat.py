@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Awaitable, Sequence
 from typing import Any, Literal, cast
 
-from .._settings import ModelSettings
-from .._tool_params import chat_completions_tools_params
+from ..core._settings import ModelSettings
 from ._base import (
     ModelRequest,
     ModelResponse,
@@ -28,10 +27,12 @@ from ._base import (
     ResponseDone,
     StreamDelta,
     StreamEvent,
+    TextDelta,
     ToolCallArgumentsDelta,
 )
 from ._chat_conversion import items_to_messages, message_to_items
 from ._defaults import OpenAIModel, send_as_is
+from ._openai_errors import openai_failure
 from ._reading import (
     NOT_A_RESPONSE,
     STREAM_ENDED,
@@ -40,6 +41,7 @@ from ._reading import (
     read_usage,
     read_whole,
 )
+from ._tool_params import chat_completions_tools_params
 
 __all__ = ["OpenAIChatCompletionsModel"]
 
@@ -63,10 +65,16 @@ class OpenAIChatCompletionsModel(OpenAIModel):
         params = self._params(request)
         client = self.client_for(request)
         _send_as_is(params, client.chat.completions.create)
-        # Parameters are built as a dict, so the client's overloads cannot type the result.
-        completion = await read_whole(
-            cast(Awaitable[Any], client.chat.completions.create(**params))
-        )
+        try:
+            # Parameters are built as a dict, so the client's overloads cannot type the result.
+            completion = await read_whole(
+                cast(Awaitable[Any], client.chat.completions.create(**params))
+            )
+        except Exception as error:
+            failure = openai_failure(error)
+            if failure is None:
+                raise
+            raise failure from error
         choices: list[Any] | None = getattr(completion, "choices", None)
         if not choices:
             raise ModelTransportError(NOT_A_RESPONSE)
@@ -103,19 +111,25 @@ class OpenAIChatCompletionsModel(OpenAIModel):
         params = self._params(request)
         client = self.client_for(request)
         _send_as_is(params, client.chat.completions.create)
-        stream = cast(
-            Any,
-            await client.chat.completions.create(
-                **params, stream=True, stream_options={"include_usage": True}
-            ),
-        )
-        chunks = EventReader(stream)
         reply = _StreamedReply()
-        async with stream:  # closes the connection however reading stops, aclose() included
-            async for chunk in chunks:
-                yield StreamDelta(chunk)
-                for piece in reply.add(chunk):
-                    yield piece
+        try:
+            stream = cast(
+                Any,
+                await client.chat.completions.create(
+                    **params, stream=True, stream_options={"include_usage": True}
+                ),
+            )
+            chunks = EventReader(stream)
+            async with stream:  # closes the connection however reading stops, aclose() too
+                async for chunk in chunks:
+                    yield StreamDelta(chunk)
+                    for piece in reply.add(chunk):
+                        yield piece
+        except Exception as error:
+            failure = openai_failure(error)
+            if failure is None:
+                raise
+            raise failure from error
         if reply.finish_reason is None:
             raise chunks.failure(STREAM_ENDED)
         yield ResponseDone(reply.response())
@@ -180,7 +194,7 @@ def _ending(
     return "completed", None  # stop, tool_calls, or a server's own word for done
 
 
-_NO_PIECES: tuple[ToolCallArgumentsDelta, ...] = ()
+_NO_PIECES: tuple[TextDelta | ToolCallArgumentsDelta, ...] = ()
 
 
 class _StreamedReply:
@@ -195,8 +209,8 @@ class _StreamedReply:
         self.model: str | None = None
         self.finish_reason: str | None = None
 
-    def add(self, chunk: Any) -> Sequence[ToolCallArgumentsDelta]:
-        """Take one chunk; the pieces of tool calls' arguments it carries, in order."""
+    def add(self, chunk: Any) -> Sequence[TextDelta | ToolCallArgumentsDelta]:
+        """Take one chunk; the pieces of text and of tool calls' arguments it carries."""
         self.id = self.id or chunk.id
         if self.model is None:
             self.model = model_name(chunk.model)
@@ -212,9 +226,12 @@ class _StreamedReply:
                 continue
             if delta.content:
                 self.text.append(delta.content)
+                if choice.index == 0:  # the answer is the first choice's
+                    text = TextDelta(delta.content)
+                    pieces = [*pieces, text] if pieces else (text,)
             if delta.tool_calls:
                 found = self._add_calls(delta.tool_calls)
-                pieces = [*pieces, *found] if pieces else found  # several choices: rare
+                pieces = [*pieces, *found] if pieces else found
         return pieces
 
     def _add_calls(self, calls: list[Any]) -> list[ToolCallArgumentsDelta]:

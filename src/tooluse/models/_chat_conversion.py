@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from .._items import Item, assistant_message, function_call
-from .._tool_outputs import part_text
+from ..core._items import Item, assistant_message, function_call
+from ..tools._outputs import part_text
 from ._converted import converted
 from ._input import (
     METADATA_KEYS,

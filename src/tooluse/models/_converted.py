@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from .._items import Item
+from ..core._items import Item
 
 __all__ = ["Converted", "converted"]
 

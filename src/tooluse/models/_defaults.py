@@ -95,6 +95,8 @@ def default_openai_client() -> AsyncOpenAI:
 class OpenAIModel(Model, ABC):
     """What both OpenAI models share: a model name, and the client, made on first use."""
 
+    provider_name = "openai"
+
     def __init__(self, model: str, openai_client: AsyncOpenAI | None = None) -> None:
         """Name the model, and the client to call it with (default: the shared client).
 

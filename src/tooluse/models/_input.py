@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel
 
-from .._items import Item
+from ..core._items import Item
 from ..exceptions import UserError
 
 __all__ = [

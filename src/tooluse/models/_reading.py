@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from pydantic import BaseModel
 
-from .._context import InputTokensDetails, OutputTokensDetails, Usage
+from ..core._context import InputTokensDetails, OutputTokensDetails, Usage
 from ._base import ModelTransportError
 
 if TYPE_CHECKING:  # imported on first use: importing openai costs 0.3 s

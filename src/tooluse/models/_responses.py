@@ -20,13 +20,8 @@ import sys
 from collections.abc import AsyncGenerator, Awaitable
 from typing import Any, Literal, cast
 
-from .._items import Item
-from .._settings import ModelSettings
-from .._tool_params import (
-    includes_search_results,
-    only_function_tools,
-    responses_tools_params,
-)
+from ..core._items import Item
+from ..core._settings import ModelSettings
 from ._base import (
     ModelRequest,
     ModelResponse,
@@ -34,9 +29,11 @@ from ._base import (
     ResponseDone,
     StreamDelta,
     StreamEvent,
+    TextDelta,
     ToolCallArgumentsDelta,
 )
 from ._defaults import OpenAIModel, send_as_is
+from ._openai_errors import openai_failure
 from ._reading import (
     NOT_A_RESPONSE,
     STREAM_ENDED,
@@ -47,6 +44,11 @@ from ._reading import (
     read_whole,
 )
 from ._responses_input import responses_input
+from ._tool_params import (
+    includes_search_results,
+    only_function_tools,
+    responses_tools_params,
+)
 
 __all__ = ["OpenAIResponsesModel"]
 
@@ -70,9 +72,14 @@ class OpenAIResponsesModel(OpenAIModel):
         params = self._params(request)
         client = self.client_for(request)
         send_as_is(params, client.responses.create, *_sent_as_is(request))
-        # Parameters are built as a dict, so the client's overloads cannot type the result.
-        call = cast(Awaitable[Any], client.responses.create(**params))
-        response = await read_whole(call)
+        try:
+            # Parameters are built as a dict, so the client's overloads cannot type the result.
+            response = await read_whole(cast(Awaitable[Any], client.responses.create(**params)))
+        except Exception as error:
+            failure = openai_failure(error)
+            if failure is None:
+                raise
+            raise failure from error
         if not isinstance(getattr(response, "output", None), list):
             raise ModelTransportError(NOT_A_RESPONSE)
         return _to_model_response(response)
@@ -99,18 +106,25 @@ class OpenAIResponsesModel(OpenAIModel):
         params = self._params(request)
         client = self.client_for(request)
         send_as_is(params, client.responses.create, *_sent_as_is(request))
-        stream = cast(Any, await client.responses.create(**params, stream=True))
-        events = EventReader(stream)
-        reply = _StreamedResponse(events.status_code)
-        async with stream:  # closes the connection however reading stops, aclose() included
-            async for event in events:
-                piece = reply.add(event)
-                yield StreamDelta(event)
-                if piece is not None:
-                    yield piece
-                if reply.done is not None:
-                    await _read_to_the_end(stream)
-                    break
+        reply = _StreamedResponse()
+        try:
+            stream = cast(Any, await client.responses.create(**params, stream=True))
+            events = EventReader(stream)
+            reply.status_code = events.status_code
+            async with stream:  # closes the connection however reading stops, aclose() too
+                async for event in events:
+                    piece = reply.add(event)
+                    yield StreamDelta(event)
+                    if piece is not None:
+                        yield piece
+                    if reply.done is not None:
+                        await _read_to_the_end(stream)
+                        break
+        except Exception as error:
+            failure = openai_failure(error)
+            if failure is None:
+                raise
+            raise failure from error
         # Yielded after the stream is closed: a consumer that stops here holds no connection.
         if reply.done is None:
             raise events.failure(STREAM_ENDED)
@@ -176,20 +190,23 @@ _TERMINAL_EVENTS: dict[str, _Status] = {
 class _StreamedResponse:
     """Follows a stream to its terminal event, keeping the output items finished on the way."""
 
-    def __init__(self, status_code: int | None) -> None:
-        self.status_code = status_code
+    def __init__(self) -> None:
+        self.status_code: int | None = None  # the stream's, once it has started
         self.items: dict[int, Item] = {}
         self.done: ModelResponse | None = None
         # The function calls streaming, by item id and by output index (deltas name both).
         self.calls: dict[str | int, _StreamingCall] = {}
 
-    def add(self, event: Any) -> ToolCallArgumentsDelta | None:
-        """Take one event; a piece of a function call's arguments if it carries one.
+    def add(self, event: Any) -> TextDelta | ToolCallArgumentsDelta | None:
+        """Take one event; the piece of text or of a call's arguments it carries, if any.
 
         Once the terminal event arrives, `done` holds the whole response.
         """
         kind = getattr(event, "type", None)
-        if kind == "response.function_call_arguments.delta":  # first: the commonest of these
+        if kind == "response.output_text.delta":  # first: the commonest events
+            delta = getattr(event, "delta", None)
+            return TextDelta(delta) if isinstance(delta, str) and delta else None
+        if kind == "response.function_call_arguments.delta":
             call = self._call(event.item_id, event.output_index)
             return call.piece(event.delta) if call is not None else None  # unknown: skipped
         if kind == "response.output_item.added":

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from .._items import Item
+from ..core._items import Item
 from ._converted import converted
 from ._input import (
     TEXT_PART_TYPES,

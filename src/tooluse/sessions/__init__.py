@@ -31,6 +31,9 @@ their own `agent_session_runs`, so they read and extend a history that SDK
 wrote. A claim lasts `lease_seconds` (30) and is renewed while the run goes on;
 a claim whose process was killed on the same host is taken over at once, one
 on another host once it expires.
+
+Imports: `core` and `exceptions` only: a store keeps items and states, knowing nothing
+of agents or the run loop (`run` uses sessions).
 """
 
 from ._protocol import RunSession, Session, SessionBusyError, SessionSettings

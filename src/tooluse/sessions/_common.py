@@ -7,8 +7,8 @@ from abc import abstractmethod
 from collections.abc import AsyncGenerator, Iterable
 from contextlib import asynccontextmanager
 
-from .._items import Item
-from .._state import RunState
+from ..core._items import Item
+from ..core._state import RunState
 from ..exceptions import UserError
 from ._lease import hold_claim
 from ._protocol import SessionSettings

@@ -19,7 +19,7 @@ import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
-from .._tasks import succeeded, to_the_end
+from ..core._tasks import succeeded, to_the_end
 from ..exceptions import UserError
 from ._protocol import SessionBusyError
 

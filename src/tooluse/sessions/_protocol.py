@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeAlias, runtime_checkable
 
-from .._items import Item
+from ..core._items import Item
 from ..exceptions import SessionBusyError, UserError
 
-__all__ = ["RunSession", "Session", "SessionBusyError", "SessionSettings"]
+__all__ = ["RunSession", "Session", "SessionBusyError", "SessionInputCallback", "SessionSettings"]
+
+SessionInputCallback: TypeAlias = Callable[
+    [list[Item], list[Item]], list[Item] | Awaitable[list[Item]]
+]
+"""`(history, new_input) -> the items the model is sent` (may be async): to compact or
+summarise a long history. The session still stores the new input as given."""
 
 
 @runtime_checkable

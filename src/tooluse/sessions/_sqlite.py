@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from .._items import Item
+from ..core._items import Item
 from ..exceptions import UserError
 from ._common import (
     RunStore,

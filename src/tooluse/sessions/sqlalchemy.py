@@ -55,7 +55,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from .._items import Item
+from ..core._items import Item
 from ._common import (
     RunStore,
     check_paused_state,

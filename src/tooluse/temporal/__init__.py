@@ -5,9 +5,12 @@ Install with `pip install 'tooluse[temporal]'`. Give the worker a
 `await Runner.run(agent, input)` as anywhere else. `ActivityOptions` sets the
 activities' timeouts and retries (Temporal's `RetryPolicy`: the run's own
 model-call retries are off inside a workflow).
+
+Imports: any layer up to the run loop (`run`); it is an integration on top of it.
 """
 
-from ._activities import MODEL_ACTIVITY, ModelProvider, model_activity, tool_activity
+from ..models import ModelProvider
+from ._activities import MODEL_ACTIVITY, ModelSource, model_activity, tool_activity
 from ._approvals import UNKNOWN_APPROVAL, AgentWorkflow, ApproveCall, PendingApproval, RejectCall
 from ._plugin import PASSTHROUGH_MODULES, TooluseTemporalPlugin
 from ._workflow import (
@@ -28,6 +31,7 @@ __all__ = [
     "AgentWorkflow",
     "ApproveCall",
     "ModelProvider",
+    "ModelSource",
     "PendingApproval",
     "RejectCall",
     "TemporalBackend",

@@ -19,17 +19,15 @@ from pydantic_core import PydanticSerializationError, to_jsonable_python
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
-from .._context import ToolContext
-from .._function_tool import FunctionTool
-from .._invocation import InvokeSettings, ToolOutcome
-from .._retries import RetryPolicy
-from .._threads import CallTimedOut
-from .._tool_execution import (
-    _invoke_within,  # pyright: ignore[reportPrivateUsage]
-    _timed_out,  # pyright: ignore[reportPrivateUsage]
-)
+from ..core._context import ToolContext
 from ..exceptions import ToolTimeoutError, UserError
-from ..models import Model, ModelTransportError, resolve_model
+from ..models import Model, ModelProvider, ModelTransportError
+from ..models._provider import DEFAULT_PROVIDER
+from ..run._retries import RetryPolicy
+from ..tools._calls import invoke_within, timed_out
+from ..tools._function_tool import FunctionTool
+from ..tools._invocation import InvokeSettings, ToolOutcome
+from ..tools._threads import CallTimedOut
 from ._payloads import (
     ModelCall,
     ModelReply,
@@ -41,7 +39,7 @@ from ._payloads import (
 
 __all__ = [
     "MODEL_ACTIVITY",
-    "ModelProvider",
+    "ModelSource",
     "model_activity",
     "tool_activity",
     "tool_activity_name",
@@ -50,8 +48,9 @@ __all__ = [
 MODEL_ACTIVITY = "tooluse.invoke_model"
 """The model activity's name."""
 
-ModelProvider = Callable[[str | None], Model]
-"""Gives the worker's `Model` for the name a workflow's agent asks for."""
+ModelSource = ModelProvider | Callable[[str | None], Model]
+"""Gives the worker's `Model` for the name a workflow's agent asks for: a `ModelProvider`
+(the same object a `RunConfig` takes), or a function of the name."""
 
 _ONE_TRY = RetryPolicy()
 """Asked only whether an error is one tooluse retries at all."""
@@ -69,27 +68,38 @@ def tool_activity_name(tool_name: str) -> str:
     return f"tooluse.tool.{tool_name}"
 
 
-def model_activity(provider: ModelProvider = resolve_model) -> Callable[..., Any]:
+def model_activity(provider: ModelSource | None = None) -> Callable[..., Any]:
     """The model activity: calls the provider's model with the workflow's request.
 
     Args:
-        provider: Gives the model for a name.
+        provider: Gives the model for a name; None uses `OpenAIProvider()`.
 
     Returns:
         The activity, to register on a worker.
     """
+    get_model = _model_getter(provider)
 
     @activity.defn(name=MODEL_ACTIVITY)
     async def invoke_model(call: ModelCall) -> ModelReply:
         request = request_from_payload(call["request"])
         started = time.perf_counter()
+        model = get_model(call["model"])
         try:
-            response = await provider(call["model"]).get_response(request)
+            response = await model.get_response(request)
         except Exception as error:
             raise _model_failure(error) from error
+        finally:
+            await model.close()  # the activity opened it, as a run closes what it opened
         return reply_payload(response, time.perf_counter() - started)
 
     return invoke_model
+
+
+def _model_getter(provider: ModelSource | None) -> Callable[[str | None], Model]:
+    """`get_model` of a provider, or the function given."""
+    if provider is None:
+        return DEFAULT_PROVIDER.get_model
+    return provider.get_model if isinstance(provider, ModelProvider) else provider
 
 
 def _model_failure(error: Exception) -> ApplicationError:
@@ -133,9 +143,9 @@ def tool_activity(tool: FunctionTool) -> Callable[..., Any]:
 
 async def _outcome(tool: FunctionTool, ctx: ToolContext[Any], call: ToolCall) -> ToolOutcome:
     try:
-        return await _invoke_within(tool, ctx, call["arguments"], InvokeSettings(call["timeout"]))
+        return await invoke_within(tool, ctx, call["arguments"], InvokeSettings(call["timeout"]))
     except CallTimedOut as limit:
-        return await _timed_out(tool, ctx, limit)
+        return await timed_out(tool, ctx, limit)
 
 
 def _result(tool: FunctionTool, ctx: ToolContext[Any], outcome: ToolOutcome) -> ToolResult:

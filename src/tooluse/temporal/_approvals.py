@@ -29,10 +29,10 @@ from temporalio import workflow
 from temporalio.exceptions import ApplicationError
 from typing_extensions import Unpack
 
-from .._agent import Agent
-from .._result import RunResult
-from .._runner import RunInput, Runner, RunOptions
-from .._state import RunState, ToolApproval
+from ..agents._agent import Agent
+from ..core._state import RunState, ToolApproval
+from ..run._result import RunResult
+from ..run._runner import RunInput, Runner, RunOptions
 
 __all__ = ["UNKNOWN_APPROVAL", "AgentWorkflow", "ApproveCall", "PendingApproval", "RejectCall"]
 

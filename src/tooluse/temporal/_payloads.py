@@ -16,11 +16,11 @@ from typing import Any, TypedDict
 
 from pydantic import TypeAdapter
 
-from .._function_tool import FunctionTool
-from .._hosted_tools import FileSearchTool
-from .._settings import ModelSettings
+from ..core._settings import ModelSettings
 from ..exceptions import UserError
 from ..models import ModelRequest, ModelResponse
+from ..tools._function_tool import FunctionTool
+from ..tools._hosted import FileSearchTool
 
 __all__ = [
     "HostedSpec",

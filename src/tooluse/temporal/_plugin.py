@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from temporalio.plugin import SimplePlugin
 from temporalio.worker import WorkflowRunner
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
-from .._agent_tool import tool_agent
-from .._function_tool import FunctionTool
-from .._handoffs import Handoff
+from ..agents._agent import Agent, as_agent
+from ..agents._agent_tool import tool_agent
+from ..agents._handoffs import Handoff
 from ..exceptions import TooluseError, UserError
-from ..models import resolve_model
-from ._activities import ModelProvider, model_activity, tool_activity
+from ..tools._function_tool import FunctionTool
+from ._activities import ModelSource, model_activity, tool_activity
 from ._workflow import ActivityOptions, TooluseInterceptor
-
-if TYPE_CHECKING:
-    from .._agent import Agent
 
 __all__ = ["PASSTHROUGH_MODULES", "TooluseTemporalPlugin", "collect_tools"]
 
@@ -41,7 +38,7 @@ class TooluseTemporalPlugin(SimplePlugin):
         tools: Sequence[FunctionTool] = (),
         *,
         agents: Sequence[Agent[Any]] = (),
-        model_provider: ModelProvider = resolve_model,
+        model_provider: ModelSource | None = None,
         activity_options: ActivityOptions | None = None,
     ) -> None:
         """Set up workers for workflows that run tooluse agents.
@@ -52,7 +49,9 @@ class TooluseTemporalPlugin(SimplePlugin):
             agents: Agents whose function tools to register too, with those of the agents
                 they hand off to and use as tools (an agent tool itself runs in the
                 workflow). Tools a toolset lists are not collected: pass them in `tools`.
-            model_provider: Gives the worker's model for the name an agent asks for.
+            model_provider: Gives the worker's model for the name an agent asks for: a
+                `ModelProvider` (the object a `RunConfig` takes), or a function of the
+                name; None uses `OpenAIProvider()`.
             activity_options: Timeouts and retries of the model and tool activities.
 
         Raises:
@@ -115,7 +114,7 @@ def _agents_tools(agents: Sequence[Agent[Any]]) -> list[FunctionTool]:
             continue
         seen.add(id(agent))
         for entry in agent.tools:
-            nested = tool_agent(entry) if isinstance(entry, FunctionTool) else None
+            nested = as_agent(tool_agent(entry)) if isinstance(entry, FunctionTool) else None
             if nested is not None:
                 waiting.append(nested)
             elif isinstance(entry, FunctionTool):

@@ -46,13 +46,14 @@ from temporalio.worker import (
     WorkflowInterceptorClassInput,
 )
 
-from .._agent_tool import tool_agent
-from .._context import ToolContext
-from .._durable import RemoteInvoker, run_backend
-from .._function_tool import FunctionTool
-from .._invocation import InvokeSettings, ToolOutcome
+from ..agents._agent_tool import tool_agent
+from ..core._context import ToolContext
 from ..exceptions import RunError, ToolTimeoutError, UserError
 from ..models import Model, ModelRequest, ModelResponse, ModelTransportError, StreamEvent
+from ..run._backend import run_backend
+from ..tools._calls import RemoteInvoker
+from ..tools._function_tool import FunctionTool
+from ..tools._invocation import InvokeSettings, ToolOutcome
 from ._activities import MODEL_ACTIVITY, tool_activity_name
 from ._payloads import (
     ModelCall,

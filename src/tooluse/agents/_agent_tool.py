@@ -1,0 +1,119 @@
+"""An agent used as a tool: a nested run whose answer is the tool's output.
+
+The tool is defined here, with the agent; its call is a run, which the run loop
+makes. The run loop sits above this layer, so it hands its way of running an agent
+in (`runs_agent_tools_with`) when `tooluse.run` is imported, which importing
+`tooluse` always does.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple
+
+from ..core._agent_base import AgentBase
+from ..core._context import ToolContext
+from ..exceptions import UserError
+from ..tools._function_tool import FunctionTool, function_tool
+from ..tools._invocation import Invoker, ToolErrorFunction
+from ._handoffs import tool_safe
+
+__all__ = [
+    "AgentToolCall",
+    "OutputExtractor",
+    "agent_as_tool",
+    "runs_agent_tools_with",
+    "tool_agent",
+]
+
+OutputExtractor = Callable[[Any], "str | Awaitable[str]"]
+"""Turns the nested run's `RunResult` into the tool's output (typed Any here: `RunResult`
+is defined in the run loop's layer, above this one)."""
+
+
+class AgentToolCall(NamedTuple):
+    """One call of an agent tool: what the run loop needs to make the nested run."""
+
+    agent: AgentBase
+    """The agent to run (an `Agent`)."""
+    input: str
+    """What the calling model asked it."""
+    context: ToolContext[Any]
+    """The call's context: the nested run shares its context object, settings and usage."""
+    max_turns: int
+    """The nested run's turn limit."""
+    output_extractor: OutputExtractor | None
+    """Turns the nested `RunResult` into the output; None takes the final output as text."""
+
+
+_run: list[Callable[[AgentToolCall], Awaitable[str]]] = []
+"""How the run loop runs an agent tool's call (set once, by `tooluse.run`)."""
+
+_AGENTS: weakref.WeakKeyDictionary[Callable[..., Any], AgentBase] = weakref.WeakKeyDictionary()
+"""The agent each agent tool's function asks (a tool renamed with `replace` keeps it)."""
+
+
+def runs_agent_tools_with(run: Callable[[AgentToolCall], Awaitable[str]]) -> None:
+    """Set how an agent tool's call is run: the run loop's nested run.
+
+    Args:
+        run: Makes the nested run for a call, and returns the tool's output.
+    """
+    _run[:] = [run]
+
+
+def tool_agent(tool: FunctionTool) -> AgentBase | None:
+    """The agent `tool` asks, if it is an agent used as a tool.
+
+    Args:
+        tool: Any function tool.
+
+    Returns:
+        The agent; None for any other tool.
+    """
+    invoker = tool.on_invoke_tool
+    return _AGENTS.get(invoker.func) if isinstance(invoker, Invoker) else None
+
+
+def agent_as_tool(
+    agent: AgentBase,
+    tool_name: str | None,
+    tool_description: str | None,
+    custom_output_extractor: OutputExtractor | None,
+    max_turns: int,
+    failure_error_function: ToolErrorFunction | None,
+) -> FunctionTool:
+    """`agent` as a tool with one parameter, `input`: a nested run, its answer as text.
+
+    Args:
+        agent: The agent.
+        tool_name: The tool's name; default the agent's name, made tool-safe.
+        tool_description: The description; default the agent's `handoff_description`.
+        custom_output_extractor: Turns the nested `RunResult` into the tool's output.
+        max_turns: The nested run's turn limit.
+        failure_error_function: What the calling model gets when the nested run fails.
+
+    Returns:
+        The tool. The nested run shares the caller's context, run settings and usage:
+        what it uses counts toward the caller's totals and limits as it goes (its
+        result's `usage` is the caller's), and a limit it reaches stops the caller's run.
+    """
+
+    async def run_agent(ctx: ToolContext[Any], input: str) -> str:
+        """Ask the agent.
+
+        Args:
+            ctx: The calling run's context, shared with the nested run.
+            input: The request for the agent, with everything it needs to know.
+        """
+        if not _run:  # pragma: no cover - importing tooluse imports the run loop
+            raise UserError("An agent tool was called before tooluse.run was imported")
+        return await _run[0](AgentToolCall(agent, input, ctx, max_turns, custom_output_extractor))
+
+    _AGENTS[run_agent] = agent
+    return function_tool(
+        name_override=tool_name or tool_safe(agent.name),
+        description_override=tool_description or agent.handoff_description or f"Ask {agent.name}.",
+        failure_error_function=failure_error_function,
+    )(run_agent)

@@ -1,0 +1,261 @@
+"""The run context handed to tools: `RunContextWrapper`, `ToolContext` and `Usage`."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Generic
+
+from typing_extensions import TypeVar
+
+from ._agent_base import AgentBase
+
+__all__ = [
+    "InputTokensDetails",
+    "OutputTokensDetails",
+    "RequestUsage",
+    "RunContextWrapper",
+    "ToolContext",
+    "Usage",
+]
+
+TContext = TypeVar("TContext", default=object)
+_MAKING_EVENTS = threading.Lock()
+
+
+@dataclass
+class InputTokensDetails:
+    """What the input tokens of a call (or a run) were made of."""
+
+    cached_tokens: int = 0
+    """Input tokens read from the provider's prompt cache (billed at a lower rate)."""
+
+
+@dataclass
+class OutputTokensDetails:
+    """What the output tokens of a call (or a run) were made of."""
+
+    reasoning_tokens: int = 0
+    """Output tokens a reasoning model spent thinking (billed, never shown)."""
+
+
+@dataclass
+class RequestUsage:
+    """What one model call used: one entry of `Usage.request_usage_entries`."""
+
+    input_tokens: int = 0
+    """Tokens sent."""
+    output_tokens: int = 0
+    """Tokens produced."""
+    total_tokens: int = 0
+    """Both together."""
+    input_tokens_details: InputTokensDetails = field(default_factory=InputTokensDetails)
+    """Cached input tokens."""
+    output_tokens_details: OutputTokensDetails = field(default_factory=OutputTokensDetails)
+    """Reasoning tokens."""
+    model: str | None = None
+    """The model called, as the agent (or the run's settings) named it."""
+    agent_name: str | None = None
+    """The agent that made the call."""
+    duration_seconds: float = 0.0
+    """From sending the request to having the whole response (streamed or not)."""
+
+
+@dataclass
+class Usage:
+    """Tokens, requests and tool calls used by a run so far.
+
+    The totals cover every agent of the run and every nested run (an agent used
+    as a tool adds its run's usage to its caller's); `request_usage_entries`
+    keeps one entry per model call, in order, to bill or profile each.
+    """
+
+    requests: int = 0
+    """Number of model requests made."""
+    input_tokens: int = 0
+    """Tokens sent to the model."""
+    output_tokens: int = 0
+    """Tokens the model produced."""
+    total_tokens: int = 0
+    """Input and output tokens together."""
+    input_tokens_details: InputTokensDetails = field(default_factory=InputTokensDetails)
+    """Of the input tokens: those read from the prompt cache."""
+    output_tokens_details: OutputTokensDetails = field(default_factory=OutputTokensDetails)
+    """Of the output tokens: those spent reasoning."""
+    tool_calls: int = 0
+    """Function tool calls run (`UsageLimits.tool_calls_limit` counts these)."""
+    request_usage_entries: list[RequestUsage] = field(default_factory=list[RequestUsage])
+    """One entry per model call: its model, agent, tokens and duration."""
+
+    @property
+    def cached_input_tokens(self) -> int:
+        """Input tokens read from the prompt cache (`input_tokens_details.cached_tokens`)."""
+        return self.input_tokens_details.cached_tokens
+
+    @property
+    def reasoning_tokens(self) -> int:
+        """Output tokens spent reasoning (`output_tokens_details.reasoning_tokens`)."""
+        return self.output_tokens_details.reasoning_tokens
+
+    def add(self, other: Usage) -> None:
+        """Add another usage record to this one, in place (its entries are appended).
+
+        Args:
+            other: The usage to add.
+        """
+        self.requests += other.requests
+        self.input_tokens += other.input_tokens
+        self.output_tokens += other.output_tokens
+        self.total_tokens += other.total_tokens
+        self.input_tokens_details.cached_tokens += other.input_tokens_details.cached_tokens
+        self.output_tokens_details.reasoning_tokens += other.output_tokens_details.reasoning_tokens
+        self.tool_calls += other.tool_calls
+        self.request_usage_entries.extend(other.request_usage_entries)
+
+    def request_entry(
+        self, *, model: str | None, agent_name: str | None, duration_seconds: float
+    ) -> RequestUsage:
+        """This usage, as one model call's entry.
+
+        Args:
+            model: The model called.
+            agent_name: The agent that called it.
+            duration_seconds: How long the call took.
+
+        Returns:
+            The entry (the details are copies: adding to this usage later leaves it alone).
+        """
+        return RequestUsage(
+            self.input_tokens,
+            self.output_tokens,
+            self.total_tokens,
+            InputTokensDetails(self.input_tokens_details.cached_tokens),
+            OutputTokensDetails(self.output_tokens_details.reasoning_tokens),
+            model,
+            agent_name,
+            duration_seconds,
+        )
+
+
+@dataclass(eq=False)
+class RunContextWrapper(Generic[TContext]):
+    """Wraps the context object passed to a run, for tools and hooks.
+
+    The context is yours: tooluse never sends it to the model. Annotate a tool
+    parameter with `RunContextWrapper[YourType]` (in any position) to receive
+    it; that parameter never appears in the tool's schema.
+    """
+
+    context: TContext
+    """The object passed as `context=` to the run (or None)."""
+    usage: Usage = field(default_factory=Usage)
+    """What the run has used so far."""
+
+
+@dataclass(eq=False, kw_only=True)
+class ToolContext(RunContextWrapper[TContext]):
+    """The run context of one tool call, with the call's identity.
+
+    Example:
+        `ToolContext(context=None, tool_name="add", tool_call_id="call_1",
+        tool_arguments='{"a": 1}')`
+    """
+
+    tool_name: str
+    """The name of the tool being called."""
+    tool_call_id: str
+    """The id the model gave this call."""
+    tool_arguments: str
+    """The raw JSON arguments the model sent."""
+    error: Exception | None = field(default=None, init=False)
+    """What made the call fail, once `on_invoke_tool` turned it into text for the model."""
+    agent: AgentBase | None = None
+    """The agent whose tool this is, when the runner makes the call."""
+    run_config: Any = None
+    """The run's `RunConfig`, when the runner makes the call (a nested run passes it on).
+    Typed `Any` here: `RunConfig` is defined in the run loop's layer, above this one."""
+    # Made on first use: an Event costs more than the rest of the context, and most calls
+    # never look at it. The runner makes it before a call with a timeout starts.
+    _cancelled: threading.Event | None = field(default=None, init=False, repr=False)
+
+    @classmethod
+    def for_testing(
+        cls,
+        context: Any = None,
+        *,
+        tool_name: str = "tool",
+        tool_call_id: str = "call_test",
+        tool_arguments: str = "{}",
+        agent: AgentBase | None = None,
+    ) -> ToolContext[Any]:
+        """A context for calling `tool.on_invoke_tool(ctx, arguments)` directly, as a test does.
+
+        Args:
+            context: Your context object, as `Runner.run(context=...)` would pass it.
+            tool_name: The tool's name (error messages use it: pass `tool.name`).
+            tool_call_id: The call's id.
+            tool_arguments: The raw arguments, for tools that read them from the context.
+            agent: The agent whose tool it is, for tools that read it.
+
+        Returns:
+            The context, with empty usage.
+        """
+        return cls(
+            context=context,
+            tool_name=tool_name,
+            tool_call_id=tool_call_id,
+            tool_arguments=tool_arguments,
+            agent=agent,
+        )
+
+    @property
+    def cancelled(self) -> threading.Event:
+        """Set when the call has timed out, or the run was cancelled while it ran.
+
+        An async tool is cancelled, but a sync tool's thread cannot be stopped: check
+        `ctx.cancelled.is_set()` in long loops and return.
+        """
+        event = self._cancelled
+        if event is None:
+            with _MAKING_EVENTS:  # the tool's thread and the loop may both ask first
+                if self._cancelled is None:
+                    self._cancelled = threading.Event()
+                event = self._cancelled
+        return event
+
+    def cancel(self) -> None:
+        """Tell the tool to stop: set `cancelled` (the runner does, at a timeout or a cancel)."""
+        self.cancelled.set()
+
+    async def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """Tell whoever called the tool how far it has got; in a run, nobody is told.
+
+        Served over MCP (`tooluse.mcp.tool_server`), each report reaches the client as a
+        progress notification when its request asked for them; in a run it does nothing
+        and costs an await. Await it from an async tool; a sync tool calls
+        `report_progress_sync` instead.
+
+        Args:
+            progress: How much is done; it should grow with each report.
+            total: How much there is to do, if known.
+            message: What is being done, for a person to read.
+        """
+        del progress, total, message
+
+    def report_progress_sync(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """`report_progress` for a sync tool, which runs in a worker thread and cannot await.
+
+        Served over MCP, the report is handed to the server's event loop and this returns
+        once it is sent, so reports arrive in order; in a run it does nothing. Called from
+        the event loop itself (an async tool), it schedules the report and returns at once.
+
+        Args:
+            progress: How much is done; it should grow with each report.
+            total: How much there is to do, if known.
+            message: What is being done, for a person to read.
+        """
+        del progress, total, message

@@ -1,0 +1,302 @@
+"""`RunState`: the whole state of a run, as plain JSON-safe data, and `ToolApproval`.
+
+A run is this value and a few steps over it (`_turn.py`). A paused run's
+state, or the one a `RunStopped` error carries, can be written out with
+`to_json()` and picked up again, in another process, with
+`Runner.run(agent, RunState.from_json(text))`: the resumed run sends the model
+exactly the requests the uninterrupted run would have sent.
+What is not data (the agents, their tools, your context object) is given
+again when resuming; the state names the current agent.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar, cast
+
+from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
+from typing_extensions import TypedDict
+
+from ._context import Usage
+from ._errors import UserError
+from ._items import Item
+
+__all__ = [
+    "REJECTION",
+    "Decision",
+    "RunState",
+    "SessionProgress",
+    "ToolApproval",
+    "TurnInProgress",
+]
+
+_CLOSED = ConfigDict(
+    extra="forbid"
+)  # reading a state: a field this tooluse does not know is a mistake
+
+
+@with_config(_CLOSED)
+class Decision(TypedDict):
+    """A human's decision on a call."""
+
+    approved: bool
+    """Whether the call may run."""
+    message: str | None
+    """What the model is told of a rejected call."""
+
+
+REJECTION = "The user rejected this call."
+"""What the model is told of a rejected call, unless the human says more."""
+
+
+@with_config(_CLOSED)
+@dataclass(frozen=True)
+class ToolApproval:
+    """A tool call waiting for a human's approval."""
+
+    call_id: str
+    """The id of the function call this belongs to."""
+    tool_name: str
+    """The tool the model called."""
+    arguments: str
+    """The raw JSON arguments, for the human to read."""
+    approval_id: str = ""
+    """The id to approve or reject it by: the call id, or `<call id>:<n>` for the n-th
+    entry of a `multi_tool_use.parallel` call. Defaults to the call id."""
+
+    def __post_init__(self) -> None:
+        if not self.approval_id:
+            object.__setattr__(self, "approval_id", self.call_id)
+
+    @property
+    def name(self) -> str:
+        """The tool's name, as openai-agents' approval items spell it."""
+        return self.tool_name
+
+
+@with_config(_CLOSED)
+@dataclass
+class TurnInProgress:
+    """A model response whose calls are not all answered yet."""
+
+    output: list[Item]
+    """The response's output items, as recorded (call ids made unique)."""
+    response_id: str | None = None
+    """The provider's id for the response."""
+    answers: dict[str, Item] = field(default_factory=dict[str, Item])
+    """The items answering its calls so far, by the id they answer; what is here is not
+    run again on resume."""
+
+
+@with_config(_CLOSED)
+@dataclass
+class SessionProgress:
+    """What of a run a session holds: the run stores each whole turn as it completes."""
+
+    unsaved_input: list[Item] = field(default_factory=list[Item])
+    """The run's new input, stored with its first completed turn (then emptied)."""
+    saved: int = 0
+    """How many of the run's `new_items` the session holds."""
+    tip: str | None = None
+    """A fingerprint of the session's newest item after the run's last write: a state
+    is resumed on a session only where the session still is."""
+
+
+@with_config(_CLOSED)
+@dataclass
+class RunState:
+    """Everything a run is, to save it and resume it (after a pause for approval, or anywhere).
+
+    Pass it as the input of `Runner.run(agent, state)`; `to_json()` and
+    `RunState.from_json()` carry it through text. Resuming works on a copy: the
+    same state can be resumed again.
+    """
+
+    VERSION: ClassVar[int] = 1
+    """The version of the JSON form this tooluse writes and reads."""
+
+    agent_name: str
+    """The agent answering now."""
+    input: list[Item]
+    """The run's original input."""
+    new_items: list[Item] = field(default_factory=list[Item])
+    """The items the run added: messages, calls and outputs, in order."""
+    turn: TurnInProgress | None = None
+    """The model response being answered, if the run stopped in the middle of a turn."""
+    decisions: dict[str, Decision] = field(default_factory=dict[str, Decision])
+    """The human's decisions, by approval id."""
+    standing: dict[str, Decision] = field(default_factory=dict[str, Decision])
+    """Decisions for every later call of a tool in this run, by tool name
+    (`always_approve`, `always_reject`)."""
+    interruptions: list[ToolApproval] = field(default_factory=list[ToolApproval])
+    """The calls the run paused for."""
+    filtered_history: list[Item] | None = None
+    """What a handoff's `input_filter` left of the conversation for the current agent;
+    None when it sees all of it."""
+    filtered_at: int = 0
+    """How many of `new_items` existed when the filter ran; later ones are seen too."""
+    turns: int = 0
+    """Model calls made so far (`max_turns` counts these)."""
+    failed_turns: int = 0
+    """Consecutive turns in which every tool call failed (the error budget)."""
+    tool_choice_released: bool = False
+    """Whether a forced `tool_choice` was dropped after a turn with tool calls."""
+    usage: Usage = field(default_factory=Usage)
+    """What the run used so far."""
+    session: SessionProgress | None = None
+    """What a run on a session has stored in it; None for a run without a session."""
+
+    def history(self) -> list[Item]:
+        """The conversation the current agent sees.
+
+        Returns:
+            The input and new items, or what an `input_filter` left and the items since.
+        """
+        if self.filtered_history is None:
+            return self.conversation()
+        return [*self.filtered_history, *self.new_items[self.filtered_at :]]
+
+    def conversation(self) -> list[Item]:
+        """The whole conversation: the input, then every item the run added."""
+        return [*self.input, *self.new_items]
+
+    def approve(self, call: ToolApproval | str, always_approve: bool = False) -> None:
+        """Let a waiting call run when the run resumes.
+
+        Args:
+            call: The approval item, or its approval id.
+            always_approve: Also approve every later call of the same tool in this run.
+        """
+        self._decide(call, {"approved": True, "message": None}, always_approve, "always_approve")
+
+    def reject(
+        self,
+        call: ToolApproval | str,
+        always_reject: bool = False,
+        *,
+        rejection_message: str | None = None,
+    ) -> None:
+        """Refuse a waiting call: the model gets `rejection_message` as its output.
+
+        Args:
+            call: The approval item, or its approval id.
+            always_reject: Also refuse every later call of the same tool in this run.
+            rejection_message: What the model is told; None for a standard refusal.
+        """
+        if rejection_message is not None and not isinstance(rejection_message, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise UserError(
+                f"reject: rejection_message={rejection_message!r} must be the text the model "
+                "is told, or None for the standard refusal"
+            )
+        decision: Decision = {"approved": False, "message": rejection_message or REJECTION}
+        self._decide(call, decision, always_reject, "always_reject")
+
+    def get_interruptions(self) -> list[ToolApproval]:
+        """The calls waiting for a decision, as openai-agents names it (`interruptions`)."""
+        return list(self.interruptions)
+
+    def _decide(
+        self, call: ToolApproval | str, decision: Decision, always: object, flag: str
+    ) -> None:
+        if not isinstance(always, bool):
+            raise UserError(
+                f"{flag}={always!r} must be True or False; a message for the model goes in "
+                "rejection_message=..."
+            )
+        approval_id = self._waiting(call)
+        self.decisions[approval_id] = decision
+        if always:
+            self.standing[self._tool_name(call, approval_id)] = decision
+
+    def _tool_name(self, call: ToolApproval | str, approval_id: str) -> str:
+        if isinstance(call, ToolApproval):
+            return call.tool_name
+        named = [i.tool_name for i in self.interruptions if i.approval_id == approval_id]
+        if not named:
+            raise UserError(
+                f"always_approve/always_reject need a waiting call to know its tool; no call "
+                f"waits under {approval_id!r}"
+            )
+        return named[0]
+
+    def _waiting(self, call: ToolApproval | str) -> str:
+        approval_id = call if isinstance(call, str) else call.approval_id
+        waiting = [i.approval_id for i in self.interruptions]
+        if waiting and approval_id not in waiting:
+            raise UserError(
+                f"No call waits for approval under {approval_id!r}; the waiting ones are "
+                f"{', '.join(waiting)}"
+            )
+        return approval_id
+
+    def copy(self) -> RunState:
+        """A deep copy, for a run to work on."""
+        return copy.deepcopy(self)
+
+    def to_json(self) -> str:
+        """The state as JSON text, with a `version` field."""
+        return json.dumps({"version": self.VERSION, **asdict(self)})
+
+    def to_string(self) -> str:
+        """The state as JSON text: openai-agents' name for what `to_json()` returns here."""
+        return self.to_json()
+
+    @classmethod
+    async def from_string(cls, initial_agent: object, state_string: str) -> RunState:
+        """A state back from its text, as openai-agents spells it; same as `from_json(text)`.
+
+        Args:
+            initial_agent: Unused: the run resumes with the agent given to `Runner.run`.
+            state_string: The text `to_string()` or `to_json()` made.
+
+        Returns:
+            The state.
+        """
+        del initial_agent
+        return cls.from_json(state_string)
+
+    @classmethod
+    def from_json(cls, text: str | bytes | dict[str, Any]) -> RunState:
+        """A state back from `to_json()`'s text (or that text parsed into a dict).
+
+        Args:
+            text: The JSON.
+
+        Returns:
+            The state.
+
+        Raises:
+            UserError: If it is not a run state of the version this tooluse reads; the
+                message names every field that does not fit.
+        """
+        data: Any = text
+        if not isinstance(text, dict):
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as error:
+                raise UserError(f"RunState.from_json: the text is not JSON ({error.msg})") from None
+        if not isinstance(data, dict) or "agent_name" not in data:
+            raise UserError("RunState.from_json: the JSON is not a run state (no 'agent_name')")
+        fields = dict(cast(dict[str, Any], data))
+        version = fields.pop("version", None)
+        if version != cls.VERSION:
+            raise UserError(
+                f"RunState.from_json: the state has version {version!r}, this tooluse reads "
+                f"version {cls.VERSION}; resume it with the tooluse version that wrote it"
+            )
+        try:
+            return _adapter().validate_json(json.dumps(fields), strict=True)
+        except ValidationError as error:
+            problems = "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or 'the state'}: {e['msg']}"
+                for e in error.errors(include_url=False, include_input=False)
+            )
+            raise UserError(f"RunState.from_json: the state does not fit ({problems})") from None
+
+
+@functools.cache
+def _adapter() -> TypeAdapter[RunState]:
+    return TypeAdapter(RunState)

@@ -1,0 +1,50 @@
+"""`RunRecord`: what the steps of a run write.
+
+The `RunState` (what a paused or stopped run resumes from), and what the run's
+result returns besides it: each raw response and each guardrail's result. A streamed
+run's result holds the same lists, so a reader sees them fill as the run goes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+from ..core._items import Item
+from ..core._state import RunState
+from ..guardrails._agent_guardrails import InputGuardrailResult, OutputGuardrailResult
+from ..guardrails._tool_guardrails import ToolInputGuardrailResult, ToolOutputGuardrailResult
+from ..models import Model, ModelResponse
+
+__all__ = ["InputChecks", "RunRecord"]
+
+InputChecks: TypeAlias = Callable[[Callable[[], Coroutine[Any, Any, None]]], Awaitable[None]]
+"""Runs the first model call (the function given) with the run's input guardrails."""
+
+
+@dataclass(eq=False)
+class RunRecord:
+    """What the steps of a run write: its state, and what it returns besides the state."""
+
+    state: RunState
+    """The run as data: what a paused or stopped run resumes from."""
+    raw_responses: list[ModelResponse] = field(default_factory=list[ModelResponse])
+    """Each model response, in order."""
+    input_checks: InputChecks | None = None
+    """The input guardrails, to run with the first model call; None once they have."""
+    # The guardrails' results, made when the first is kept: a run without guardrails keeps
+    # no empty lists alive while it waits (thousands may wait at once, issue #15).
+    input_guardrail_results: list[InputGuardrailResult] | None = None
+    output_guardrail_results: list[OutputGuardrailResult] | None = None
+    tool_input_guardrail_results: list[ToolInputGuardrailResult] | None = None
+    tool_output_guardrail_results: list[ToolOutputGuardrailResult] | None = None
+    model_memo: dict[Any, Any] = field(default_factory=dict[Any, Any])
+    """What the models keep from one request of the run to the next (`ModelRequest.memo`)."""
+    models: dict[str | None, Model] | None = None
+    """The models the run resolved by name (through the run's provider), by name: each
+    is resolved once a run, and closed when the run ends (None until the first)."""
+
+    def error_items(self) -> tuple[list[Item], list[Item]]:
+        """The conversation so far and the run's new items, for a `RunStopped` error."""
+        return self.state.conversation(), self.state.new_items

@@ -1,0 +1,267 @@
+"""A run on a session: the history loaded before the first call, whole turns stored.
+
+The run holds the session for its length (`claim`): two runs on one session
+are refused, never interleaved. Before the first model call the history is
+read (the most recent `limit` items, cut where a turn begins, so a call is
+never sent without its output) and put before the new input. Each turn is
+stored when it completes, the model's response and every output together, in
+one write: a run that fails, or a process that dies, leaves the session at
+its last whole turn. A run that pauses for approval stores its `RunState`
+with that write, and `Runner.run(agent, session=session)` picks it up.
+
+Sessions that are not ours (anything with openai-agents' four methods) get
+each turn through one `add_items` call; they keep no paused run, and their
+claim holds within this process only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import inspect
+import json
+from collections.abc import AsyncGenerator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+from ..core._items import Item
+from ..core._state import RunState, SessionProgress
+from ..core._tasks import succeeded, to_the_end
+from ..exceptions import SessionBusyError, UserError
+
+if TYPE_CHECKING:
+    from ..sessions import RunSession, Session
+    from ._config import RunConfig
+
+__all__ = ["SessionLink", "check_session", "recent_turns"]
+
+
+_HELD: set[tuple[str, str]] = set()
+"""The sessions claimed by runs in this process, for sessions without a claim of their own."""
+
+
+def check_session(session: object) -> str | None:
+    """What is wrong with a `session=` option, if anything.
+
+    Args:
+        session: The option's value.
+
+    Returns:
+        The problem, or None when it is a session.
+    """
+    missing = [
+        name
+        for name in ("get_items", "add_items", "pop_item", "clear_session")
+        if not callable(getattr(session, name, None))
+    ]
+    if not missing and isinstance(getattr(session, "session_id", None), str):
+        return None
+    return (
+        f"session must be a Session (SQLiteSession, SQLAlchemySession, or an object with "
+        f"session_id, get_items, add_items, pop_item and clear_session), not "
+        f"{type(session).__name__}"
+    )
+
+
+def recent_turns(items: list[Item]) -> list[Item]:
+    """The items from where a turn can begin: no call's output without its call.
+
+    A window of the most recent items may begin inside a turn: with outputs whose
+    calls were cut off (the API refuses those), or with reasoning cut from its call.
+    The window starts at its first user message when the rest is whole from there,
+    else at the first item from which it is whole.
+
+    Args:
+        items: The most recent items, oldest first.
+
+    Returns:
+        The same items, less any leading ones a request could not begin with.
+    """
+    broken = _broken_starts(items)
+    whole = [index for index in range(len(items)) if index not in broken]
+    for index in whole:
+        if items[index].get("role") == "user":
+            return items[index:] if index else items
+    for index in whole:
+        if items[index].get("type") != "reasoning":
+            return items[index:] if index else items
+    return []
+
+
+def _broken_starts(items: list[Item]) -> set[int]:
+    """The indexes a window cannot start at: between an output and its call (or before it)."""
+    calls: dict[object, int] = {}
+    broken: set[int] = set()
+    for index, item in enumerate(items):
+        kind = item.get("type")
+        if not isinstance(kind, str):
+            continue
+        if kind.endswith("_output"):
+            call = calls.get(item.get("call_id"))
+            broken.update(range(call + 1 if call is not None else 0, index + 1))
+        elif "call_id" in item:
+            calls.setdefault(item["call_id"], index)
+    return broken
+
+
+def _tip(items: list[Item]) -> str | None:
+    """A fingerprint of the newest item: whether a session moved on since a state was saved."""
+    if not items:
+        return None
+    text = json.dumps(items[-1], sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class SessionLink:
+    """One run's use of its session."""
+
+    def __init__(self, session: Session, config: RunConfig) -> None:
+        """Link a run to its session.
+
+        Args:
+            session: The session.
+            config: The run's settings (`session_settings`, `session_input_callback`).
+        """
+        self.session = session
+        self.store: RunSession | None = (
+            session if callable(getattr(session, "add_turn", None)) else None  # type: ignore[assignment]
+        )
+        self.config = config
+        self._clears_paused = False
+
+    @asynccontextmanager
+    async def claim(self) -> AsyncGenerator[None]:
+        """Hold the session for the run; refuse if another run holds it."""
+        if self.store is not None:
+            async with self.store.claim():
+                yield
+            return
+        key = (type(self.session).__qualname__, self.session.session_id)
+        if key in _HELD:
+            raise SessionBusyError(self.session.session_id)
+        _HELD.add(key)
+        try:
+            yield
+        finally:
+            _HELD.discard(key)
+
+    async def start(self, state: RunState) -> None:
+        """Put the stored history before a new run's input.
+
+        Args:
+            state: The new run's state; its `input` is the new input.
+
+        Raises:
+            UserError: If the session holds a run paused for approval.
+        """
+        if self.store is not None and await self.store.get_paused_state() is not None:
+            raise UserError(
+                f"Session {self.session.session_id!r} holds a run paused for approval: resume "
+                "it first (state = await session.get_paused_run(); state.approve(...) or "
+                "state.reject(...); await Runner.run(agent, state, session=session)), or "
+                "drop it with await session.clear_paused_run()"
+            )
+        stored = await self.session.get_items(self._limit())
+        new_input = list(state.input)
+        state.input[:] = await self._model_input(recent_turns(stored), new_input)
+        state.session = SessionProgress(unsaved_input=new_input, tip=_tip(stored))
+
+    async def resume(self, state: RunState | None) -> RunState:
+        """The run to go on with: the state given, or the run the session holds paused.
+
+        Args:
+            state: The state given to `Runner.run`, or None to take the paused one.
+
+        Returns:
+            The state to resume.
+
+        Raises:
+            UserError: If there is nothing to resume, or the state is not where the
+                session is now (resumed already, or the session moved on).
+        """
+        name = self.session.session_id
+        stored = await self.store.get_paused_state() if self.store is not None else None
+        if state is None:
+            if stored is None:
+                how = "holds no paused run" if self.store else "cannot keep a paused run"
+                raise UserError(
+                    f"Runner.run got no input, and session {name!r} {how}: give the "
+                    "user's message, or the RunState to resume"
+                )
+            state = RunState.from_json(stored)
+        elif stored is not None and RunState.from_json(stored).session != state.session:
+            raise UserError(
+                f"Session {name!r} holds another paused run than the state given: resume "
+                "that one (await session.get_paused_run()), or drop it with "
+                "await session.clear_paused_run()"
+            )
+        elif stored is None and state.interruptions and state.session and self.store:
+            raise UserError(
+                f"This run paused in session {name!r}, which no longer holds it: it was "
+                "resumed already, or dropped. Start a new run with "
+                "Runner.run(agent, input, session=session)"
+            )
+        if state.session is None:  # a run from elsewhere: the session takes all of it
+            state.session = SessionProgress(unsaved_input=list(state.input))
+        elif _tip(await self.session.get_items(1)) != state.session.tip:
+            raise UserError(
+                f"Session {name!r} has moved on since this state was saved: it was resumed "
+                "already, or another run added to the session. Resume from the session's "
+                "latest state, or start a new run with Runner.run(agent, input, "
+                "session=session)"
+            )
+        self._clears_paused = stored is not None
+        return state
+
+    async def save(self, state: RunState, *, paused: bool = False) -> None:
+        """Store what the run completed since the last save, in one write.
+
+        If the run is cancelled meanwhile, the write still ends first (it cannot be
+        stopped), so that the state records what the session holds either way.
+
+        Args:
+            state: The run's state.
+            paused: Whether the run pauses for approval: its state is stored too.
+        """
+        progress = state.session
+        assert progress is not None  # set when the run started or resumed
+        done = len(state.new_items) - (len(state.turn.output) if state.turn else 0)
+        items = [*progress.unsaved_input, *state.new_items[progress.saved : done]]
+        if not items and not paused and not self._clears_paused:
+            return
+        before = (progress.unsaved_input, progress.saved, progress.tip)
+        after: tuple[list[Item], int, str | None] = ([], done, _tip(items) or progress.tip)
+        progress.unsaved_input, progress.saved, progress.tip = after  # as the stored state says
+        paused_state = state.to_json() if paused else None
+        progress.unsaved_input, progress.saved, progress.tip = before
+        write = asyncio.ensure_future(self._write(items, paused_state))
+        try:
+            await to_the_end(write)
+        finally:
+            if succeeded(write):
+                progress.unsaved_input, progress.saved, progress.tip = after
+                self._clears_paused = False
+
+    async def _write(self, items: list[Item], paused_state: str | None) -> None:
+        if self.store is not None:
+            await self.store.add_turn(items, paused_state=paused_state)
+        elif items:
+            await self.session.add_items(items)
+
+    def _limit(self) -> int | None:
+        settings = self.config.session_settings or getattr(self.session, "session_settings", None)
+        return getattr(settings, "limit", None)
+
+    async def _model_input(self, history: list[Item], new_input: list[Item]) -> list[Item]:
+        callback = self.config.session_input_callback
+        if callback is None:
+            return [*history, *new_input]
+        built: Any = callback(history, new_input)
+        if inspect.isawaitable(built):
+            built = await built
+        if not isinstance(built, list):
+            raise UserError(
+                f"session_input_callback returned {type(built).__name__}: return the list of "
+                "items the model is sent (say, a summary of the history, then the new input)"
+            )
+        return list(built)  # pyright: ignore[reportUnknownArgumentType]

@@ -1,0 +1,363 @@
+"""Running a turn's planned calls: concurrently, each within its timeout, all or none.
+
+Every planned call ends as a `ToolOutcome`: the text the model receives (or,
+for images and files, input parts with their text form) and whether the call
+failed. A group's one output is that, or, for a parallel wrapper, a JSON array
+of each inner call's tool and output text. When a
+call raises instead (a tool with `failure_error_function=None`, a hook), the
+turn's other calls are cancelled before the error goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from ..agents._agent import Agent
+from ..core._context import RunContextWrapper, ToolContext
+from ..core._items import Item
+from ..tools._calls import RemoteInvoker, invoke_within, timed_out
+from ..tools._function_tool import FunctionTool
+from ..tools._invocation import NO_SETTINGS, Invoker, InvokeSettings, ToolOutcome
+from ..tools._local import LocalTool, answer_id, answer_local_item
+from ..tools._threads import CallTimedOut
+from ._config import RunConfig
+from ._events import RunEvents
+from ._guardrails import check_tool_input, check_tool_output
+from ._record import RunRecord
+from ._tool_calls import CallGroup, PlannedCall
+
+__all__ = ["GroupOutcome", "ToolExecutor", "all_or_none"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class GroupOutcome:
+    """How one call id is answered."""
+
+    group: CallGroup
+    """The calls behind the id."""
+    outcomes: tuple[ToolOutcome, ...]
+    """Each call's outcome, in the group's order."""
+
+    @property
+    def output(self) -> str:
+        """The one output for the id."""
+        group = self.group
+        if group.error is not None:
+            return group.error
+        if not group.wrapper:
+            return self.outcomes[0].output
+        answers = [
+            {"tool": call.name, "output": outcome.output}
+            for call, outcome in zip(group.calls, self.outcomes, strict=True)
+        ]
+        return json.dumps(answers, ensure_ascii=False)
+
+    @property
+    def parts(self) -> list[Item] | None:
+        """The input parts that answer the id in place of `output`, for a rich output."""
+        group = self.group
+        if group.error is not None or group.wrapper:
+            return None  # a parallel wrapper's answer is one JSON text: its outputs as text
+        return self.outcomes[0].parts
+
+    @property
+    def failed(self) -> bool:
+        """Whether nothing in the group worked."""
+        return all(outcome.failed for outcome in self.outcomes)
+
+
+class ToolExecutor:
+    """Runs planned calls with the run's context, settings and watchers.
+
+    Every call takes one path (`call`): a slot (`max_concurrent_tool_calls`), a span,
+    the input guardrails, the start hooks, the tool within its timeout, the output
+    guardrails, the end hooks. Each of these is there only when the run or the tool
+    asks for it (`_wrapping`); a call that none of them wraps is the tool's own
+    invocation, awaited as it is, with no coroutine of this class kept alive while it
+    runs (thousands of runs may wait at once, issue #15).
+    """
+
+    def __init__(
+        self,
+        context: RunContextWrapper[Any],
+        config: RunConfig,
+        events: RunEvents,
+        record: RunRecord,
+    ) -> None:
+        """Run calls for one run.
+
+        Args:
+            context: The run's context.
+            config: The run's settings (timeout, failure text, logging, concurrency cap).
+            events: The run's hooks, stream and tracer.
+            record: Where the tools' guardrail results go.
+        """
+        self.context = context
+        self.config = config
+        self.events = events
+        self.record = record
+        settings = InvokeSettings(
+            config.tool_timeout, config.failure_error_function, config.log_tool_errors
+        )
+        # A run that sets none shares one instance: an object less for each run in flight.
+        self.settings = NO_SETTINGS if settings == NO_SETTINGS else settings
+        cap = config.max_concurrent_tool_calls
+        self._slots = asyncio.Semaphore(cap) if cap is not None else None
+        """Taken by each function tool call while it runs, when the run caps them."""
+
+    async def run(
+        self,
+        agent: Agent[Any],
+        groups: Sequence[CallGroup],
+        finished: list[GroupOutcome],
+    ) -> list[GroupOutcome]:
+        """Run every call of every group at once; answer each group.
+
+        A turn's one call is awaited through `call` directly instead, with no list or
+        coroutine of this method's kept while it runs.
+
+        Args:
+            agent: The agent whose tools these are.
+            groups: The planned calls.
+            finished: Filled, when the calls stop early (one raises, or the run is
+                cancelled or times out), with each group whose calls had all finished:
+                resuming does not run those again.
+
+        Returns:
+            One outcome per group, in the same order.
+        """
+        # Plain loops: in a comprehension, `self` and `agent` would become cells, objects
+        # the cyclic GC scans while the calls run (thousands of runs may wait at once).
+        calls: list[Awaitable[ToolOutcome]] = []
+        for group in groups:
+            for call in group.calls:
+                calls.append(self.call(agent, group.call_id, call))  # noqa: PERF401
+        done: dict[int, ToolOutcome] = {}
+        try:
+            results = await all_or_none(calls, done)
+        except BaseException:
+            finished.extend(_finished_groups(groups, done))
+            raise
+        outcomes: list[GroupOutcome] = []
+        first = 0
+        for group in groups:
+            last = first + len(group.calls)
+            outcomes.append(GroupOutcome(group, tuple(results[first:last])))
+            first = last
+        return outcomes
+
+    def call(self, agent: Agent[Any], call_id: str, planned: PlannedCall) -> Awaitable[ToolOutcome]:
+        """One call, to await: through whatever wraps it, or as the tool's own invocation.
+
+        The call was counted in the run's usage before the turn's calls started
+        (`reserve_tool_calls`); one its input guardrails refuse is taken back off.
+
+        Args:
+            agent: The agent whose tool it is.
+            call_id: The id the model gave the call.
+            planned: The call.
+
+        Returns:
+            Its outcome, once awaited.
+        """
+        tool = planned.tool
+        if tool is None:
+            return _answered(ToolOutcome(planned.error or "", failed=not planned.rejected))
+        ctx = self._context(agent, call_id, planned, tool)
+        if not self._wrapping(agent, tool):
+            return invoke_within(tool, ctx, planned.arguments, self.settings)
+        return self._wrapped(agent, tool, ctx, planned.arguments)
+
+    def _wrapping(self, agent: Agent[Any], tool: FunctionTool) -> bool:
+        """Whether anything runs around the tool's call: each step `_wrapped` may take.
+
+        A hand-built `on_invoke_tool` is wrapped too: a timeout it runs past is turned
+        into the tool's timeout outcome there.
+        """
+        return (
+            self._slots is not None
+            or self.events.tracer is not None
+            or bool(tool.tool_input_guardrails)
+            or self.events.watched(agent)
+            or self.settings.timeout is not None
+            or tool.timeout_seconds is not None
+            or not isinstance(tool.on_invoke_tool, Invoker | RemoteInvoker)
+            or bool(tool.tool_output_guardrails)
+        )
+
+    async def _wrapped(
+        self, agent: Agent[Any], tool: FunctionTool, ctx: ToolContext[Any], arguments: str
+    ) -> ToolOutcome:
+        """The call, once one of the run's `max_concurrent_tool_calls` slots is free."""
+        if self._slots is None:
+            return await self._traced(agent, tool, ctx, arguments)
+        async with self._slots:
+            return await self._traced(agent, tool, ctx, arguments)
+
+    async def _traced(
+        self, agent: Agent[Any], tool: FunctionTool, ctx: ToolContext[Any], arguments: str
+    ) -> ToolOutcome:
+        """The call, in its span when the run is traced (a nested run's spans nest in it)."""
+        tracer = self.events.tracer
+        if tracer is None:
+            return await self._guarded(agent, tool, ctx, arguments)
+        with tracer.tool_call(ctx, agent, tool) as span:
+            outcome = await self._guarded(agent, tool, ctx, arguments)
+            span.set_result(outcome.output, outcome.failed)
+            return outcome
+
+    async def _guarded(
+        self, agent: Agent[Any], tool: FunctionTool, ctx: ToolContext[Any], arguments: str
+    ) -> ToolOutcome:
+        """The call, with its guardrails and the hooks around it."""
+        events, record = self.events, self.record
+        if tool.tool_input_guardrails:
+            if record.tool_input_guardrail_results is None:
+                record.tool_input_guardrail_results = []
+            rejection = await check_tool_input(
+                tool, ctx, agent, record.tool_input_guardrail_results, events.tracer,
+                functools.partial(events.guardrail_result, "tool_input"),
+            )  # fmt: skip
+            if rejection is not None:
+                self.context.usage.tool_calls -= 1  # reserved for it, but it did not run
+                return ToolOutcome(rejection)
+        watched = events.watched(agent)
+        if watched:
+            await events.tool_start(ctx, agent, tool)
+        settings = self.settings
+        if tool.timeout_seconds is not None:
+            settings = settings._replace(timeout=tool.timeout_seconds)
+        try:
+            outcome = await invoke_within(tool, ctx, arguments, settings)
+        except CallTimedOut as limit:
+            outcome = await timed_out(tool, ctx, limit)
+        if tool.tool_output_guardrails:
+            if record.tool_output_guardrail_results is None:
+                record.tool_output_guardrail_results = []
+            replaced = await check_tool_output(
+                tool, ctx, agent, outcome.returned(), record.tool_output_guardrail_results,
+                events.tracer, functools.partial(events.guardrail_result, "tool_output"),
+            )  # fmt: skip
+            if replaced is not None:
+                outcome = ToolOutcome(
+                    replaced, outcome.failed, outcome.handoff, outcome.context_variables
+                )
+        if watched:
+            await events.tool_end(ctx, agent, tool, outcome.output)
+        return outcome
+
+    def _context(
+        self, agent: Agent[Any], call_id: str, planned: PlannedCall, tool: FunctionTool
+    ) -> ToolContext[Any]:
+        return ToolContext(
+            context=self.context.context,
+            usage=self.context.usage,
+            tool_name=tool.name,
+            tool_call_id=call_id,
+            tool_arguments=planned.arguments,
+            agent=agent,
+            run_config=self.config,
+        )
+
+    async def answer_local(self, agent: Agent[Any], item: Item, tool: LocalTool) -> Item:
+        """Answer a computer action, shell command or MCP approval request, with hooks around.
+
+        Args:
+            agent: The agent whose tool it is.
+            item: The model's item.
+            tool: The tool that answers it.
+
+        Returns:
+            The answering item.
+        """
+        tracer = self.events.tracer
+        if tracer is None:
+            return await self._answer_local(agent, item, tool)
+        with tracer.tool_call(self.context, agent, tool, answer_id(item)) as span:
+            answer = await self._answer_local(agent, item, tool)
+            span.set_result(json.dumps(answer), failed=False)
+            return answer
+
+    async def _answer_local(self, agent: Agent[Any], item: Item, tool: LocalTool) -> Item:
+        watched = self.events.watched(agent)
+        if watched:
+            await self.events.tool_start(self.context, agent, tool)
+        answer = await answer_local_item(item, tool)
+        if watched:
+            await self.events.tool_end(self.context, agent, tool, json.dumps(answer))
+        return answer
+
+
+async def _answered(outcome: ToolOutcome) -> ToolOutcome:
+    """An outcome known without a call (an unknown tool, a rejected call), as a call."""
+    return outcome
+
+
+def _finished_groups(
+    groups: Sequence[CallGroup], done: dict[int, ToolOutcome]
+) -> list[GroupOutcome]:
+    """The groups whose calls all finished, from the outcomes by call index."""
+    finished: list[GroupOutcome] = []
+    first = 0
+    for group in groups:
+        indexes = range(first, first + len(group.calls))
+        first += len(group.calls)
+        if all(i in done for i in indexes):
+            finished.append(GroupOutcome(group, tuple(done[i] for i in indexes)))
+    return finished
+
+
+async def all_or_none(
+    calls: Sequence[Awaitable[T]], finished: dict[int, T] | None = None
+) -> list[T]:
+    """Run coroutines concurrently; if one raises, cancel the others, then raise its error.
+
+    Args:
+        calls: The coroutines.
+        finished: Filled, when they do not all succeed (one raises, or this task is
+            cancelled), with the results of those that did, by index.
+
+    Returns:
+        Their results, in order.
+    """
+    if len(calls) <= 1:  # no comprehension: an async one is a coroutine of its own
+        return [await calls[0]] if calls else []
+    tasks = [asyncio.ensure_future(call) for call in calls]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    except BaseException:  # this task was cancelled: nothing is left running
+        await _cancelled(tasks)
+        _keep(tasks, finished)
+        raise
+    await _cancelled(tasks)  # those still running after one raised
+    # No walrus in the comprehension: it would make a cell of its name in this frame.
+    raised = (task.exception() for task in tasks if not task.cancelled())
+    errors = [error for error in raised if error is not None]
+    if errors:
+        _keep(tasks, finished)
+        raise errors[0]  # the others were retrieved above: no "never retrieved" warnings
+    return [task.result() for task in tasks]
+
+
+async def _cancelled(tasks: Sequence[asyncio.Future[T]]) -> None:
+    running = [task for task in tasks if not task.done()]
+    for task in running:
+        task.cancel()
+    if running:
+        await asyncio.wait(running)
+
+
+def _keep(tasks: Sequence[asyncio.Future[T]], finished: dict[int, T] | None) -> None:
+    if finished is not None:
+        finished.update(
+            (i, t.result())
+            for i, t in enumerate(tasks)
+            if not t.cancelled() and t.exception() is None
+        )

@@ -1,0 +1,500 @@
+"""One turn of a run, as named steps over its `RunState`.
+
+```
+call model ──► plan ──► approve ──► run ──► apply ──► next step
+```
+
+- **call model**: the request is made from the state (the history the agent
+  sees, its tools for this turn, its settings); the response's items join the
+  conversation and become the turn in progress.
+- **plan** (pure): the response becomes a `TurnPlan`: function calls grouped by
+  call id (each with its own approval id), handoffs, and items answered here
+  (computer actions, shell commands, MCP approval requests). Nothing changes.
+- **approve**: each call that needs approval is decided by the state's
+  decisions, or the turn stops at `Interrupted` before anything has run.
+- **run**: local items, then every function call at once, then the handoff's
+  `on_handoff`; the answers are recorded in the turn in progress.
+- **apply**: the answers join the conversation in the order of the calls, the
+  error budget is spent, and the next step is decided.
+
+A run resumed from a state whose turn is in progress starts at plan; what is
+already answered is not run again.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, NamedTuple, cast
+
+from ..agents._agent import Agent, as_agent
+from ..agents._handoffs import handoff
+from ..agents._tool_use import FunctionToolResult, StopAtTools
+from ..core._context import RunContextWrapper
+from ..core._items import Item, function_call_output, valid_text
+from ..core._state import REJECTION, RunState, ToolApproval, TurnInProgress
+from ..exceptions import ToolErrorBudgetExceeded
+from ..tools._invocation import ToolOutcome
+from ..tools._local import LOCAL_ITEM_TYPES, LocalTool, answer_id, local_handler
+from ..tools._returns import apply_context_variables
+from ._approvals import needs_approval
+from ._handoffs import AgentHandoff, HandoffCall, read_handoff, run_on_handoff
+from ._limits import reserve_tool_calls
+from ._model_call import call_model, final_output
+from ._record import RunRecord
+from ._scope import AgentSetup, RunSetup, TurnTools
+from ._tool_calls import CallGroup, PlannedCall, plan_calls
+from ._tool_execution import GroupOutcome
+
+__all__ = [
+    "FinalOutput",
+    "Interrupted",
+    "NextAgent",
+    "NextStep",
+    "Pending",
+    "RunAgain",
+    "TurnPlan",
+    "plan_turn",
+    "run_calls",
+    "take_turn",
+]
+
+ONE_HANDOFF_ONLY = (
+    "Only the first handoff in a response is taken; this one was ignored. "
+    "The conversation is with the agent chosen first."
+)
+
+
+# The next step: what the runner does after a turn. Named tuples, like the plan's
+# types below: made every turn, and cheaper than dataclasses to make and to import.
+
+
+class FinalOutput(NamedTuple):
+    """The run is over: the agent answered."""
+
+    output: Any
+
+
+class RunAgain(NamedTuple):
+    """Call the model again."""
+
+
+class NextAgent(NamedTuple):
+    """Hand the conversation to another agent, then call the model again."""
+
+    handoff: AgentHandoff
+
+
+class Interrupted(NamedTuple):
+    """Stop for a human: these calls wait for approval; nothing of the turn has run."""
+
+    approvals: list[ToolApproval]
+
+
+class Pending(NamedTuple):
+    """Stop with the function calls unexecuted (`execute_tools=False`)."""
+
+    calls: list[Item]
+
+
+NextStep = FinalOutput | RunAgain | NextAgent | Interrupted | Pending
+
+
+async def take_turn(run: RunSetup, record: RunRecord, setup: AgentSetup) -> NextStep:
+    """Run one turn for the agent answering, from wherever the state left it.
+
+    Args:
+        run: What the run's steps read.
+        record: What they write.
+        setup: The agent answering.
+
+    Returns:
+        The next step.
+    """
+    tools = await setup.turn_tools(run.context)
+    state = record.state
+    if state.turn is None:
+        checks, record.input_checks = record.input_checks, None
+        if checks is None:
+            await call_model(run, record, setup, tools)
+        else:
+            # A partial, not a lambda: a closure would make cells of the arguments in
+            # every turn's frame, objects the cyclic GC scans while the turn waits.
+            await checks(functools.partial(call_model, run, record, setup, tools))
+    turn = state.turn
+    assert turn is not None  # call_model records the response as the turn in progress
+    plan = plan_turn(turn.output, tools, setup)
+    if plan.is_final:
+        state.turn = None
+        return FinalOutput(final_output(setup, turn.output))
+    if plan.calls and not run.execute_tools:
+        return Pending(list(plan.calls))
+    approved = await approve(run, state, plan)
+    if isinstance(approved, Interrupted):
+        return approved
+    outcomes = await run_calls(run, state, setup, approved)
+    return await apply(run, record, setup, approved, outcomes)
+
+
+# Step 2: plan.
+
+
+class PlannedHandoff(NamedTuple):
+    """A handoff call, and how it is answered."""
+
+    call_id: str
+    answer: str
+    """What the model is told."""
+    target: AgentHandoff | None = None
+    """The handoff taken (only one per turn), or None."""
+    data: Any = None
+    """The taken handoff's validated input."""
+
+
+class LocalCall(NamedTuple):
+    """An item answered here, and the tool that answers it."""
+
+    item: Item
+    tool: LocalTool
+
+
+class TurnPlan(NamedTuple):
+    """What a response asks for, resolved against the agent's tools and handoffs."""
+
+    groups: tuple[CallGroup, ...]
+    """Function calls, one group per call id."""
+    handoffs: tuple[PlannedHandoff, ...]
+    """Handoff calls."""
+    local_calls: tuple[LocalCall, ...]
+    """Computer actions, shell commands and MCP approval requests with a tool to answer them."""
+    order: tuple[str, ...]
+    """The ids to answer, in the order the model asked."""
+    calls: tuple[Item, ...]
+    """The response's function calls, as the model made them."""
+
+    @property
+    def is_final(self) -> bool:
+        """Whether nothing is asked: the response is the answer."""
+        return not self.order
+
+    @property
+    def handoff(self) -> PlannedHandoff | None:
+        """The handoff taken, if any."""
+        return next((h for h in self.handoffs if h.target is not None), None)
+
+
+def plan_turn(output: list[Item], tools: TurnTools, setup: AgentSetup) -> TurnPlan:
+    """Resolve a response into a plan; pure.
+
+    Args:
+        output: The response's items, as recorded.
+        tools: The turn's tools.
+        setup: The agent answering.
+
+    Returns:
+        The plan.
+    """
+    kinds = [item.get("type") for item in output]
+    if "function_call" not in kinds and LOCAL_ITEM_TYPES.isdisjoint(kinds):
+        return _NOTHING_ASKED  # the common last turn: an answer
+    calls = [item for item in output if item.get("type") == "function_call"]
+    one_tool = setup.agent.handoff_mode == "one_tool"
+    asked = [
+        read_handoff(c, setup.handoffs, one_tool=one_tool) if setup.handoffs else None
+        for c in calls
+    ]
+    groups = plan_calls(
+        [c for c, h in zip(calls, asked, strict=True) if h is None], tools.functions
+    )
+    local_calls = [
+        LocalCall(item, tool)
+        for item in output
+        if item.get("type") in LOCAL_ITEM_TYPES and (tool := local_handler(item, tools.tools))
+    ]
+    answered = {c["call_id"] for c in calls} | {answer_id(c.item) for c in local_calls}
+    order = [key for item in output if (key := _answer_key(item)) in answered]
+    return TurnPlan(
+        tuple(groups),
+        _plan_handoffs([h for h in asked if h is not None]),
+        tuple(local_calls),
+        tuple(order),
+        tuple(calls),
+    )
+
+
+_NOTHING_ASKED = TurnPlan((), (), (), (), ())
+
+
+def _answer_key(item: Item) -> str:
+    return item["call_id"] if item.get("type") == "function_call" else answer_id(item)
+
+
+def _plan_handoffs(calls: list[HandoffCall]) -> tuple[PlannedHandoff, ...]:
+    planned: list[PlannedHandoff] = []
+    taken = False
+    for call in calls:
+        if call.target is None:
+            planned.append(PlannedHandoff(call.call_id, call.refusal or ""))
+        elif taken:
+            planned.append(PlannedHandoff(call.call_id, ONE_HANDOFF_ONLY))
+        else:
+            try:
+                data = call.target.parse_input(call.arguments)
+            except ValueError as error:
+                answer = f"The handoff's input is not valid ({error}); call it again corrected."
+                planned.append(PlannedHandoff(call.call_id, answer))
+                continue
+            taken = True
+            answer = json.dumps({"assistant": call.target.agent.name})
+            planned.append(PlannedHandoff(call.call_id, answer, call.target, data))
+    return tuple(planned)
+
+
+# Step 3: approve.
+
+
+async def approve(run: RunSetup, state: RunState, plan: TurnPlan) -> TurnPlan | Interrupted:
+    """Apply the human's decisions to the calls that need approval.
+
+    Args:
+        run: What the run's steps read (the context `needs_approval` is asked with).
+        state: The run's state: its decisions, and the turn's answers so far.
+        plan: The turn's plan.
+
+    Returns:
+        The plan with rejected calls turned into their messages, or `Interrupted`
+        with every call still waiting for a decision.
+
+    Raises:
+        UserError: If a `needs_approval` function raises.
+    """
+    answers = _turn(state).answers
+    waiting: list[ToolApproval] = []
+    groups: list[CallGroup] = []
+    for group in plan.groups:
+        calls = group.calls
+        if group.call_id not in answers:
+            calls = tuple(
+                [await _decide(run, state, group.call_id, call, waiting) for call in calls]
+            )
+        changed = any(new is not old for new, old in zip(calls, group.calls, strict=True))
+        groups.append(replace(group, calls=calls) if changed else group)
+    if waiting:
+        return Interrupted(waiting)
+    if all(new is old for new, old in zip(groups, plan.groups, strict=True)):
+        return plan
+    return plan._replace(groups=tuple(groups))
+
+
+async def _decide(
+    run: RunSetup, state: RunState, call_id: str, call: PlannedCall, waiting: list[ToolApproval]
+) -> PlannedCall:
+    if call.tool is None or (call.tool.needs_approval is False and not state.decisions):
+        return call  # the common case, decided without a call
+    decision = state.decisions.get(call.approval_id)  # a decision made stands
+    if decision is None:
+        if not await needs_approval(run.context, call.tool, call):
+            return call
+        decision = state.standing.get(call.tool.name)
+        if decision is None:
+            waiting.append(ToolApproval(call_id, call.name, call.arguments, call.approval_id))
+            return call
+    if decision["approved"]:
+        return call
+    return replace(call, tool=None, error=decision.get("message") or REJECTION, rejected=True)
+
+
+# Step 4: run.
+
+
+async def run_calls(
+    run: RunSetup, state: RunState, setup: AgentSetup, plan: TurnPlan
+) -> list[GroupOutcome]:
+    """Run what the plan asks for, recording each answer in the turn in progress.
+
+    The function calls are counted in the run's usage before any of them starts, and
+    refused all together if they would go over `tool_calls_limit`: runs that share a
+    usage (agents used as tools, at once) cannot all pass the check before one counts.
+
+    Args:
+        run: What the run's steps read.
+        state: The run's state (the turn's answers, the usage).
+        setup: The agent answering.
+        plan: The approved plan.
+
+    Returns:
+        The outcomes of the function calls run now.
+    """
+    answers, agent = _turn(state).answers, setup.agent
+    for local in plan.local_calls:
+        key = answer_id(local.item)
+        if key not in answers:
+            answers[key] = await run.executor.answer_local(agent, local.item, local.tool)
+    groups = _unanswered(plan.groups, answers)
+    reserve_tool_calls(run.config.usage_limits, state.usage, _to_run(groups))
+    if len(groups) == 1 and len(groups[0].calls) == 1:
+        # The common turn, one call: awaited here, with nothing else kept alive while it
+        # runs; stopped early, it has no finished answer to keep.
+        group = groups[0]
+        outcome = await run.executor.call(agent, group.call_id, group.calls[0])
+        outcomes = [GroupOutcome(group, (outcome,))]
+    else:
+        outcomes = await _run_at_once(run, groups, agent, answers)
+    for outcome in outcomes:
+        _answer(answers, outcome)
+    for planned in plan.handoffs:
+        if planned.call_id not in answers:
+            if planned.target is not None:
+                await run_on_handoff(planned.target, run.context, planned.data)
+            answers[planned.call_id] = function_call_output(planned.call_id, planned.answer)
+    return outcomes
+
+
+def _to_run(groups: Sequence[CallGroup]) -> int:
+    """How many of the groups' calls run a tool (unknown tools and rejections do not)."""
+    return sum(call.tool is not None for group in groups for call in group.calls)
+
+
+async def _run_at_once(
+    run: RunSetup, groups: Sequence[CallGroup], agent: Agent[Any], answers: dict[str, Item]
+) -> list[GroupOutcome]:
+    """Run the calls of several groups (or a group of several) at once."""
+    finished: list[GroupOutcome] = []
+    try:
+        return await run.executor.run(agent, groups, finished)
+    except BaseException:
+        # An answer made before the turn stopped early is kept only if its text is all that
+        # counts: what a tool returned beyond it (an agent, context variables, the value a
+        # tool_use_behavior stops on, a failure for the error budget) is not in the state.
+        if agent.tool_use_behavior == "run_llm_again":
+            for outcome in finished:
+                if all(map(_only_text, outcome.outcomes)):
+                    _answer(answers, outcome)
+        raise
+
+
+def _unanswered(groups: tuple[CallGroup, ...], answers: dict[str, Item]) -> Sequence[CallGroup]:
+    if not answers:  # a fresh turn: the plan's own tuple, no list kept while the calls run
+        return groups
+    # Not inline: a comprehension would make a cell of `answers` in run()'s frame.
+    return [group for group in groups if group.call_id not in answers]
+
+
+def _answer(answers: dict[str, Item], outcome: GroupOutcome) -> None:
+    call_id = outcome.group.call_id
+    parts = outcome.parts
+    output = valid_text(outcome.output) if parts is None else parts
+    answers[call_id] = function_call_output(call_id, output)
+
+
+def _only_text(outcome: ToolOutcome) -> bool:
+    return not outcome.failed and outcome.handoff is None and not outcome.context_variables
+
+
+# Step 5: apply, and decide the next step.
+
+
+async def apply(
+    run: RunSetup,
+    record: RunRecord,
+    setup: AgentSetup,
+    plan: TurnPlan,
+    outcomes: list[GroupOutcome],
+) -> NextStep:
+    """Add the answers to the conversation in call order, and decide what comes next.
+
+    Args:
+        run: What the run's steps read.
+        record: What they write: the state the answers join.
+        setup: The agent answering.
+        plan: The plan that ran.
+        outcomes: The function calls' outcomes.
+
+    Returns:
+        The next step: a handoff, the final output, or another model call.
+
+    Raises:
+        ToolErrorBudgetExceeded: If every call failed, turn after turn.
+    """
+    state, agent = record.state, setup.agent
+    answers = _turn(state).answers
+    taken = plan.handoff.call_id if plan.handoff else None
+    for key in plan.order:
+        state.new_items.append(answers[key])
+        run.events.item("handoff_occured" if key == taken else "tool_output", answers[key])
+    state.turn = None
+    # Decisions are for this turn's calls only: a model that reuses call ids in a later
+    # turn must not find its new call approved in advance.
+    state.decisions, state.interruptions = {}, []
+    for group in outcomes:
+        for outcome in group.outcomes:
+            if outcome.context_variables:
+                apply_context_variables(run.context.context, outcome.context_variables)
+    if (plan.groups or plan.handoffs) and agent.reset_tool_choice:
+        state.tool_choice_released = True
+    _spend_error_budget(run.config.max_tool_errors, record, outcomes)
+    target = plan.handoff.target if plan.handoff else _returned_agent(outcomes)
+    if target is not None:
+        return NextAgent(target)
+    return await _decide_final(run.context, agent, _results(outcomes))
+
+
+def _returned_agent(outcomes: list[GroupOutcome]) -> AgentHandoff | None:
+    """A Swarm-style handoff: the first agent a tool returned."""
+    for group in outcomes:
+        for outcome in group.outcomes:
+            agent = as_agent(outcome.handoff)
+            if agent is not None:
+                return handoff(agent)
+    return None
+
+
+def _spend_error_budget(budget: int, record: RunRecord, outcomes: list[GroupOutcome]) -> None:
+    """Count turns in which every call failed; stop the run when the budget is gone."""
+    if not outcomes:
+        return
+    state = record.state
+    if not all(outcome.failed for outcome in outcomes):
+        state.failed_turns = 0
+        return
+    state.failed_turns += 1
+    if state.failed_turns >= budget:
+        errors = [outcome.output for outcome in outcomes]
+        raise ToolErrorBudgetExceeded(budget, errors, *record.error_items())
+
+
+def _results(outcomes: list[GroupOutcome]) -> list[FunctionToolResult]:
+    return [
+        FunctionToolResult(call.tool, group.group.call_id, outcome.returned())
+        for group in outcomes
+        if not group.group.wrapper
+        for call, outcome in zip(group.group.calls, group.outcomes, strict=True)
+        if call.tool is not None
+    ]
+
+
+async def _decide_final(
+    context: RunContextWrapper[Any], agent: Agent[Any], results: list[FunctionToolResult]
+) -> NextStep:
+    behavior = agent.tool_use_behavior
+    if behavior == "run_llm_again" or not results:
+        return RunAgain()
+    if behavior == "stop_on_first_tool":
+        return FinalOutput(results[0].output)
+    if isinstance(behavior, dict):
+        stop_at = cast(StopAtTools, behavior)["stop_at_tool_names"]
+        hit = next((r for r in results if r.tool.name in stop_at), None)
+        return FinalOutput(hit.output) if hit else RunAgain()
+    decision = behavior(context, results)
+    if inspect.isawaitable(decision):
+        decision = await decision
+    return FinalOutput(decision.final_output) if decision.is_final_output else RunAgain()
+
+
+def _turn(state: RunState) -> TurnInProgress:
+    turn = state.turn
+    assert turn is not None  # the steps after call_model run inside a turn
+    return turn

@@ -1,0 +1,220 @@
+"""The scripted models: `TestModel` and `FunctionModel` (see `tooluse.testing`)."""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from ..core._context import Usage
+from ..core._items import Item, assistant_message, function_call, message_text
+from ..exceptions import ToolArgumentsError
+from ..models import (
+    Model,
+    ModelRequest,
+    ModelResponse,
+    ResponseDone,
+    StreamDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallArgumentsDelta,
+)
+from ..models._base import Tool
+from ..tools._function_tool import FunctionTool
+from ..tools._invocation import Invoker
+from ..tools._outputs import parts_text
+from ._samples import accepted_sample, sample
+
+__all__ = ["FunctionModel", "ModelReply", "TestModel", "ToolCall", "value_for_schema"]
+
+
+@dataclass
+class ToolCall:
+    """A tool call a scripted model makes."""
+
+    name: str
+    """The tool's name."""
+    arguments: dict[str, Any] | str = field(default_factory=dict[str, Any])
+    """The arguments, as a dict or as raw JSON text (which may be invalid, on purpose)."""
+    call_id: str | None = None
+    """The call's id; None numbers calls `call_1`, `call_2`, ..."""
+
+
+@dataclass
+class ModelReply:
+    """What a scripted model answers: text, tool calls, or both."""
+
+    text: str | None = None
+    """The message, if any."""
+    tool_calls: list[ToolCall] = field(default_factory=list[ToolCall])
+    """The tool calls, if any."""
+
+
+ReplyFunction = Callable[
+    [list[Item], Sequence[Tool]], "ModelReply | str | Awaitable[ModelReply | str]"
+]
+
+
+# Streamed arguments go out in pieces this long, so that code joining them is exercised.
+_PIECE_LENGTH = 16
+
+
+class _ScriptedModel(Model):
+    """Turns replies into responses, whole or streamed."""
+
+    model = "scripted"
+    """The name its responses give as `ModelResponse.model`."""
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1)
+
+    async def _reply(self, request: ModelRequest) -> ModelReply:
+        raise NotImplementedError
+
+    async def get_response(self, request: ModelRequest) -> ModelResponse:
+        """Answer with the scripted reply.
+
+        Args:
+            request: The conversation, tools and settings.
+
+        Returns:
+            The reply as a response.
+        """
+        reply = await self._reply(request)
+        output: list[Item] = [assistant_message(reply.text)] if reply.text is not None else []
+        for call in reply.tool_calls:
+            arguments = (
+                call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
+            )
+            output.append(
+                function_call(call.call_id or f"call_{next(self._ids)}", call.name, arguments)
+            )
+        response_id = f"resp_{next(self._ids)}"
+        return ModelResponse(output, Usage(requests=1), response_id, model=self.model)
+
+    async def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        """Yield the scripted reply as one raw delta, its text and arguments in pieces, then all.
+
+        Args:
+            request: The conversation, tools and settings.
+
+        Yields:
+            A `StreamDelta` holding the response; a `TextDelta` for each piece of its
+            text and a `ToolCallArgumentsDelta` for each piece of each function call's
+            arguments (at most 16 characters each, in order); then `ResponseDone`.
+        """
+        response = await self.get_response(request)
+        yield StreamDelta(response)
+        for item in response.output:
+            if item.get("type") == "function_call":
+                for piece in _pieces(item["arguments"]):
+                    yield ToolCallArgumentsDelta(item["call_id"], item["name"], piece)
+            elif (text := message_text(item)) is not None:
+                for piece in _pieces(text):
+                    yield TextDelta(piece)
+        yield ResponseDone(response)
+
+
+def _pieces(text: str) -> list[str]:
+    return [text[i : i + _PIECE_LENGTH] for i in range(0, len(text), _PIECE_LENGTH)]
+
+
+class FunctionModel(_ScriptedModel):
+    """A model whose every reply comes from your function."""
+
+    def __init__(self, fn: ReplyFunction) -> None:
+        """Answer with `fn(messages, tools)`.
+
+        Args:
+            fn: Receives the conversation items and the offered tools; returns a string
+                (a text answer) or a `ModelReply`, or an awaitable of either.
+        """
+        super().__init__()
+        self.fn = fn
+        self.model = f"function:{getattr(fn, '__name__', type(fn).__name__)}"
+        """The name its responses give as `ModelResponse.model`: `function:` and fn's name."""
+
+    async def _reply(self, request: ModelRequest) -> ModelReply:
+        answer = self.fn(request.input, request.tools)
+        answer = await answer if inspect.isawaitable(answer) else answer
+        return ModelReply(text=answer) if isinstance(answer, str) else answer
+
+
+class TestModel(_ScriptedModel):
+    """Calls each offered function tool once, then summarises what they returned."""
+
+    __test__ = False  # not a pytest test class, despite its name
+    model = "test"
+    """The name its responses give as `ModelResponse.model`."""
+
+    async def _reply(self, request: ModelRequest) -> ModelReply:
+        tools = [tool for tool in request.tools if isinstance(tool, FunctionTool)]
+        outputs = {
+            item["call_id"]: _output_text(item["output"])
+            for item in request.input
+            if item.get("type") == "function_call_output"
+        }
+        if not outputs and tools:
+            return ModelReply(
+                tool_calls=[ToolCall(tool.name, _arguments_for(tool)) for tool in tools]
+            )
+        if request.output_schema is not None:
+            return ModelReply(text=json.dumps(value_for_schema(request.output_schema)))
+        return ModelReply(text=_summary(request.input, outputs))
+
+
+def _arguments_for(tool: FunctionTool) -> Any:
+    """A sample of the tool's schema; for a decorated function, one its validator accepts."""
+    schema, hints = tool.params_json_schema, tool.strict_json_schema
+    invoker = tool.on_invoke_tool
+    if not isinstance(invoker, Invoker):
+        return sample(schema, hints=hints)
+
+    def refusals(arguments: Any) -> list[str]:
+        try:
+            invoker.named_arguments(json.dumps(arguments))
+        except ToolArgumentsError as error:
+            return error.problems
+        except Exception:  # a validator's own bug: the call will report it as the tool's failure
+            return []
+        return []
+
+    return accepted_sample(schema, refusals, hints=hints)
+
+
+def _output_text(output: Any) -> Any:
+    """A tool's output as text: an image or a file as a line saying what it is."""
+    return parts_text(cast(list[Item], output)) if isinstance(output, list) else output
+
+
+def _summary(items: list[Item], outputs: dict[str, str]) -> str:
+    names = {item["call_id"]: item["name"] for item in items if item.get("type") == "function_call"}
+    if not outputs:
+        return "No tools were called."
+    summary = {names.get(call_id, call_id): output for call_id, output in outputs.items()}
+    return json.dumps(summary, ensure_ascii=False)
+
+
+def value_for_schema(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
+    """A value that a JSON schema admits, made deterministically from the schema.
+
+    The simplest fitting value is chosen: the first choice of an enum, zero or the
+    bound nearest it (a multiple of `multipleOf`), `"a"` or a string that fits
+    `format`, `pattern` and the lengths, the fewest items, every property. A strict
+    tool schema's constraints kept in words (`At least 3 characters long.`) are
+    honoured too. Past a few levels of nesting, null and empty branches come first,
+    so recursive schemas end.
+
+    Args:
+        schema: A JSON schema.
+        defs: The definitions its `$ref`s name; taken from `schema` when None.
+
+    Returns:
+        The value. For an object schema nothing satisfies, an object of every property
+        that has a value, so that a validator names only the others; else None.
+    """
+    root = schema if defs is None else {**schema, "$defs": defs}
+    return sample(root)

@@ -1,0 +1,53 @@
+"""Swarm-style tool returns: a tool may hand off to an agent, or update the run's context."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core._agent_base import AgentBase
+
+__all__ = ["Result", "apply_context_variables", "is_agent"]
+
+
+@dataclass
+class Result:
+    """What a tool returns to do more than answer: hand off, or update the context.
+
+    Example:
+        `return Result(value="Refund started.", agent=refunds_agent,
+        context_variables={"refund_id": "r-1"})`
+    """
+
+    value: Any = ""
+    """What the model sees, rendered like any tool output."""
+    agent: Any = None
+    """An `Agent` to hand the conversation to, or None."""
+    context_variables: dict[str, Any] = field(default_factory=dict[str, Any])
+    """Merged into the run context: a dict context is updated, an object gets attributes set."""
+
+
+def is_agent(value: object) -> bool:
+    """Whether `value` is an `Agent`.
+
+    Args:
+        value: Anything a tool returned.
+
+    Returns:
+        True for an `Agent`.
+    """
+    return isinstance(value, AgentBase)
+
+
+def apply_context_variables(context: Any, variables: dict[str, Any]) -> None:
+    """Merge a tool's `context_variables` into the run context.
+
+    Args:
+        context: The object passed as `context=` to the run.
+        variables: The values to merge.
+    """
+    if isinstance(context, dict):
+        context.update(variables)  # pyright: ignore[reportUnknownMemberType]
+    else:
+        for name, value in variables.items():
+            setattr(context, name, value)

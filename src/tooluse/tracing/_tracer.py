@@ -1,0 +1,654 @@
+"""OpenTelemetry spans for a run, after the semantic conventions for generative AI.
+
+A run's trace, when a tracer provider is configured:
+
+    invoke_workflow {workflow_name}      the run (INTERNAL), under the span current at its start
+    └── invoke_agent {agent}             each agent that takes over (INTERNAL)
+        ├── chat {model}                 each attempt at a model call (CLIENT)
+        ├── execute_tool {tool}          each local tool call (INTERNAL), current inside the call,
+        │   └── invoke_workflow ...      so a nested run (an agent used as a tool) nests here
+        └── guardrail {name}             each guardrail (a tool's guardrails: under its call)
+
+A handoff is a `handoff` event on the agent span that hands off. A span that ended in
+an error has status ERROR and `error.type` (the exception's class, or the API's code).
+
+Nothing here imports `opentelemetry` until a run is traced: `run_tracer` gives None,
+and the loop skips every call, when tracing is disabled, when `opentelemetry` was never
+imported and no provider was given, or when the global provider is the API's default,
+which records nothing. Content (instructions, messages, tool arguments and results,
+exception messages) is recorded only on request (`RunConfig.trace_include_sensitive_data`,
+or the conventions' environment variable): tool data may hold secrets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from types import ModuleType, TracebackType
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from .._version import __version__
+from ..exceptions import UserError
+from ..models import DEFAULT_MODEL, ModelTransportError
+from ..models._base import name_of
+from ..tools._local import LOCAL_ITEM_TYPES
+from ..tools._outputs import parts_text
+
+if TYPE_CHECKING:
+    from contextvars import Token
+
+    from opentelemetry.context import Context
+    from opentelemetry.trace import Span, Tracer
+
+    from ..core._context import RunContextWrapper
+    from ..core._items import Item
+    from ..core._settings import ModelSettings
+    from ..models import Model, ModelRequest, ModelResponse
+
+__all__ = ["CONTENT_VARIABLE", "RunTracer", "SpanScope", "TracingConfig", "run_tracer"]
+
+CONTENT_VARIABLE = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
+"""The conventions' switch for recording content, read when the run's config leaves it None."""
+_CONTENT_ON = frozenset({"true", "span_only", "span_and_event"})  # the older and newer spellings
+
+OPERATION = "gen_ai.operation.name"
+PROVIDER = "gen_ai.provider.name"
+AGENT_NAME = "gen_ai.agent.name"
+REQUEST_MODEL = "gen_ai.request.model"
+ERROR_TYPE = "error.type"
+OTHER = "_OTHER"
+"""The conventions' value for an unknown provider, or an error of no known type."""
+
+
+class TracingConfig(Protocol):
+    """What tracing reads of a run's settings (`RunConfig` has these fields)."""
+
+    @property
+    def tracing_disabled(self) -> bool:
+        """Record no spans."""
+        ...
+
+    @property
+    def tracer_provider(self) -> Any:
+        """The `TracerProvider` to use; None for the global one."""
+        ...
+
+    @property
+    def trace_include_sensitive_data(self) -> bool | None:
+        """Record content; None reads the environment."""
+        ...
+
+    @property
+    def workflow_name(self) -> str:
+        """What the run's span is named after."""
+        ...
+
+    @property
+    def model(self) -> Any:
+        """The model every agent of the run uses, if one is set."""
+        ...
+
+
+def run_tracer(config: TracingConfig) -> RunTracer | None:
+    """The tracer for a run, or None when nothing would record its spans.
+
+    Args:
+        config: The run's settings.
+
+    Returns:
+        The tracer, or None: tracing is disabled, or no tracer provider is configured
+        (`opentelemetry` is not even imported then).
+
+    Raises:
+        UserError: `config.tracer_provider` is not an OpenTelemetry `TracerProvider`.
+    """
+    if config.tracing_disabled:
+        return None
+    provider = config.tracer_provider
+    trace = sys.modules.get("opentelemetry.trace")
+    if trace is None or trace is not _trace:  # or not the one kept: a sandbox imports its own
+        if trace is None and provider is None:
+            return None  # nobody set a provider up: not worth importing opentelemetry to learn it
+        trace = _import_trace()
+    tracer = _tracer(trace, provider)
+    if tracer is None:
+        return None
+    return RunTracer(tracer, config, include_content=_records_content(config))
+
+
+_trace: ModuleType | None = None
+"""`opentelemetry.trace` as the last run imported it: a run finding the same module in
+`sys.modules` skips the import statement."""
+
+
+def _import_trace() -> ModuleType:
+    """Import `opentelemetry.trace` (imported already, or a provider was given) and keep it.
+
+    An import statement waits for a module another thread is still importing; using the
+    module found in `sys.modules` before it is kept could find it half made.
+    """
+    global _trace  # noqa: PLW0603 - every run reads it
+    from opentelemetry import trace  # noqa: PLC0415
+
+    _trace = trace
+    return trace
+
+
+_last: list[tuple[Any, Tracer]] = []
+"""The provider the last run asked, and its tracer: a run reuses it rather than make one."""
+
+
+def _tracer(trace: ModuleType, provider: Any) -> Tracer | None:
+    """The provider's tracer for tooluse; None for the API's defaults, which record nothing."""
+    if provider is None or isinstance(provider, trace.ProxyTracerProvider):
+        provider = trace.get_tracer_provider()  # the global one, once set
+        if type(provider) is trace.ProxyTracerProvider:  # none set: every run without one
+            return None  # (an exact type: cheaper than the ABC's isinstance below)
+    if isinstance(provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider)):
+        return None
+    if _last and _last[0][0] is provider:
+        return _last[0][1]
+    if not callable(getattr(provider, "get_tracer", None)):
+        raise UserError(
+            f"RunConfig: tracer_provider must be an OpenTelemetry TracerProvider (with "
+            f"get_tracer), not {type(provider).__name__}; or leave it None to use the global one"
+        )
+    tracer: Tracer = provider.get_tracer("tooluse", __version__)
+    if isinstance(tracer, trace.NoOpTracer):  # e.g. the SDK with OTEL_SDK_DISABLED=true
+        return None
+    _last[:] = [(provider, tracer)]
+    return tracer
+
+
+def _records_content(config: TracingConfig) -> bool:
+    """Whether spans may hold content: the config's choice, or else the environment's."""
+    if config.trace_include_sensitive_data is not None:
+        return bool(config.trace_include_sensitive_data)
+    return os.environ.get(CONTENT_VARIABLE, "").strip().lower() in _CONTENT_ON
+
+
+class SpanScope:
+    """A span that is current while its `with` block runs (a tool call, a guardrail)."""
+
+    __slots__ = ("_content", "_context", "_failed", "_open", "_span", "_token")
+
+    _token: Token[Context]  # set on entering
+
+    def __init__(
+        self,
+        span: Span,
+        *,
+        include_content: bool = False,
+        context: Any = None,
+        open_spans: set[Span] | None = None,
+    ) -> None:
+        """Wrap `span`.
+
+        Args:
+            span: The span, started; the scope ends it.
+            include_content: Whether results and exception messages may be recorded.
+            context: A tool call's `ToolContext`, whose `error` says why a call failed.
+            open_spans: The run's open tool spans: this one is in it while it is open.
+        """
+        self._span = span
+        self._content = include_content
+        self._context = context
+        self._open = open_spans
+        self._failed = False
+
+    def __enter__(self) -> SpanScope:
+        from opentelemetry import context, trace  # noqa: PLC0415 - imported by run_tracer
+
+        self._token = context.attach(trace.set_span_in_context(self._span))
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        """End the span, recording `error` if the block raised."""
+        from opentelemetry import context  # noqa: PLC0415 - imported by run_tracer
+
+        span = self._span
+        context.detach(self._token)
+        if self._open is not None:
+            self._open.discard(span)
+        if error is not None:
+            _record_error(span, error, self._content)
+        elif self._failed:
+            self._record_failure(span)
+        span.end()
+
+    def set_result(self, output: str, failed: bool) -> None:
+        """Record a tool call's outcome: the text the model gets, and whether it failed."""
+        if failed:
+            self._failed = True
+        elif self._content:
+            self._span.set_attribute("gen_ai.tool.call.result", output)
+
+    def set_triggered(self, triggered: bool) -> None:
+        """Record whether a guardrail tripped."""
+        self._span.set_attribute("tooluse.guardrail.triggered", triggered)
+
+    def _record_failure(self, span: Span) -> None:
+        """A call that failed without raising: the model got an error message instead."""
+        error = getattr(self._context, "error", None)
+        if isinstance(error, BaseException):
+            _record_error(span, error, self._content)
+        else:  # a hand-built tool that reported failure on its own
+            _set_error(span, OTHER, None)
+
+
+class RunTracer:
+    """Records one run's spans: the loop calls it at each step."""
+
+    __slots__ = (
+        "_agent",
+        "_chat",
+        "_content",
+        "_model",
+        "_run",
+        "_token",
+        "_tools",
+        "_tracer",
+        "_workflow",
+    )
+
+    _token: Token[Context]  # set at run_start, with the run's span
+
+    def __init__(self, tracer: Tracer, config: TracingConfig, *, include_content: bool) -> None:
+        """Trace a run with `tracer`.
+
+        Args:
+            tracer: The OpenTelemetry tracer.
+            config: The run's settings (`workflow_name`, the run-wide `model`).
+            include_content: Whether content may be recorded.
+        """
+        self._tracer = tracer
+        self._content = include_content
+        self._workflow = config.workflow_name
+        self._model: Any = config.model
+        self._run: Span | None = None
+        self._agent: Span | None = None
+        self._chat: Span | None = None
+        self._tools: set[Span] = set()
+
+    def run_start(self, agent: Any) -> None:
+        """The run starts with `agent` (the run's span opens, under the current span).
+
+        `agent` is not recorded here: its own span follows, at `agent_start`.
+        """
+        from opentelemetry import context, trace  # noqa: PLC0415 - imported by run_tracer
+
+        attributes = {OPERATION: "invoke_workflow", "gen_ai.workflow.name": self._workflow}
+        self._run = span = self._tracer.start_span(
+            f"invoke_workflow {self._workflow}", kind=trace.SpanKind.INTERNAL, attributes=attributes
+        )
+        # Current for the run's length (run_end comes in the same context): what the user's
+        # hooks and toolsets record, and the client's HTTP spans, nest in the run.
+        self._token = context.attach(trace.set_span_in_context(span))
+
+    def run_end(self, error: BaseException | None) -> None:
+        """The run ended, with `error` if it raised (every open span closes)."""
+        self._end_chat(error)
+        self._end_agent(error)
+        if self._run is not None:
+            from opentelemetry import context  # noqa: PLC0415 - imported by run_tracer
+
+            context.detach(self._token)
+            _end(self._run, error, self._content)
+            self._run = None
+
+    def agent_start(self, agent: Any) -> None:
+        """`agent` takes over (its `invoke_agent` span opens; the previous one closes)."""
+        from opentelemetry.trace import SpanKind  # noqa: PLC0415 - imported by run_tracer
+
+        self._end_agent(None)
+        model = self._model or getattr(agent, "model", None)
+        attributes: dict[str, Any] = {
+            OPERATION: "invoke_agent",
+            PROVIDER: _provider(model),
+            AGENT_NAME: str(agent.name),
+            REQUEST_MODEL: _model_name(model),
+        }
+        description = getattr(agent, "handoff_description", None)
+        if isinstance(description, str) and description:
+            attributes["gen_ai.agent.description"] = description
+        self._agent = self._tracer.start_span(
+            f"invoke_agent {agent.name}",
+            context=_under(self._run),
+            kind=SpanKind.INTERNAL,
+            attributes=attributes,
+        )
+
+    def handoff(self, from_agent: Any, to_agent: Any) -> None:
+        """The conversation passes from one agent to another (an event on the first's span)."""
+        if self._agent is not None:
+            self._agent.add_event(
+                "handoff",
+                {
+                    "tooluse.handoff.from_agent": from_agent.name,
+                    "tooluse.handoff.to_agent": to_agent.name,
+                },
+            )
+
+    def llm_start(self, agent: Any, model: Model, request: ModelRequest) -> None:
+        """A model call (one attempt) starts.
+
+        `agent` is not recorded: the span nests in the agent's span, which names it.
+        """
+        from opentelemetry.trace import SpanKind  # noqa: PLC0415 - imported by run_tracer
+
+        self._end_chat(None)  # an attempt left open by a loop that never said how it ended
+        name = _model_name(model)
+        attributes: dict[str, Any] = {
+            OPERATION: "chat",
+            PROVIDER: _provider(model),
+            REQUEST_MODEL: name,
+            "gen_ai.output.type": "json" if request.output_schema is not None else "text",
+            **_settings_attributes(request.settings),
+        }
+        span = self._tracer.start_span(
+            f"chat {name}",
+            context=_under(self._agent or self._run),
+            kind=SpanKind.CLIENT,
+            attributes=attributes,
+        )
+        if self._content and span.is_recording():
+            if request.instructions:
+                instructions = [{"type": "text", "content": request.instructions}]
+                span.set_attribute("gen_ai.system_instructions", _json(instructions))
+            messages = [_message(item) for item in request.input]
+            span.set_attribute("gen_ai.input.messages", _json(messages))
+        self._chat = span
+
+    def llm_end(self, response: ModelResponse) -> None:
+        """The model call's response arrived."""
+        span, self._chat = self._chat, None
+        if span is None:
+            return
+        if span.is_recording():
+            finish = _finish_reason(response)
+            span.set_attributes(_response_attributes(response, finish))
+            if self._content:
+                parts = [part for item in response.output for part in _message(item)["parts"]]
+                output = [{"role": "assistant", "parts": parts, "finish_reason": finish}]
+                span.set_attribute("gen_ai.output.messages", _json(output))
+        if response.status == "failed":
+            code = (response.reason or "").split(":", 1)[0].strip()
+            _set_error(span, code or OTHER, response.reason if self._content else None)
+        span.end()
+
+    def llm_error(self, error: BaseException, retry_in: float | None) -> None:
+        """The model call failed; `retry_in` seconds until it is tried again, or None."""
+        span, self._chat = self._chat, None
+        if span is None:
+            return
+        if retry_in is not None:
+            span.set_attribute("tooluse.retry.delay_seconds", retry_in)
+        _end(span, error, self._content)
+
+    def tool_call(
+        self, context: RunContextWrapper[Any], agent: Any, tool: Any, call_id: str | None = None
+    ) -> SpanScope:
+        """A local tool call's span, current inside its block (a nested run nests in it).
+
+        Args:
+            context: The call's `ToolContext` (its name, id and arguments), or the run's
+                context for a tool the run answers itself (computer, shell).
+            agent: The agent whose tool it is (not recorded: the span nests in the agent's
+                span, which names it).
+            tool: The tool.
+            call_id: The call's id, when `context` does not carry it.
+
+        Returns:
+            The scope: enter it around the call, and give it the call's result.
+        """
+        from opentelemetry.trace import SpanKind  # noqa: PLC0415 - imported by run_tracer
+
+        name = str(
+            getattr(context, "tool_name", None) or getattr(tool, "name", type(tool).__name__)
+        )
+        attributes: dict[str, Any] = {
+            OPERATION: "execute_tool",
+            "gen_ai.tool.name": name,
+            "gen_ai.tool.type": "function",  # every tool the run calls runs on this side
+        }
+        call_id = getattr(context, "tool_call_id", None) or call_id
+        if call_id:
+            attributes["gen_ai.tool.call.id"] = str(call_id)
+        description = getattr(tool, "description", None)
+        if isinstance(description, str) and description:
+            attributes["gen_ai.tool.description"] = description
+        arguments = getattr(context, "tool_arguments", None)
+        if self._content and isinstance(arguments, str):
+            attributes["gen_ai.tool.call.arguments"] = arguments
+        span = self._tracer.start_span(
+            f"execute_tool {name}",
+            context=_under(self._agent or self._run),
+            kind=SpanKind.INTERNAL,
+            attributes=attributes,
+        )
+        self._tools.add(span)
+        return SpanScope(
+            span, include_content=self._content, context=context, open_spans=self._tools
+        )
+
+    def guardrail(self, kind: str, name: str, agent: Any) -> SpanScope:
+        """A guardrail's span (`kind`: input, output, tool_input, tool_output).
+
+        A tool's guardrail nests in the span of the call it guards, when that is current.
+        """
+        from opentelemetry import trace  # noqa: PLC0415 - imported by run_tracer
+
+        parent = self._agent or self._run
+        current = trace.get_current_span()
+        if kind.startswith("tool_") and current in self._tools:
+            parent = current
+        attributes = {
+            AGENT_NAME: str(agent.name),
+            "tooluse.guardrail.kind": kind,
+            "tooluse.guardrail.name": name,
+        }
+        span = self._tracer.start_span(
+            f"guardrail {name}",
+            context=_under(parent),
+            kind=trace.SpanKind.INTERNAL,
+            attributes=attributes,
+        )
+        return SpanScope(span, include_content=self._content)
+
+    def _end_chat(self, error: BaseException | None) -> None:
+        span, self._chat = self._chat, None
+        if span is not None:
+            _end(span, error, self._content)
+
+    def _end_agent(self, error: BaseException | None) -> None:
+        span, self._agent = self._agent, None
+        if span is not None:
+            _end(span, error, self._content)
+
+
+def _under(span: Span | None) -> Any:
+    """The context a child of `span` starts in (None: the current one)."""
+    if span is None:
+        return None
+    from opentelemetry import trace  # noqa: PLC0415 - imported by run_tracer
+
+    return trace.set_span_in_context(span)
+
+
+def _end(span: Span, error: BaseException | None, include_content: bool) -> None:
+    if error is not None:
+        _record_error(span, error, include_content)
+    span.end()
+
+
+def _record_error(span: Span, error: BaseException, include_content: bool) -> None:
+    """Status ERROR and `error.type`; the message and traceback only with content on."""
+    if include_content:  # an exception's message may quote the data it failed on
+        span.record_exception(error)
+    _set_error(span, error_type(error), str(error) if include_content else None)
+
+
+def _set_error(span: Span, kind: str, description: str | None) -> None:
+    from opentelemetry.trace import Status, StatusCode  # noqa: PLC0415 - imported by run_tracer
+
+    span.set_attribute(ERROR_TYPE, kind)
+    span.set_status(Status(StatusCode.ERROR, description))
+
+
+def error_type(error: BaseException) -> str:
+    """An exception's class as `error.type`: its public module path, then its name.
+
+    Args:
+        error: The exception.
+
+    Returns:
+        E.g. `TimeoutError`, `openai.RateLimitError` (from `openai._exceptions`),
+        `tooluse.exceptions.MaxTurnsExceeded`.
+    """
+    if isinstance(error, ModelTransportError) and error.__cause__ is not None:
+        error = error.__cause__  # the SDK's own error a model mapped: the more telling
+    cls = type(error)
+    if cls.__module__ == "builtins":
+        return cls.__qualname__
+    public: list[str] = []
+    for part in cls.__module__.split("."):
+        if part.startswith("_"):  # where a private module starts, the package exports it
+            break
+        public.append(part)
+    return ".".join([*public, cls.__qualname__])
+
+
+def _model_name(model: Any) -> str:
+    """What a model is called: a name as given, or the name the run's usage entries use."""
+    if model is None:
+        return DEFAULT_MODEL
+    if isinstance(model, str):
+        return model
+    return name_of(model)
+
+
+def _provider(model: Any) -> str:
+    """`gen_ai.provider.name` of a model or a model's name.
+
+    A model's `provider_name` ("openai" for OpenAI models, and for names, which resolve
+    to them), else the conventions' `_OTHER`.
+    """
+    if model is None or isinstance(model, str):
+        return "openai"
+    named = getattr(model, "provider_name", None)
+    return named if isinstance(named, str) and named else OTHER
+
+
+def _settings_attributes(settings: ModelSettings) -> dict[str, Any]:
+    """The request settings the conventions name, those that are set."""
+    extra = settings.extra_args
+    stop = extra.get("stop")
+    given: dict[str, Any] = {
+        "gen_ai.request.temperature": settings.temperature,
+        "gen_ai.request.top_p": settings.top_p,
+        "gen_ai.request.max_tokens": settings.max_tokens,
+        "gen_ai.request.frequency_penalty": settings.frequency_penalty,
+        "gen_ai.request.presence_penalty": settings.presence_penalty,
+        "gen_ai.request.seed": extra.get("seed") if isinstance(extra.get("seed"), int) else None,
+        "gen_ai.request.stop_sequences": [stop] if isinstance(stop, str) else None,
+    }
+    if isinstance(stop, list) and all(isinstance(s, str) for s in stop):  # pyright: ignore[reportUnknownVariableType]
+        given["gen_ai.request.stop_sequences"] = list(stop)  # pyright: ignore[reportUnknownArgumentType]
+    return {key: value for key, value in given.items() if value is not None}
+
+
+_INCOMPLETE = {"max_output_tokens": "length", "max_tokens": "length"}
+
+
+def _finish_reason(response: ModelResponse) -> str:
+    """Why the model stopped: `tool_calls`, `stop`, `length`, `content_filter`, or `error`."""
+    if response.status == "failed":
+        return "error"
+    if response.status == "incomplete":
+        reason = response.reason or "length"
+        return _INCOMPLETE.get(reason, reason)
+
+    asks = any(
+        item.get("type") == "function_call" or item.get("type") in LOCAL_ITEM_TYPES
+        for item in response.output
+    )
+    return "tool_calls" if asks else "stop"
+
+
+def _response_attributes(response: ModelResponse, finish: str) -> dict[str, Any]:
+    usage = response.usage
+    attributes: dict[str, Any] = {
+        "gen_ai.response.finish_reasons": [finish],
+        "gen_ai.usage.input_tokens": usage.input_tokens,
+        "gen_ai.usage.output_tokens": usage.output_tokens,
+    }
+    if response.response_id:
+        attributes["gen_ai.response.id"] = response.response_id
+    if response.model:
+        attributes["gen_ai.response.model"] = response.model
+    if usage.input_tokens_details.cached_tokens:
+        attributes["gen_ai.usage.cache_read.input_tokens"] = (
+            usage.input_tokens_details.cached_tokens
+        )
+    if usage.output_tokens_details.reasoning_tokens:
+        reasoning = usage.output_tokens_details.reasoning_tokens
+        attributes["gen_ai.usage.reasoning.output_tokens"] = reasoning
+    return attributes
+
+
+def _output_text(output: Any) -> Any:
+    """A tool's output for a span: images and files as a line each, not their data."""
+    if isinstance(output, list):
+        parts = cast(list[Any], output)
+        return parts_text([part for part in parts if isinstance(part, dict)])
+    return output
+
+
+def _message(item: Item) -> dict[str, Any]:
+    """An item as the conventions' message: `{"role": ..., "parts": [...]}` (content mode)."""
+    kind = item.get("type", "message")
+    if kind == "function_call":
+        call = {"type": "tool_call", "id": item.get("call_id"), "name": item.get("name")}
+        return {"role": "assistant", "parts": [{**call, "arguments": item.get("arguments")}]}
+    if kind == "function_call_output":
+        result = {"type": "tool_call_response", "id": item.get("call_id")}
+        return {"role": "tool", "parts": [{**result, "result": _output_text(item.get("output"))}]}
+    if kind != "message":  # reasoning, hosted tool calls, ...: named, as they are
+        return {"role": "assistant", "parts": [{"type": kind, "content": item}]}
+    parts = _text_parts(item.get("content"))
+    calls: list[dict[str, Any]] = item.get("tool_calls") or []  # a Chat assistant message
+    for call in calls:
+        function: dict[str, Any] = call.get("function") or {}
+        name, arguments = function.get("name"), function.get("arguments")
+        parts.append(
+            {"type": "tool_call", "id": call.get("id"), "name": name, "arguments": arguments}
+        )
+    if item.get("role") == "tool":  # a Chat Completions tool message
+        result = item.get("content")
+        parts = [{"type": "tool_call_response", "id": item.get("tool_call_id"), "result": result}]
+    return {"role": item.get("role", "user"), "parts": parts}
+
+
+def _text_parts(content: Any) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"type": "text", "content": content}]
+    pieces: list[Any] = content if isinstance(content, list) else []  # pyright: ignore[reportUnknownVariableType]
+    parts: list[dict[str, Any]] = []
+    for piece in pieces:
+        text = cast("dict[str, Any]", piece).get("text") if isinstance(piece, dict) else None
+        if isinstance(text, str):
+            parts.append({"type": "text", "content": text})
+        else:
+            parts.append({"type": "part", "content": piece})
+    return parts
+
+
+def _json(value: Any) -> str:
+    # Span attributes hold no nested values: the conventions allow JSON text instead.
+    return json.dumps(value, ensure_ascii=False, default=str)

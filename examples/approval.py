@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from tooluse import Agent, Runner, RunState, function_tool
+from tooluse import Agent, Runner, RunState, TResponseInputItem, function_tool
 from tooluse.models import Model
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
 
@@ -28,7 +28,7 @@ def delete_file(path: str) -> str:
     return f"deleted {path}"
 
 
-def scripted(items: list[dict[str, Any]], tools: Sequence[Any]) -> ModelReply | str:
+def scripted(items: list[TResponseInputItem], tools: Sequence[Any]) -> ModelReply | str:
     outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
     if not outputs:
         return ModelReply(

@@ -13,12 +13,12 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from tooluse import Agent, Runner
+from tooluse import Agent, Runner, TResponseInputItem
 from tooluse.models import Model
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
 
 
-def scripted(items: list[dict[str, Any]], tools: Sequence[Any]) -> ModelReply | str:
+def scripted(items: list[TResponseInputItem], tools: Sequence[Any]) -> ModelReply | str:
     names = {tool.name for tool in tools}
     outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
     if not names:  # a specialist, asked through a tool

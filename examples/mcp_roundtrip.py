@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tooluse import Agent, Runner, function_tool
+from tooluse import Agent, Runner, TResponseInputItem, function_tool
 from tooluse.mcp import MCPServerStdio
 from tooluse.models import Model
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
@@ -36,7 +36,7 @@ def celsius_to_fahrenheit(celsius: float) -> float:
     return celsius * 9 / 5 + 32
 
 
-def scripted(items: list[dict[str, Any]], tools: Sequence[Any]) -> ModelReply | str:
+def scripted(items: list[TResponseInputItem], tools: Sequence[Any]) -> ModelReply | str:
     outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
     if not outputs:
         names = sorted(tool.name for tool in tools)

@@ -31,7 +31,7 @@ from temporalio import workflow
 from temporalio.client import Client, WorkflowHandle
 from temporalio.worker import Worker
 
-from tooluse import Agent, function_tool
+from tooluse import Agent, TResponseInputItem, function_tool
 from tooluse.models import Model, resolve_model
 from tooluse.temporal import (
     AgentWorkflow,
@@ -71,7 +71,7 @@ class Cleanup(AgentWorkflow):
         return str(result.final_output)
 
 
-def scripted(items: list[dict[str, Any]], tools: Sequence[Any]) -> ModelReply | str:
+def scripted(items: list[TResponseInputItem], tools: Sequence[Any]) -> ModelReply | str:
     outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
     if not outputs:
         return ModelReply(

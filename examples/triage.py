@@ -14,12 +14,12 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from tooluse import Agent, Runner
+from tooluse import Agent, Runner, TResponseInputItem
 from tooluse.models import Model
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
 
 
-def scripted(items: list[dict[str, Any]], tools: Sequence[Any]) -> ModelReply | str:
+def scripted(items: list[TResponseInputItem], tools: Sequence[Any]) -> ModelReply | str:
     if any(tool.name == "transfer" for tool in tools):  # the triage agent
         return ModelReply(tool_calls=[ToolCall("transfer", {"agent": "billing"})])
     return "I have refunded your last invoice."

@@ -15,7 +15,7 @@ import signal
 from collections.abc import Sequence
 from typing import Any
 
-from tooluse import Agent, function_tool
+from tooluse import Agent, TResponseInputItem, function_tool
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
 
 
@@ -30,7 +30,7 @@ async def wait(seconds: float) -> str:
     return f"waited {seconds} s"
 
 
-async def _script(items: list[dict[str, Any]], tools: Sequence[Any]) -> ModelReply | str:
+async def _script(items: list[TResponseInputItem], tools: Sequence[Any]) -> ModelReply | str:
     users = [i for i, item in enumerate(items) if item.get("role") == "user"]
     last = items[users[-1]]["content"]
     answered = any(item.get("type") == "function_call_output" for item in items[users[-1] :])

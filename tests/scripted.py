@@ -8,7 +8,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from tooluse import FunctionTool, Usage
+from tooluse import FunctionTool, TResponseInputItem, Usage
 from tooluse.models import (
     Model,
     ModelRequest,
@@ -18,7 +18,7 @@ from tooluse.models import (
     StreamEvent,
 )
 
-Item = dict[str, Any]
+Item = TResponseInputItem
 
 
 def text(content: str) -> Item:

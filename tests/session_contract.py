@@ -23,10 +23,11 @@ from typing import Any
 
 import pytest
 
+from tooluse import TResponseInputItem
 from tooluse.exceptions import UserError
 from tooluse.sessions import RunSession, Session, SessionBusyError, SessionSettings
 
-Item = dict[str, Any]
+Item = TResponseInputItem
 
 
 @dataclass

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from inline_snapshot import snapshot
 
-from tooluse import UserError
+from tooluse import TResponseInputItem, UserError
 from tooluse.core._items import assistant_message, function_call, function_call_output, user_message
 from tooluse.models import items_to_messages, message_to_items
 
@@ -66,7 +66,7 @@ def test_items_to_messages() -> None:
 
 def test_round_trip_of_each_assistant_turn() -> None:
     messages = items_to_messages(None, CONVERSATION)
-    items: list[dict[str, Any]] = []
+    items: list[TResponseInputItem] = []
     for message in messages:
         if message["role"] == "assistant":
             items.extend(message_to_items(message))

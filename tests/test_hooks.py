@@ -19,6 +19,7 @@ from tooluse import (
     Runner,
     RunState,
     ToolContext,
+    TResponseInputItem,
     function_tool,
     handoff,
 )
@@ -63,7 +64,7 @@ class Recorder(RunHooks[Any]):
         context: RunContextWrapper[Any],
         agent: Agent[Any],
         system_prompt: str | None,
-        input_items: list[dict[str, Any]],
+        input_items: list[TResponseInputItem],
     ) -> None:
         self.log.append(f"run.llm_start {agent.name} {system_prompt} {len(input_items)}")
 
@@ -103,7 +104,7 @@ class AgentRecorder(AgentHooks[Any]):
         context: RunContextWrapper[Any],
         agent: Agent[Any],
         system_prompt: str | None,
-        input_items: list[dict[str, Any]],
+        input_items: list[TResponseInputItem],
     ) -> None:
         self.log.append(f"{agent.name}.llm_start")
 

@@ -21,7 +21,7 @@ from openai.types.chat import ChatCompletionMessage
 from openai.types.responses import ResponseOutputMessage, ResponseOutputText
 from openai.types.responses.response_input_item_param import ResponseInputItemParam
 
-from tooluse import Agent, Runner, UserError, function_tool
+from tooluse import Agent, Runner, TResponseInputItem, UserError, function_tool
 from tooluse.models import (
     Model,
     ModelRequest,
@@ -34,7 +34,7 @@ from tooluse.models._responses_input import responses_input
 
 from .openai_server import Call, ScriptedServer, Turn
 
-Items = list[dict[str, Any]]
+Items = list[TResponseInputItem]
 
 HI = {"role": "user", "content": "hi"}
 IMAGE_URL = "https://example.com/cat.png"

@@ -17,6 +17,7 @@ from tooluse import (
     Runner,
     RunTimeoutError,
     ToolContext,
+    TResponseInputItem,
     Usage,
     UsageLimitExceeded,
     UsageLimits,
@@ -38,7 +39,9 @@ from .scripted import ScriptModel, call, text
 class TokenModel(Model):
     """Answers with the scripted outputs, each response using `tokens` in and out."""
 
-    def __init__(self, *turns: list[dict[str, Any]], tokens: tuple[int, int] = (100, 10)) -> None:
+    def __init__(
+        self, *turns: list[TResponseInputItem], tokens: tuple[int, int] = (100, 10)
+    ) -> None:
         self.turns = list(turns)
         self.tokens = tokens
         self.calls = 0
@@ -69,7 +72,7 @@ def ping(n: int) -> str:
     return f"pong {n}"
 
 
-def calls(*numbers: int) -> list[dict[str, Any]]:
+def calls(*numbers: int) -> list[TResponseInputItem]:
     return [call(f"c{n}", "ping", {"n": n}) for n in numbers]
 
 

@@ -16,6 +16,7 @@ from tooluse import (
     RunContextWrapper,
     Runner,
     RunState,
+    TResponseInputItem,
     function_tool,
     handoff,
 )
@@ -146,7 +147,7 @@ async def test_only_the_first_handoff_is_taken(openai_server: ScriptedServer, ap
 
 
 async def test_input_filter_edits_what_the_next_agent_sees(openai_server: ScriptedServer) -> None:
-    def only_user_messages(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def only_user_messages(items: list[TResponseInputItem]) -> list[TResponseInputItem]:
         return [item for item in items if item.get("role") == "user"]
 
     model = openai_server.model("responses")

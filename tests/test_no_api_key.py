@@ -13,6 +13,7 @@ from tooluse import (
     OpenAIChatCompletionsModel,
     OpenAIResponsesModel,
     Runner,
+    TResponseInputItem,
     UserError,
     set_default_openai_api,
     set_default_openai_client,
@@ -23,7 +24,7 @@ from tooluse.testing import TestModel
 
 from .openai_server import Call, ScriptedServer, Turn
 
-HISTORY: list[dict[str, Any]] = [
+HISTORY: list[TResponseInputItem] = [
     {"role": "user", "content": "Hi, I am Ann."},
     {"role": "assistant", "content": "Hello Ann!"},
     {"role": "user", "content": "What is my name?"},

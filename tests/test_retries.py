@@ -36,6 +36,7 @@ from tooluse import (
     RunContextWrapper,
     RunHooks,
     Runner,
+    TResponseInputItem,
     Usage,
 )
 from tooluse.exceptions import MissingAPIKey, ModelAPIError, UserError
@@ -395,7 +396,7 @@ class RetryLog(RunHooks[Any]):
         context: RunContextWrapper[Any],
         agent: Agent[Any],
         system_prompt: str | None,
-        input_items: list[dict[str, Any]],
+        input_items: list[TResponseInputItem],
     ) -> None:
         self.starts += 1
 

@@ -19,6 +19,7 @@ from tooluse import (
     Runner,
     RunState,
     ToolApproval,
+    TResponseInputItem,
     UserError,
     function_tool,
     handoff,
@@ -77,7 +78,7 @@ def shell_tool(ledger_of: list[str]) -> LocalShellTool:
     return LocalShellTool(executor=execute)
 
 
-def only_user_messages(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def only_user_messages(items: list[TResponseInputItem]) -> list[TResponseInputItem]:
     return [item for item in items if item.get("role") == "user"]
 
 
@@ -125,11 +126,11 @@ async def run_resuming(
 ACTIONS = st.sampled_from(["guarded", "even", "free", "wrapper", "shell", "bad", "handoff"])
 
 
-def script_for(turns: list[list[str]], numbers: list[int]) -> list[list[dict[str, Any]]]:
-    script: list[list[dict[str, Any]]] = []
+def script_for(turns: list[list[str]], numbers: list[int]) -> list[list[TResponseInputItem]]:
+    script: list[list[TResponseInputItem]] = []
     number = iter(numbers * 50)
     for t, actions in enumerate(turns):
-        output: list[dict[str, Any]] = []
+        output: list[TResponseInputItem] = []
         for k, action in enumerate(actions):
             call_id = f"c{t}_{k}"
             n = next(number)

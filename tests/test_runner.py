@@ -17,6 +17,7 @@ from tooluse import (
     Runner,
     StopAtTools,
     ToolsToFinalOutputResult,
+    TResponseInputItem,
     UserError,
     function_tool,
 )
@@ -45,11 +46,11 @@ def shout(text: str) -> str:
     return text.upper()
 
 
-def outputs(items: list[dict[str, Any]]) -> list[str]:
+def outputs(items: list[TResponseInputItem]) -> list[str]:
     return [i["output"] for i in items if i.get("type") == "function_call_output"]
 
 
-def two_calls_then_text(items: list[dict[str, Any]], tools: Sequence[Tool]) -> ModelReply | str:
+def two_calls_then_text(items: list[TResponseInputItem], tools: Sequence[Tool]) -> ModelReply | str:
     if not outputs(items):
         return ModelReply(
             tool_calls=[ToolCall("double", {"n": 4}), ToolCall("shout", {"text": "hi"})]
@@ -116,7 +117,7 @@ async def test_tool_calls_run_concurrently_and_outputs_keep_call_order() -> None
         barrier.wait()  # both calls must be running at once to get past this
         return tag
 
-    def reply(items: list[dict[str, Any]], tools: Sequence[Tool]) -> ModelReply | str:
+    def reply(items: list[TResponseInputItem], tools: Sequence[Tool]) -> ModelReply | str:
         if not outputs(items):
             return ModelReply(
                 tool_calls=[ToolCall("slow", {"tag": "first"}), ToolCall("slow", {"tag": "second"})]
@@ -128,7 +129,7 @@ async def test_tool_calls_run_concurrently_and_outputs_keep_call_order() -> None
 
 
 async def test_unknown_tool_gets_a_message_and_the_run_goes_on() -> None:
-    def reply(items: list[dict[str, Any]], tools: Sequence[Tool]) -> ModelReply | str:
+    def reply(items: list[TResponseInputItem], tools: Sequence[Tool]) -> ModelReply | str:
         if not outputs(items):
             return ModelReply(tool_calls=[ToolCall("tripple", {"n": 1})])
         return outputs(items)[0]
@@ -140,7 +141,7 @@ async def test_unknown_tool_gets_a_message_and_the_run_goes_on() -> None:
 async def test_disabled_tools_are_not_offered() -> None:
     offered: list[list[str]] = []
 
-    def reply(items: list[dict[str, Any]], tools: Sequence[Tool]) -> str:
+    def reply(items: list[TResponseInputItem], tools: Sequence[Tool]) -> str:
         offered.append([t.name for t in tools])
         return "ok"
 
@@ -207,7 +208,7 @@ async def test_run_sync_inside_a_loop_is_a_user_error() -> None:
 
 
 async def test_streamed_run_reraises_what_ended_it() -> None:
-    def boom(items: list[dict[str, Any]], tools: Sequence[Tool]) -> str:
+    def boom(items: list[TResponseInputItem], tools: Sequence[Tool]) -> str:
         raise RuntimeError("model down")
 
     result = Runner.run_streamed(Agent("a", model=FunctionModel(boom)), "go")
@@ -258,7 +259,7 @@ async def test_streamed_runs_pause_for_approval_and_stop_before_tools() -> None:
         """
         return n
 
-    def reply(items: list[dict[str, Any]], tools: Sequence[Tool]) -> ModelReply | str:
+    def reply(items: list[TResponseInputItem], tools: Sequence[Tool]) -> ModelReply | str:
         return (
             outputs(items)[0]
             if outputs(items)
@@ -304,7 +305,7 @@ async def test_an_agent_tool_that_pauses_for_approval_fails_clearly() -> None:
         seen.append(error)
         return "inner failed"
 
-    def reply(items: list[dict[str, Any]], tools: Sequence[Tool]) -> ModelReply | str:
+    def reply(items: list[TResponseInputItem], tools: Sequence[Tool]) -> ModelReply | str:
         return (
             outputs(items)[0]
             if outputs(items)

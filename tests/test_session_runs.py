@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tooluse import Agent, RunConfig, Runner, RunState, UserError, function_tool
+from tooluse import Agent, RunConfig, Runner, RunState, TResponseInputItem, UserError, function_tool
 from tooluse.exceptions import MaxTurnsExceeded
 from tooluse.run._session_run import recent_turns
 from tooluse.sessions import Session, SessionBusyError, SessionSettings, SQLiteSession
@@ -29,7 +29,7 @@ from tooluse.sessions.sqlalchemy import SQLAlchemySession
 
 from .scripted import ScriptModel, call, text
 
-Item = dict[str, Any]
+Item = TResponseInputItem
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -22,6 +22,7 @@ from tooluse import (
     FunctionTool,
     RunContextWrapper,
     Runner,
+    TResponseInputItem,
     UserError,
     function_tool,
 )
@@ -51,7 +52,7 @@ def offered(model: ScriptModel) -> list[list[str]]:
     return [request["tools"] for request in model.requests]
 
 
-async def run_once(agent: Agent[Any], *turns: list[dict[str, Any]]) -> Any:
+async def run_once(agent: Agent[Any], *turns: list[TResponseInputItem]) -> Any:
     model = ScriptModel(*turns) if turns else ScriptModel([text("done")])
     agent.model = model
     result = await Runner.run(agent, "go")

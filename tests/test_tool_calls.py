@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tooluse import Agent, RunConfig, Runner, function_tool
+from tooluse import Agent, RunConfig, Runner, TResponseInputItem, function_tool
 from tooluse.core._items import function_call
 from tooluse.models._base import Tool
 from tooluse.run._tool_calls import normalise_calls, plan_calls
@@ -92,7 +92,7 @@ async def test_a_timeout_a_tool_lets_out_without_a_limit_is_its_own_failure(call
         """
         raise CallTimedOut(1.0, "the inner request")
 
-    def reply(items: list[dict[str, Any]], tools: Sequence[Tool]) -> ModelReply | str:
+    def reply(items: list[TResponseInputItem], tools: Sequence[Tool]) -> ModelReply | str:
         outputs = [i["output"] for i in items if i.get("type") == "function_call_output"]
         if outputs:
             return " | ".join(outputs)
@@ -115,7 +115,7 @@ async def test_run_wide_timeout_applies_to_tools_without_one() -> None:
         await asyncio.sleep(5)
         return "late"
 
-    def reply(items: list[dict[str, Any]], tools: Sequence[Tool]) -> ModelReply | str:
+    def reply(items: list[TResponseInputItem], tools: Sequence[Tool]) -> ModelReply | str:
         outputs = [i["output"] for i in items if i.get("type") == "function_call_output"]
         return outputs[0] if outputs else ModelReply(tool_calls=[ToolCall("dawdle")])
 

@@ -31,6 +31,7 @@ from tooluse import (
     RunConfig,
     RunContextWrapper,
     ToolContext,
+    TResponseInputItem,
     Usage,
     UserError,
     function_tool,
@@ -116,7 +117,7 @@ def agent(name: str = "helper", **fields: Any) -> Agent[Any]:
     return Agent(name=name, model=TestModel(), **fields)
 
 
-def response(output: list[dict[str, Any]], **fields: Any) -> ModelResponse:
+def response(output: list[TResponseInputItem], **fields: Any) -> ModelResponse:
     return ModelResponse(output, Usage(requests=1, input_tokens=12, output_tokens=3), **fields)
 
 
@@ -611,7 +612,7 @@ def test_error_type_of_a_class_in_a_private_module() -> None:
 
 def test_content_on_a_model_call(traced: Traced) -> None:
     tracer = traced.tracer(trace_include_sensitive_data=True)
-    conversation: list[dict[str, Any]] = [
+    conversation: list[TResponseInputItem] = [
         {"role": "user", "content": "Add 1"},
         {
             "type": "message",

@@ -16,6 +16,7 @@ from tooluse import (
     RequestUsage,
     Runner,
     RunState,
+    TResponseInputItem,
     Usage,
     UsageStreamEvent,
     function_tool,
@@ -29,7 +30,7 @@ from .scripted import call, text
 class BilledModel(Model):
     """Answers with the scripted outputs; each response uses the next scripted usage."""
 
-    def __init__(self, name: str, *turns: list[dict[str, Any]]) -> None:
+    def __init__(self, name: str, *turns: list[TResponseInputItem]) -> None:
         self.model = name
         self.turns = list(turns)
         self.calls = 0

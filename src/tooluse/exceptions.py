@@ -38,6 +38,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .core._errors import TooluseError, UserError
+from .core._items import Item
 
 if TYPE_CHECKING:
     from .core._state import RunState
@@ -78,9 +79,7 @@ class RunStopped(RunError):
     `items` can be fed to a new run to continue from where this one stopped.
     """
 
-    def __init__(
-        self, message: str, items: list[dict[str, Any]], new_items: list[dict[str, Any]]
-    ) -> None:
+    def __init__(self, message: str, items: list[Item], new_items: list[Item]) -> None:
         self.items = items
         """The whole conversation so far: the input and every item the run added."""
         self.new_items = new_items
@@ -94,9 +93,7 @@ class RunStopped(RunError):
 class MaxTurnsExceeded(RunStopped):
     """The run reached `max_turns` model calls without a final answer."""
 
-    def __init__(
-        self, max_turns: int, items: list[dict[str, Any]], new_items: list[dict[str, Any]]
-    ) -> None:
+    def __init__(self, max_turns: int, items: list[Item], new_items: list[Item]) -> None:
         self.max_turns = max_turns
         """The limit that was reached."""
         super().__init__(
@@ -114,8 +111,8 @@ class ToolErrorBudgetExceeded(RunStopped):
         self,
         max_tool_errors: int,
         errors: list[str],
-        items: list[dict[str, Any]],
-        new_items: list[dict[str, Any]],
+        items: list[Item],
+        new_items: list[Item],
     ) -> None:
         self.max_tool_errors = max_tool_errors
         """The budget that was used up."""
@@ -141,8 +138,8 @@ class ModelAPIError(RunStopped):
     def __init__(
         self,
         status_code: int | None,
-        items: list[dict[str, Any]],
-        new_items: list[dict[str, Any]],
+        items: list[Item],
+        new_items: list[Item],
         description: str | None = None,
     ) -> None:
         self.status_code = status_code
@@ -169,9 +166,7 @@ class ResponseIncomplete(RunStopped):
     `finish_reason` of `length` or `content_filter`.
     """
 
-    def __init__(
-        self, reason: str, items: list[dict[str, Any]], new_items: list[dict[str, Any]]
-    ) -> None:
+    def __init__(self, reason: str, items: list[Item], new_items: list[Item]) -> None:
         self.reason = reason
         """Why, as the API says it: `max_output_tokens`, `length`, `content_filter`, ..."""
         hint = (
@@ -194,8 +189,8 @@ class MissingAPIKey(RunStopped, UserError):
 
     def __init__(
         self,
-        items: list[dict[str, Any]] | None = None,
-        new_items: list[dict[str, Any]] | None = None,
+        items: list[Item] | None = None,
+        new_items: list[Item] | None = None,
     ) -> None:
         super().__init__(
             "No OpenAI API key: set the OPENAI_API_KEY environment variable (a local server "

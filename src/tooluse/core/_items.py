@@ -1,40 +1,163 @@
-"""The run's one item format: the Responses API's item shapes, as plain dicts.
+"""The run's one item format: the Responses API's item shapes, as JSON dicts.
 
-A run keeps its whole conversation as a list of these items: the user's input
-messages, the model's messages and tool calls, and the tools' outputs. The
-input may also hold Chat Completions messages, as people write history by
-hand; each model converts what is in the other API's form, or refuses what has
-none with a `UserError` before the request (`models/_responses_input.py`,
-`models/_chat_conversion.py`).
+A run keeps its whole conversation as a list of items: the user's input messages,
+the model's messages and tool calls, the tools' outputs, and whatever else a model
+sends (reasoning, hosted tool calls), kept as it came. The input may also hold Chat
+Completions messages, as people write history by hand; each model converts what is
+in the other API's form, or refuses what has none with a `UserError` before the
+request (`models/_responses_input.py`, `models/_chat_conversion.py`).
+
+`Item` is the open type of any of them (a read-only mapping: items are values, and
+a step that changes one makes a new one). The shapes tooluse itself makes and reads
+are `TypedDict`s below, so that building one with a wrong key, or reading one as
+the wrong kind, is a type error; the guards (`is_function_call`, ...) tell them
+apart in a conversation.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+from collections.abc import Mapping
+from typing import Any, Literal, TypeAlias, TypedDict, TypeGuard, cast
+
+from typing_extensions import NotRequired, Required
 
 __all__ = [
+    "AssistantMessage",
+    "FunctionCallItem",
+    "FunctionCallOutputItem",
+    "InputFile",
+    "InputImage",
+    "InputPart",
+    "InputText",
     "Item",
+    "OutputText",
     "TResponseInputItem",
+    "UserMessage",
     "assistant_message",
     "function_call",
     "function_call_output",
+    "is_function_call",
+    "is_function_call_output",
     "message_text",
     "user_message",
     "valid_text",
     "with_valid_text",
 ]
 
-Item = dict[str, Any]
-"""One conversation item, shaped as the Responses API's input and output items."""
-TResponseInputItem = Item
-"""openai-agents' name for an input item: here, the same dict."""
+Item: TypeAlias = Mapping[str, Any]
+"""One conversation item, shaped as the Responses API's input and output items (or a
+Chat Completions message a user wrote): any JSON object, read-only."""
+TResponseInputItem: TypeAlias = Item
+"""openai-agents' name for an input item: here, the same mapping."""
+
+
+class InputText(TypedDict):
+    """Text in a message, or in a tool's output."""
+
+    type: Literal["input_text"]
+    text: str
+
+
+class InputImage(TypedDict, total=False):
+    """An image in a message or a tool's output: by URL (a `data:` URL too) or file id."""
+
+    type: Required[Literal["input_image"]]
+    image_url: str
+    file_id: str
+    detail: Literal["low", "high", "auto"]
+
+
+class InputFile(TypedDict, total=False):
+    """A file in a message or a tool's output: its data, URL or id, and its name."""
+
+    type: Required[Literal["input_file"]]
+    file_data: str
+    file_id: str
+    file_url: str
+    filename: str
+
+
+InputPart: TypeAlias = InputText | InputImage | InputFile
+"""A part of a message's content or of a tool's output."""
+
+
+class OutputText(TypedDict):
+    """A text part of the model's message."""
+
+    type: Literal["output_text"]
+    text: str
+    annotations: list[Mapping[str, object]]
+
+
+class UserMessage(TypedDict):
+    """A message from the user (or the system, or the developer), as a run's input holds it."""
+
+    role: Literal["user", "system", "developer"]
+    content: str | list[InputPart]
+
+
+class AssistantMessage(TypedDict):
+    """The model's message: a Responses `message` output item."""
+
+    type: Literal["message"]
+    role: Literal["assistant"]
+    status: Literal["completed", "incomplete", "in_progress"]
+    content: list[OutputText]
+    id: NotRequired[str]
+
+
+class FunctionCallItem(TypedDict):
+    """A function tool call the model made."""
+
+    type: Literal["function_call"]
+    call_id: str
+    """The call's id, which its output repeats."""
+    name: str
+    arguments: str
+    """The JSON arguments, as the model wrote them."""
+    id: NotRequired[str]
+    status: NotRequired[str]
+    namespace: NotRequired[str]
+
+
+class FunctionCallOutputItem(TypedDict):
+    """A tool's output for the model: text, or input parts (an image, a file)."""
+
+    type: Literal["function_call_output"]
+    call_id: str
+    output: str | list[InputPart]
+
+
+def is_function_call(item: Item) -> TypeGuard[FunctionCallItem]:
+    """Whether `item` is a function call the model made.
+
+    Args:
+        item: Any conversation item.
+
+    Returns:
+        True for a `function_call` item.
+    """
+    return item.get("type") == "function_call"
+
+
+def is_function_call_output(item: Item) -> TypeGuard[FunctionCallOutputItem]:
+    """Whether `item` is a tool's output for the model.
+
+    Args:
+        item: Any conversation item.
+
+    Returns:
+        True for a `function_call_output` item.
+    """
+    return item.get("type") == "function_call_output"
+
 
 _TEXT_PARTS = ("output_text", "text")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def user_message(text: str) -> Item:
+def user_message(text: str) -> UserMessage:
     """A user message.
 
     Args:
@@ -46,7 +169,7 @@ def user_message(text: str) -> Item:
     return {"role": "user", "content": text}
 
 
-def assistant_message(text: str, item_id: str | None = None) -> Item:
+def assistant_message(text: str, item_id: str | None = None) -> AssistantMessage:
     """An assistant output message.
 
     Args:
@@ -56,7 +179,7 @@ def assistant_message(text: str, item_id: str | None = None) -> Item:
     Returns:
         A Responses `message` output item.
     """
-    item: Item = {
+    item: AssistantMessage = {
         "type": "message",
         "role": "assistant",
         "status": "completed",
@@ -67,7 +190,9 @@ def assistant_message(text: str, item_id: str | None = None) -> Item:
     return item
 
 
-def function_call(call_id: str, name: str, arguments: str, item_id: str | None = None) -> Item:
+def function_call(
+    call_id: str, name: str, arguments: str, item_id: str | None = None
+) -> FunctionCallItem:
     """A function tool call the model made.
 
     Args:
@@ -79,13 +204,18 @@ def function_call(call_id: str, name: str, arguments: str, item_id: str | None =
     Returns:
         A Responses `function_call` item.
     """
-    item: Item = {"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments}
+    item: FunctionCallItem = {
+        "type": "function_call",
+        "call_id": call_id,
+        "name": name,
+        "arguments": arguments,
+    }
     if item_id:
         item["id"] = item_id
     return item
 
 
-def function_call_output(call_id: str, output: str | list[Item]) -> Item:
+def function_call_output(call_id: str, output: str | list[InputPart]) -> FunctionCallOutputItem:
     """A tool's output for the model.
 
     Args:

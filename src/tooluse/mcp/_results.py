@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import inspect
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import mcp_types as types
@@ -242,7 +243,7 @@ def _mime(mime_type: str | None) -> str:
     return f", {mime_type}" if mime_type else ""
 
 
-def served_content(parts: list[dict[str, Any]]) -> list[types.ContentBlock]:
+def served_content(parts: Sequence[Mapping[str, Any]]) -> list[types.ContentBlock]:
     """A served tool's rich output (Responses input parts) as MCP content blocks.
 
     Args:
@@ -254,7 +255,7 @@ def served_content(parts: list[dict[str, Any]]) -> list[types.ContentBlock]:
     return [_served_block(part) for part in parts]
 
 
-def _served_block(part: dict[str, Any]) -> types.ContentBlock:
+def _served_block(part: Mapping[str, Any]) -> types.ContentBlock:
     kind = part.get("type")
     if kind == "input_image":
         return _served_image(part)
@@ -263,7 +264,7 @@ def _served_block(part: dict[str, Any]) -> types.ContentBlock:
     return types.TextContent(text=str(part.get("text", "")))
 
 
-def _served_image(part: dict[str, Any]) -> types.ContentBlock:
+def _served_image(part: Mapping[str, Any]) -> types.ContentBlock:
     url = part.get("image_url")
     if not isinstance(url, str):
         return types.TextContent(text=f"[image: file {part.get('file_id')}]")
@@ -273,7 +274,7 @@ def _served_image(part: dict[str, Any]) -> types.ContentBlock:
     return types.ImageContent(data=inline[1], mime_type=inline[0])
 
 
-def _served_file(part: dict[str, Any]) -> types.ContentBlock:
+def _served_file(part: Mapping[str, Any]) -> types.ContentBlock:
     name = str(part.get("filename") or "file")
     data, url = part.get("file_data"), part.get("file_url")
     inline = _data_url(data) if isinstance(data, str) else None

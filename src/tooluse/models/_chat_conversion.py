@@ -16,6 +16,7 @@ or file in a tool's output becomes a short line saying what it is
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 from ..core._items import Item, assistant_message, function_call
@@ -51,7 +52,7 @@ _FILE_KEYS = ("file_id", "file_data", "filename")
 
 
 def items_to_messages(
-    instructions: str | None, items: list[Item], memo: dict[Any, Any] | None = None
+    instructions: str | None, items: Sequence[Item], memo: dict[Any, Any] | None = None
 ) -> list[Message]:
     """The Chat Completions messages for a system prompt and a conversation.
 
@@ -67,7 +68,8 @@ def items_to_messages(
     Raises:
         UserError: For an item, or a part of one, that has no Chat Completions form.
     """
-    messages = converted(memo, items_to_messages, list[Message]).extend(items, _add_messages)
+    given = items if isinstance(items, list) else list(items)
+    messages = converted(memo, items_to_messages, list[Message]).extend(given, _add_messages)
     if instructions:
         return [{"role": "system", "content": instructions}, *messages]
     return list(messages)  # the kept list grows with the next request: the caller gets a copy

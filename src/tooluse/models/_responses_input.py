@@ -14,6 +14,7 @@ or deprecated `function_call`, a `function` message, an `input_audio` part.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 from ..core._items import Item
@@ -47,7 +48,7 @@ _NO_RESPONSES_FORM = {
 _CHAT_KEYS = frozenset({*_NO_RESPONSES_FORM, "refusal", "tool_calls", "annotations"})
 
 
-def responses_input(items: list[Item], memo: dict[Any, Any] | None = None) -> list[Item]:
+def responses_input(items: Sequence[Item], memo: dict[Any, Any] | None = None) -> list[Item]:
     """The Responses `input` for a conversation given in either API's form.
 
     Args:
@@ -61,7 +62,8 @@ def responses_input(items: list[Item], memo: dict[Any, Any] | None = None) -> li
     Raises:
         UserError: For an item, or a part of one, that has no Responses form.
     """
-    kept = converted(memo, responses_input, _Input).extend(items, _add_items)
+    given = items if isinstance(items, list) else list(items)
+    kept = converted(memo, responses_input, _Input).extend(given, _add_items)
     return list(kept.items)  # the kept list grows with the next request: the caller gets a copy
 
 

@@ -12,7 +12,7 @@ import asyncio
 import difflib
 import functools
 import inspect
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_MAX_TURNS", "Run", "RunConfig", "RunOptions", "Runner", "run_agent_tool"]
 
-RunInput = str | list[Item] | RunState
+RunInput = str | Sequence[Item] | RunState
 
 
 class RunOptions(TypedDict, total=False):
@@ -609,7 +609,7 @@ async def _cancel_and_wait(task: asyncio.Task[Any]) -> None:
 
 def _as_given(items: list[Item]) -> str | list[Item]:
     """A run's input as it was given: a lone user message given as text is the text."""
-    if len(items) == 1 and items[0].keys() == {"role", "content"} and items[0]["role"] == "user":
+    if len(items) == 1 and len(items[0]) == 2 and items[0].get("role") == "user":
         content = items[0]["content"]
         if isinstance(content, str):
             return content

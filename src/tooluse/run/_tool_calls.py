@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -64,7 +64,7 @@ class CallGroup:
     """A message for the whole call (an unusable wrapper payload)."""
 
 
-def normalise_calls(output: list[Item], turn: int) -> list[Item]:
+def normalise_calls(output: Sequence[Item], turn: int) -> list[Item]:
     """A response's items with every function call answerable exactly once.
 
     Args:

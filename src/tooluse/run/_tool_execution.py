@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from ..agents._agent import Agent
 from ..core._context import RunContextWrapper, ToolContext
-from ..core._items import Item
+from ..core._items import InputPart, Item
 from ..tools._calls import RemoteInvoker, invoke_within, timed_out
 from ..tools._function_tool import FunctionTool
 from ..tools._invocation import NO_SETTINGS, Invoker, InvokeSettings, ToolOutcome
@@ -60,7 +60,7 @@ class GroupOutcome:
         return json.dumps(answers, ensure_ascii=False)
 
     @property
-    def parts(self) -> list[Item] | None:
+    def parts(self) -> list[InputPart] | None:
         """The input parts that answer the id in place of `output`, for a rich output."""
         group = self.group
         if group.error is not None or group.wrapper:

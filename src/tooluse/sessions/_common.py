@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from abc import abstractmethod
-from collections.abc import AsyncGenerator, Iterable
+from collections.abc import AsyncGenerator, Iterable, Sequence
 from contextlib import asynccontextmanager
 
 from ..core._items import Item
@@ -28,7 +28,7 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _SCAN = json.JSONDecoder().raw_decode
 
 
-def dump_items(session_id: str, items: list[Item]) -> list[str]:
+def dump_items(session_id: str, items: Sequence[Item]) -> list[str]:
     """Each item as JSON text, or one error naming the first item that is not JSON.
 
     Raises:

@@ -16,6 +16,7 @@ from typing import Any, TypedDict
 
 from pydantic import TypeAdapter
 
+from ..core._items import InputPart
 from ..core._settings import ModelSettings
 from ..exceptions import UserError
 from ..models import ModelRequest, ModelResponse
@@ -92,7 +93,7 @@ class ToolResult(TypedDict):
     output: str
     """The text the model receives (the parts' text form when there are parts)."""
     failed: bool
-    parts: list[dict[str, Any]] | None
+    parts: list[InputPart] | None
     """Responses input parts of a rich output (images, files), or None."""
     error_type: str | None
     """The class name of the error a failed call met, or None."""

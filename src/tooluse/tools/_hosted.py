@@ -7,7 +7,7 @@ a Chat Completions model fails before any request.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
@@ -117,7 +117,7 @@ class CodeInterpreterTool:
         return self.tool_config
 
 
-ApprovalFunction = Callable[[dict[str, Any]], "dict[str, Any] | Awaitable[dict[str, Any]]"]
+ApprovalFunction = Callable[[dict[str, Any]], "Mapping[str, Any] | Awaitable[Mapping[str, Any]]"]
 
 
 @dataclass

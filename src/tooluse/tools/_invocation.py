@@ -17,13 +17,14 @@ import functools
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple, TypeAlias, cast
+from typing import Any, NamedTuple, TypeAlias, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError, SchemaError, SchemaValidator, to_json
 
+from ..core._agent_base import AgentBase
 from ..core._context import RunContextWrapper, ToolContext
-from ..core._items import Item
+from ..core._items import InputPart
 from ..exceptions import ModelRetry, ToolArgumentsError, UsageLimitExceeded, UserError
 from ..schema._argument_errors import arguments_error
 from ..schema._function_schema import FuncSchema
@@ -52,7 +53,9 @@ ToolErrorFunction: TypeAlias = Callable[[RunContextWrapper[Any], Exception], "st
 """Turns a failed tool call into the text the model receives."""
 
 
-_AS_TEXT: Any = object()  # ToolOutcome.value when the tool returned its output text itself
+T = TypeVar("T")
+
+_AS_TEXT = object()  # ToolOutcome.value when the tool returned its output text itself
 
 
 class ToolOutcome(NamedTuple):
@@ -62,17 +65,17 @@ class ToolOutcome(NamedTuple):
     """The text the model receives."""
     failed: bool = False
     """Whether the call failed (bad arguments, an exception, a timeout), for the error budget."""
-    handoff: Any = None
+    handoff: AgentBase | None = None
     """An agent the tool handed the conversation to (a Swarm-style return)."""
-    context_variables: dict[str, Any] | None = None
+    context_variables: dict[str, object] | None = None
     """Values the tool merges into the run context (a Swarm-style return)."""
-    value: Any = _AS_TEXT
+    value: object = _AS_TEXT
     """What the tool returned, when it is more than `output` (a value rendered as JSON)."""
-    parts: list[Item] | None = None
+    parts: list[InputPart] | None = None
     """The Responses input parts the model receives in place of `output`, for a rich
     output (images, files); `output` is then their text form, for hooks and traces."""
 
-    def returned(self) -> Any:
+    def returned(self) -> object:
         """What the tool returned, as a Python value; the text when it failed, or is text."""
         return self.output if self.value is _AS_TEXT else self.value
 
@@ -90,7 +93,7 @@ class InvokeSettings(NamedTuple):
 
 NO_SETTINGS = InvokeSettings()
 """The settings of a run that sets none (one instance for all such runs)."""
-_NO_ARGS: list[Any] = []  # never changed: only ever unpacked into a call
+_NO_ARGS: list[object] = []  # never changed: only ever unpacked into a call
 
 
 class StoppedAtLimit(CallTimedOut):
@@ -187,7 +190,7 @@ class Invoker:
         except Exception as error:
             return await self._failed(ctx, error, settings)
 
-    def named_arguments(self, arguments: str) -> dict[str, Any]:
+    def named_arguments(self, arguments: str) -> dict[str, object]:
         """The validated arguments by parameter name, as the function would receive them.
 
         Args:
@@ -203,9 +206,9 @@ class Invoker:
 
     def _start(
         self, ctx: ToolContext[Any], arguments: str, timeout: float | None
-    ) -> Awaitable[Any]:
+    ) -> Awaitable[object]:
         """Validate the arguments and start the call; a plain function, not one more await."""
-        args: list[Any] = _NO_ARGS
+        args: list[object] = _NO_ARGS
         if not self._by_keyword:
             args, kwargs = self._schema.to_call_args(self._schema.parse_arguments(arguments), ctx)
         else:
@@ -217,7 +220,7 @@ class Invoker:
         call = self._func(*args, **kwargs)
         return call if timeout is None else run_within(call, timeout, ctx)
 
-    def _keyword_arguments(self, arguments: str) -> dict[str, Any]:
+    def _keyword_arguments(self, arguments: str) -> dict[str, object]:
         """The validated arguments by name, for a call by keyword (the call copies them).
 
         The model's fields are validated without building the model (about a third of
@@ -243,8 +246,12 @@ class Invoker:
         return schema.parse_arguments(arguments).__dict__  # pyright: ignore[reportReturnType]
 
     async def _in_thread(
-        self, ctx: ToolContext[Any], args: list[Any], kwargs: dict[str, Any], timeout: float | None
-    ) -> Any:
+        self,
+        ctx: ToolContext[Any],
+        args: list[object],
+        kwargs: dict[str, object],
+        timeout: float | None,
+    ) -> object:
         result = await run_in_thread(
             self._func, args, kwargs, timeout=timeout, label=ctx.tool_name,
             on_abandon=ctx.cancel,
@@ -279,7 +286,7 @@ class Invoker:
         return ToolOutcome(await text if inspect.isawaitable(text) else text, failed=True)
 
 
-async def run_within(awaitable: Awaitable[Any], timeout: float, ctx: ToolContext[Any]) -> Any:
+async def run_within(awaitable: Awaitable[T], timeout: float, ctx: ToolContext[Any]) -> T:
     """Await a tool's coroutine for at most `timeout` seconds; cancel it after that.
 
     Unlike `asyncio.wait_for`, a `TimeoutError` the tool raises itself stays the
@@ -311,7 +318,7 @@ async def run_within(awaitable: Awaitable[Any], timeout: float, ctx: ToolContext
     return task.result()
 
 
-def tool_output_text(value: Any, tool_name: str = "tool") -> str:
+def tool_output_text(value: object, tool_name: str = "tool") -> str:
     """Render a tool's return value as the text the model receives.
 
     Args:
@@ -341,7 +348,7 @@ _SCALAR_RETURNS = frozenset({int, float, bool, type(None)})
 _PLAIN_RETURNS = _SCALAR_RETURNS | {str, dict, list}
 
 
-def returned_outcome(value: Any, tool_name: str, *, failed: bool = False) -> ToolOutcome:
+def returned_outcome(value: object, tool_name: str, *, failed: bool = False) -> ToolOutcome:
     """What the model sees of a value a tool returned: text, or rich output's parts.
 
     Args:
@@ -392,7 +399,7 @@ def _int_text(value: int) -> str:
         return to_json(value).decode()
 
 
-def _outcome(ctx: ToolContext[Any], result: Any) -> ToolOutcome:
+def _outcome(ctx: ToolContext[Any], result: object) -> ToolOutcome:
     """What the model sees of a return value, and a handoff or context update it carries."""
     if type(result) is str:
         return ToolOutcome(result)
@@ -444,7 +451,7 @@ def _log_failure(tool: str, error: Exception, *, log_message: bool) -> None:
         )
 
 
-def _is_async_callable(func: Any) -> bool:
+def _is_async_callable(func: object) -> bool:
     while isinstance(func, functools.partial):
         func = func.func
     return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(

@@ -138,7 +138,7 @@ async def _shell_command(item: Item, tool: LocalShellTool) -> Item:
 
 async def _approval(item: Item, tool: HostedMCPTool) -> Item:
     assert tool.on_approval_request is not None  # local_handler picks only tools that have one
-    decision = await _maybe_await(tool.on_approval_request(item))
+    decision = await _maybe_await(tool.on_approval_request(dict(item)))
     answer: Item = {
         "type": "mcp_approval_response",
         "approval_request_id": item["id"],

@@ -10,10 +10,11 @@ image or file part is a short line saying what it is (`part_text`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, TypeAlias, cast
 
-from ..core._items import Item, valid_text
+from ..core._items import InputFile, InputImage, InputPart, InputText, Item, valid_text
 from ..exceptions import UserError
 
 __all__ = [
@@ -40,7 +41,7 @@ class ToolOutputText:
     type: Literal["text"] = field(default="text", init=False)
     """Always "text"."""
 
-    def to_part(self) -> Item:
+    def to_part(self) -> InputText:
         """The Responses input part: `{"type": "input_text", "text": ...}`."""
         return {"type": "input_text", "text": valid_text(self.text)}
 
@@ -66,10 +67,16 @@ class ToolOutputImage:
         if not self.image_url and not self.file_id:
             raise UserError("ToolOutputImage needs an image_url or a file_id")
 
-    def to_part(self) -> Item:
+    def to_part(self) -> InputImage:
         """The Responses input part: `{"type": "input_image", ...}`."""
-        return _part("input_image", image_url=self.image_url, file_id=self.file_id,
-                     detail=self.detail)  # fmt: skip
+        part: InputImage = {"type": "input_image"}
+        if self.image_url is not None:
+            part["image_url"] = self.image_url
+        if self.file_id is not None:
+            part["file_id"] = self.file_id
+        if self.detail is not None:
+            part["detail"] = self.detail
+        return part
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -96,10 +103,18 @@ class ToolOutputFileContent:
         if not self.file_data and not self.file_url and not self.file_id:
             raise UserError("ToolOutputFileContent needs a file_data, a file_url or a file_id")
 
-    def to_part(self) -> Item:
+    def to_part(self) -> InputFile:
         """The Responses input part: `{"type": "input_file", ...}`."""
-        return _part("input_file", file_data=self.file_data, file_url=self.file_url,
-                     file_id=self.file_id, filename=self.filename)  # fmt: skip
+        part: InputFile = {"type": "input_file"}
+        if self.file_data is not None:
+            part["file_data"] = self.file_data
+        if self.file_url is not None:
+            part["file_url"] = self.file_url
+        if self.file_id is not None:
+            part["file_id"] = self.file_id
+        if self.filename is not None:
+            part["filename"] = self.filename
+        return part
 
 
 ToolOutput: TypeAlias = ToolOutputText | ToolOutputImage | ToolOutputFileContent
@@ -110,13 +125,7 @@ _BY_KIND: dict[str, type[ToolOutput]] = {kind.type: kind for kind in _RICH}
 _FIELDS = {kind: frozenset(f.name for f in fields(kind)) for kind in _RICH}
 
 
-def _part(kind: str, **values: str | None) -> Item:
-    part: Item = {"type": kind}
-    part.update((key, value) for key, value in values.items() if value is not None)
-    return part
-
-
-def rich_parts(value: Any) -> list[Item] | None:
+def rich_parts(value: Any) -> list[InputPart] | None:
     """The Responses input parts a tool's return value stands for, if it is a rich output.
 
     Args:
@@ -152,7 +161,7 @@ def _rich(value: Any) -> ToolOutput | None:
         return None  # not a complete output (no source): an ordinary dict
 
 
-def parts_text(parts: list[Item]) -> str:
+def parts_text(parts: Sequence[Item]) -> str:
     """Input parts as text: text as it is, an image or a file as a line saying what it is.
 
     Args:
@@ -164,7 +173,7 @@ def parts_text(parts: list[Item]) -> str:
     return "\n".join(part_text(part) for part in parts)
 
 
-def part_text(part: dict[str, Any]) -> str:
+def part_text(part: Item) -> str:
     """One input part as text: `[image: image/png, 1234 bytes]`, `[file: report.pdf]`, ...
 
     Args:

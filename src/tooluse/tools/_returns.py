@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard, cast
 
 from ..core._agent_base import AgentBase
 
@@ -21,13 +21,13 @@ class Result:
 
     value: Any = ""
     """What the model sees, rendered like any tool output."""
-    agent: Any = None
+    agent: AgentBase | None = None
     """An `Agent` to hand the conversation to, or None."""
     context_variables: dict[str, Any] = field(default_factory=dict[str, Any])
     """Merged into the run context: a dict context is updated, an object gets attributes set."""
 
 
-def is_agent(value: object) -> bool:
+def is_agent(value: object) -> TypeGuard[AgentBase]:
     """Whether `value` is an `Agent`.
 
     Args:
@@ -39,7 +39,7 @@ def is_agent(value: object) -> bool:
     return isinstance(value, AgentBase)
 
 
-def apply_context_variables(context: Any, variables: dict[str, Any]) -> None:
+def apply_context_variables(context: object, variables: dict[str, object]) -> None:
     """Merge a tool's `context_variables` into the run context.
 
     Args:
@@ -47,7 +47,7 @@ def apply_context_variables(context: Any, variables: dict[str, Any]) -> None:
         variables: The values to merge.
     """
     if isinstance(context, dict):
-        context.update(variables)  # pyright: ignore[reportUnknownMemberType]
+        cast(dict[str, object], context).update(variables)
     else:
         for name, value in variables.items():
             setattr(context, name, value)

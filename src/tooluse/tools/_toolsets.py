@@ -23,10 +23,13 @@ import asyncio
 import copy
 import inspect
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from contextlib import AsyncExitStack
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from types import TracebackType
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any, Protocol, TypeAlias, TypeGuard, cast, runtime_checkable
 
+from typing_extensions import Self
+
+from ..core._agent_base import AgentBase
 from ..core._context import RunContextWrapper
 from ..exceptions import UserError
 from ._function_tool import FunctionTool
@@ -37,6 +40,7 @@ __all__ = [
     "PrefixedToolset",
     "RenamedToolset",
     "Tool",
+    "ToolEntry",
     "ToolFilter",
     "Toolset",
     "check_tool_entries",
@@ -48,7 +52,9 @@ __all__ = [
 
 Tool = FunctionTool | HostedTool
 """A tool the model can be offered."""
-_TOOL_TYPES = (FunctionTool, *HOSTED_TOOL_TYPES)
+_TOOL_TYPES: tuple[type[Tool], ...] = (FunctionTool, *HOSTED_TOOL_TYPES)
+# The agent is typed Any in the filter's type: a function written for `Agent`
+# (`def keep(ctx, agent: Agent, tool)`) must fit, and `Agent` is defined above this layer.
 ToolFilter = Callable[[RunContextWrapper[Any], Any, Tool], "bool | Awaitable[bool]"]
 """Decides, per run context, agent and tool, whether a tool is offered."""
 
@@ -57,7 +63,7 @@ ToolFilter = Callable[[RunContextWrapper[Any], Any, Tool], "bool | Awaitable[boo
 class Toolset(Protocol):
     """Anything that lists tools for a turn; optionally an async context manager too."""
 
-    async def list_tools(self, context: RunContextWrapper[Any], agent: Any) -> Sequence[Tool]:
+    async def list_tools(self, context: RunContextWrapper[Any], agent: AgentBase) -> Sequence[Tool]:
         """The tools to offer in the coming turn.
 
         Args:
@@ -70,8 +76,12 @@ class Toolset(Protocol):
         ...
 
 
+ToolEntry: TypeAlias = "Tool | Toolset"
+"""What `Agent.tools` holds: tools, and toolsets that list tools turn by turn."""
+
+
 async def list_tools(
-    entries: Sequence[Any], context: RunContextWrapper[Any], agent: Any
+    entries: Sequence[ToolEntry], context: RunContextWrapper[Any], agent: AgentBase
 ) -> list[Tool]:
     """The tools an agent offers this turn: its tools, enabled ones only, and its toolsets'.
 
@@ -96,7 +106,7 @@ async def list_tools(
 
 
 async def _all_enabled(
-    tools: list[FunctionTool], context: RunContextWrapper[Any], agent: Any
+    tools: list[FunctionTool], context: RunContextWrapper[Any], agent: AgentBase
 ) -> list[bool]:
     """Each tool's `is_enabled`, asked at once; if one raises, the others are cancelled."""
     checks = [asyncio.ensure_future(_enabled(tool, context, agent)) for tool in tools]
@@ -110,20 +120,23 @@ async def _all_enabled(
 
 
 async def _expanded(
-    entries: Sequence[Any], context: RunContextWrapper[Any], agent: Any
+    entries: Sequence[ToolEntry], context: RunContextWrapper[Any], agent: AgentBase
 ) -> list[Tool]:
     """Tools as they are, and what each toolset lists for this turn, in order."""
     tools: list[Tool] = []
     for entry in entries:
         if isinstance(entry, _TOOL_TYPES):
             tools.append(entry)
-        else:
-            tools.extend(await _listed(entry, context, agent))
+        else:  # a toolset: `check_tool_entries` let nothing else in
+            tools.extend(await _listed(cast(Toolset, entry), context, agent))
     return tools
 
 
-async def _listed(toolset: Toolset, context: RunContextWrapper[Any], agent: Any) -> list[Tool]:
-    listed: Any = toolset.list_tools(context, agent)
+async def _listed(
+    toolset: Toolset, context: RunContextWrapper[Any], agent: AgentBase
+) -> list[Tool]:
+    # What the toolset's own code returned, checked: it may not keep to the protocol.
+    listed = cast(object, toolset.list_tools(context, agent))
     if inspect.isawaitable(listed):  # a sync list_tools is fine too
         listed = await listed
     if not isinstance(listed, Sequence):
@@ -131,7 +144,7 @@ async def _listed(toolset: Toolset, context: RunContextWrapper[Any], agent: Any)
             f"{type(toolset).__name__}.list_tools() returned {_describe(listed)}: return a list "
             "of tools"
         )
-    tools = list(cast(Sequence[Tool], listed))
+    tools = list(cast(Sequence[Tool], listed))  # each checked below
     for tool in tools:
         if _problem(tool) is not None:
             raise UserError(
@@ -141,7 +154,7 @@ async def _listed(toolset: Toolset, context: RunContextWrapper[Any], agent: Any)
     return tools
 
 
-def is_static(entries: Sequence[Any]) -> bool:
+def is_static(entries: Sequence[ToolEntry]) -> bool:
     """Whether an agent's tools are the same every turn (no toolset, no `is_enabled` function).
 
     Args:
@@ -157,7 +170,7 @@ def is_static(entries: Sequence[Any]) -> bool:
     )
 
 
-def check_tool_entries(owner: str, entries: Sequence[Any]) -> None:
+def check_tool_entries(owner: str, entries: object) -> None:
     """Refuse anything in `Agent(tools=...)` that is neither a tool nor a toolset.
 
     Args:
@@ -167,15 +180,14 @@ def check_tool_entries(owner: str, entries: Sequence[Any]) -> None:
     Raises:
         UserError: Naming every entry that is not a tool, and what to do instead.
     """
-    given: Any = entries
-    if isinstance(given, (str, Toolset, *_TOOL_TYPES)) or not isinstance(given, Sequence):
+    if isinstance(entries, (str, Toolset, *_TOOL_TYPES)) or not isinstance(entries, Sequence):
         raise UserError(
-            f"{owner}: tools must be a list of tools and toolsets, not {_describe(given)}; "
+            f"{owner}: tools must be a list of tools and toolsets, not {_describe(entries)}; "
             "write tools=[...]"
         )
     problems = [
         f"tools[{index}] is {problem}"
-        for index, entry in enumerate(entries)
+        for index, entry in enumerate(cast(Sequence[object], entries))
         if (problem := _problem(entry, toolsets=True)) is not None
     ]
     if problems:
@@ -183,7 +195,7 @@ def check_tool_entries(owner: str, entries: Sequence[Any]) -> None:
         raise UserError(f"{owner} has tools that are not tools:\n{lines}")
 
 
-def _problem(entry: Any, *, toolsets: bool = False) -> str | None:
+def _problem(entry: object, *, toolsets: bool = False) -> str | None:
     if isinstance(entry, _TOOL_TYPES):
         return None
     if toolsets and isinstance(entry, Toolset) and not isinstance(entry, type):
@@ -197,7 +209,7 @@ def _problem(entry: Any, *, toolsets: bool = False) -> str | None:
     return f"{_describe(entry)}, not a tool: use @function_tool, a hosted tool or a toolset"
 
 
-def _describe(value: Any) -> str:
+def _describe(value: object) -> str:
     if inspect.isclass(value):
         return f"the class {value.__name__}"
     if inspect.isfunction(value) or inspect.ismethod(value):
@@ -208,15 +220,15 @@ def _describe(value: Any) -> str:
     return f"{'an' if kind[0] in 'AEIOUaeiou' else 'a'} {kind}{named}"
 
 
-async def _enabled(tool: FunctionTool, context: RunContextWrapper[Any], agent: Any) -> bool:
-    flag: Any = tool.is_enabled
-    if callable(flag):
-        flag = flag(context, agent)
-        flag = await flag if inspect.isawaitable(flag) else flag
-    return bool(flag)
+async def _enabled(tool: FunctionTool, context: RunContextWrapper[Any], agent: AgentBase) -> bool:
+    flag = tool.is_enabled
+    if isinstance(flag, bool):
+        return flag
+    made = flag(context, agent)
+    return bool(await made if inspect.isawaitable(made) else made)
 
 
-def is_context_manager(entry: object) -> bool:
+def is_context_manager(entry: object) -> TypeGuard[AbstractAsyncContextManager[object]]:
     """Whether a toolset is also an async context manager.
 
     Args:
@@ -228,7 +240,7 @@ def is_context_manager(entry: object) -> bool:
     return hasattr(type(entry), "__aenter__")
 
 
-def toolsets_to_enter(entries: Sequence[Any]) -> list[Any]:
+def toolsets_to_enter(entries: Sequence[ToolEntry]) -> list[AbstractAsyncContextManager[object]]:
     """The toolsets a run enters for these tools: those inside wrappers too, not the wrappers.
 
     A toolset shared by two agents, or wrapped twice, is listed once per wrapping;
@@ -240,7 +252,7 @@ def toolsets_to_enter(entries: Sequence[Any]) -> list[Any]:
     Returns:
         The async context managers among them.
     """
-    found: list[Any] = []
+    found: list[AbstractAsyncContextManager[object]] = []
     for entry in entries:
         if isinstance(entry, _WrapperToolset):
             found.extend(toolsets_to_enter(entry.entries))
@@ -253,13 +265,13 @@ class _WrapperToolset:
     """A toolset over tools and toolsets; entering it enters the toolsets inside."""
 
     def __init__(self, tools: Toolset | Sequence[Tool | Toolset]) -> None:
-        entries: list[Any] = [tools] if isinstance(tools, Toolset) else list(tools)
+        entries: list[ToolEntry] = [tools] if isinstance(tools, Toolset) else list(tools)
         check_tool_entries(type(self).__name__, entries)
         self.entries = entries
         """The tools and toolsets wrapped."""
         self._entered: list[AsyncExitStack] = []
 
-    async def __aenter__(self) -> Any:
+    async def __aenter__(self) -> Self:
         async with AsyncExitStack() as stack:  # entered by you; a run enters the inner ones
             for entry in toolsets_to_enter(self.entries):
                 await stack.enter_async_context(entry)
@@ -288,7 +300,7 @@ class FilteredToolset(_WrapperToolset):
         super().__init__(tools)
         self.filter = filter
 
-    async def list_tools(self, context: RunContextWrapper[Any], agent: Any) -> list[Tool]:
+    async def list_tools(self, context: RunContextWrapper[Any], agent: AgentBase) -> list[Tool]:
         """The inner tools the filter keeps.
 
         Args:
@@ -331,7 +343,7 @@ class RenamedToolset(_WrapperToolset):
         """
         return self.names.get(name, name)
 
-    async def list_tools(self, context: RunContextWrapper[Any], agent: Any) -> list[Tool]:
+    async def list_tools(self, context: RunContextWrapper[Any], agent: AgentBase) -> list[Tool]:
         """The inner tools, renamed.
 
         Args:

@@ -26,7 +26,7 @@ import json
 import os
 import sys
 from types import ModuleType, TracebackType
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast
 
 from .._version import __version__
 from ..exceptions import UserError
@@ -602,11 +602,15 @@ def _response_attributes(response: ModelResponse, finish: str) -> dict[str, Any]
     return attributes
 
 
+def _is_part(value: object) -> TypeGuard[Item]:
+    return isinstance(value, dict)
+
+
 def _output_text(output: Any) -> Any:
     """A tool's output for a span: images and files as a line each, not their data."""
     if isinstance(output, list):
-        parts = cast(list[Any], output)
-        return parts_text([part for part in parts if isinstance(part, dict)])
+        parts = cast(list[object], output)
+        return parts_text([part for part in parts if _is_part(part)])
     return output
 
 

@@ -179,7 +179,7 @@ def _default_config() -> RunConfig:
 
     Set field by field, never through `vars()`: on Python 3.11+ an instance keeps its
     fields inline until its `__dict__` is asked for, one GC-tracked object less for every
-    run in flight (issue #15).
+    waiting run (`tooluse.run._lean`).
     """
     config = RunConfig.__new__(RunConfig)
     for name, value in _defaults():  # all immutable: nothing is shared that a run could change

@@ -147,7 +147,7 @@ class RunEvents:
         """The run's events: one shared instance for every run with no hooks, stream or tracer.
 
         An instance holds nothing else and none is changed, so runs without watchers share
-        one: an object less for each run in flight (issue #15).
+        one (`tooluse.run._lean`: one object less for each waiting run).
         """
         if hooks is None and stream is None and tracer is None:
             return _UNWATCHED

@@ -33,8 +33,7 @@ class RunRecord:
     """Each model response, in order."""
     input_checks: InputChecks | None = None
     """The input guardrails, to run with the first model call; None once they have."""
-    # The guardrails' results, made when the first is kept: a run without guardrails keeps
-    # no empty lists alive while it waits (thousands may wait at once, issue #15).
+    # The guardrails' results, made when the first is kept (`_lean.add_made`).
     input_guardrail_results: list[InputGuardrailResult] | None = None
     output_guardrail_results: list[OutputGuardrailResult] | None = None
     tool_input_guardrail_results: list[ToolInputGuardrailResult] | None = None

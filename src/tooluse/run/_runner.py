@@ -37,6 +37,7 @@ from ._guardrails import (
     split_input_guardrails,
 )
 from ._handoffs import AgentHandoff
+from ._lean import add_made
 from ._record import InputChecks, RunRecord
 from ._result import RunResult, RunResultStreaming, StreamedRun
 from ._scope import AgentSetup, RunSetup, agent_toolsets
@@ -104,8 +105,7 @@ class Runner:
             MaxTurnsExceeded: If the model is still calling tools after `max_turns` calls.
             RunStopped: Any other way the run stops early; it keeps the conversation.
         """
-        # `execute()`, in this frame: no coroutine of its own kept for the run's length
-        # (thousands of runs may be in flight, issue #15).
+        # `execute()`'s steps, in this frame (`_lean`: a coroutine returned, not awaited).
         run = Run(starting_agent, input, options)
         run.started()
         try:
@@ -316,7 +316,7 @@ class Run:
 
     def body(self) -> Coroutine[Any, Any, RunResult]:
         """The run's turns, within its time limit if it has one (`execute`'s middle step)."""
-        if self.run.config.run_timeout is None:  # one coroutine less per run
+        if self.run.config.run_timeout is None:  # `_lean`: a coroutine returned, not awaited
             return self._turns()
         return self._within_timeout()
 
@@ -368,7 +368,7 @@ class Run:
             self.record.input_checks = self._input_checks(_as_given(state.input))
 
     def _turns(self) -> Coroutine[Any, Any, RunResult]:
-        """The loop over turns, as a coroutine (not one itself: one less per run in flight)."""
+        """The loop over turns, as a coroutine (`_lean`: a coroutine returned, not awaited)."""
         return self._loop() if self._link is None else self._loop_on_session()
 
     async def _leave(self, error: BaseException | None) -> None:
@@ -456,9 +456,7 @@ class Run:
         before, beside = split_input_guardrails(guardrails)
 
         def keep(result: InputGuardrailResult) -> None:
-            if record.input_guardrail_results is None:  # read here: a streamed run sets it later
-                record.input_guardrail_results = []
-            record.input_guardrail_results.append(result)
+            record.input_guardrail_results = add_made(record.input_guardrail_results, result)
             events.guardrail_result("input", result)
 
         def check(guardrails: list[InputGuardrail[Any]]) -> Coroutine[Any, Any, Any]:
@@ -547,9 +545,7 @@ class Run:
         if guardrails:
 
             def keep(result: OutputGuardrailResult) -> None:
-                if record.output_guardrail_results is None:
-                    record.output_guardrail_results = []
-                record.output_guardrail_results.append(result)
+                record.output_guardrail_results = add_made(record.output_guardrail_results, result)
                 events.guardrail_result("output", result)
 
             await run_output_guardrails(guardrails, run.context, agent, output, events.tracer, keep)

@@ -106,7 +106,7 @@ class AgentSetup:
         Returns:
             Its handoffs, handoff tools and output schema.
         """
-        if not agent.handoffs:  # the common case: no per-run lists to keep alive (#15)
+        if not agent.handoffs:  # the common case: no per-run lists to keep alive
             output = output_schema(agent.output_type) if agent.output_type is not None else None
             return cls(agent, (), (), output)
         handoffs = [h for h in as_handoffs(agent.handoffs) if h.is_enabled is not False]

@@ -28,6 +28,7 @@ from ..tools._threads import CallTimedOut
 from ._config import RunConfig
 from ._events import RunEvents
 from ._guardrails import check_tool_input, check_tool_output
+from ._lean import shared
 from ._record import RunRecord
 from ._tool_calls import CallGroup, PlannedCall
 
@@ -81,7 +82,7 @@ class ToolExecutor:
     guardrails, the end hooks. Each of these is there only when the run or the tool
     asks for it (`_wrapping`); a call that none of them wraps is the tool's own
     invocation, awaited as it is, with no coroutine of this class kept alive while it
-    runs (thousands of runs may wait at once, issue #15).
+    runs (`tooluse.run._lean`: a coroutine returned, not awaited).
     """
 
     def __init__(
@@ -106,8 +107,7 @@ class ToolExecutor:
         settings = InvokeSettings(
             config.tool_timeout, config.failure_error_function, config.log_tool_errors
         )
-        # A run that sets none shares one instance: an object less for each run in flight.
-        self.settings = NO_SETTINGS if settings == NO_SETTINGS else settings
+        self.settings = shared(settings, NO_SETTINGS)
         cap = config.max_concurrent_tool_calls
         self._slots = asyncio.Semaphore(cap) if cap is not None else None
         """Taken by each function tool call while it runs, when the run caps them."""
@@ -133,8 +133,7 @@ class ToolExecutor:
         Returns:
             One outcome per group, in the same order.
         """
-        # Plain loops: in a comprehension, `self` and `agent` would become cells, objects
-        # the cyclic GC scans while the calls run (thousands of runs may wait at once).
+        # Plain loops (`_lean`: no closure in a waiting frame).
         calls: list[Awaitable[ToolOutcome]] = []
         for group in groups:
             for call in group.calls:
@@ -327,7 +326,7 @@ async def all_or_none(
     Returns:
         Their results, in order.
     """
-    if len(calls) <= 1:  # no comprehension: an async one is a coroutine of its own
+    if len(calls) <= 1:  # no async comprehension: it would be a coroutine of its own
         return [await calls[0]] if calls else []
     tasks = [asyncio.ensure_future(call) for call in calls]
     try:
@@ -337,7 +336,7 @@ async def all_or_none(
         _keep(tasks, finished)
         raise
     await _cancelled(tasks)  # those still running after one raised
-    # No walrus in the comprehension: it would make a cell of its name in this frame.
+    # No walrus in the comprehension (`_lean`: no closure in a waiting frame).
     raised = (task.exception() for task in tasks if not task.cancelled())
     errors = [error for error in raised if error is not None]
     if errors:

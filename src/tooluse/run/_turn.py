@@ -23,7 +23,6 @@ already answered is not run again.
 
 from __future__ import annotations
 
-import functools
 import inspect
 import json
 from collections.abc import Sequence
@@ -42,6 +41,7 @@ from ..tools._local import LOCAL_ITEM_TYPES, LocalTool, answer_id, local_handler
 from ..tools._returns import apply_context_variables
 from ._approvals import needs_approval
 from ._handoffs import AgentHandoff, HandoffCall, read_handoff, run_on_handoff
+from ._lean import later
 from ._limits import reserve_tool_calls
 from ._model_call import call_model, final_output
 from ._record import RunRecord
@@ -121,9 +121,7 @@ async def take_turn(run: RunSetup, record: RunRecord, setup: AgentSetup) -> Next
         if checks is None:
             await call_model(run, record, setup, tools)
         else:
-            # A partial, not a lambda: a closure would make cells of the arguments in
-            # every turn's frame, objects the cyclic GC scans while the turn waits.
-            await checks(functools.partial(call_model, run, record, setup, tools))
+            await checks(later(call_model, run, record, setup, tools))
     turn = state.turn
     assert turn is not None  # call_model records the response as the turn in progress
     plan = plan_turn(turn.output, tools, setup)
@@ -379,7 +377,7 @@ async def _run_at_once(
 def _unanswered(groups: tuple[CallGroup, ...], answers: dict[str, Item]) -> Sequence[CallGroup]:
     if not answers:  # a fresh turn: the plan's own tuple, no list kept while the calls run
         return groups
-    # Not inline: a comprehension would make a cell of `answers` in run()'s frame.
+    # A function of its own (`_lean`: no closure in a waiting frame).
     return [group for group in groups if group.call_id not in answers]
 
 

@@ -66,7 +66,8 @@ def invoke_within(
     """The tool's call within `settings`, as an awaitable.
 
     A decorated or remote tool's own coroutine is returned as it is: no coroutine of
-    this function's own stays alive while it runs (thousands of runs may wait at once).
+    this function's own stays alive while it runs (`tooluse.run._lean`: a coroutine
+    returned, not awaited).
 
     Args:
         tool: The tool.

@@ -11,15 +11,15 @@ not watched, is built afresh every time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from ..exceptions import UserError
 from ..schema._strict_rules import check_tool_name
 from ..tools._changes import changes
 from ..tools._function_tool import FunctionTool
-from ..tools._hosted import FileSearchTool
+from ..tools._hosted import FileSearchTool, HostedTool
 
 if TYPE_CHECKING:  # types only: importing openai costs 0.3 s, paid at the first model call
     from openai.types.chat import ChatCompletionFunctionToolParam
@@ -71,15 +71,20 @@ def responses_tool_param(tool: FunctionTool) -> FunctionToolParam:
     return param
 
 
+Tool: TypeAlias = FunctionTool | HostedTool
+"""A tool a request offers."""
+ToolParam: TypeAlias = Mapping[str, object]
+"""A tool as a request's `tools` list holds it (the API's JSON shape)."""
+
 _CACHE_SIZE = 64
 """At most this many lists are kept (then all are dropped): an app has a few agents."""
-_kept: dict[tuple[Any, ...], tuple[list[Any], int, list[Any]]] = {}
+_kept: dict[tuple[str, int, int, int], tuple[list[Tool], int, list[ToolParam]]] = {}
 """(API, length, first and last tool's ids) -> (the tools, `changes()` then, the params)."""
 
 
 def _kept_params(
-    api: str, tools: Sequence[Any], build: Callable[[Sequence[Any]], list[Any]]
-) -> list[Any]:
+    api: str, tools: Sequence[Tool], build: Callable[[Sequence[Tool]], list[ToolParam]]
+) -> list[ToolParam]:
     """`build(tools)`, kept for the next request offering the same function tools.
 
     Returns a new list each time (the caller may add to it); the params in it are shared.
@@ -99,7 +104,7 @@ def _kept_params(
     return list(params)
 
 
-def _kept_for(api: str, tools: Sequence[Any]) -> list[Any] | None:
+def _kept_for(api: str, tools: Sequence[Tool]) -> list[ToolParam] | None:
     """The params kept for these tools, if they are still theirs."""
     if not tools or not isinstance(tools, list):
         return None
@@ -109,7 +114,7 @@ def _kept_for(api: str, tools: Sequence[Any]) -> list[Any] | None:
     return kept[2]
 
 
-def includes_search_results(tools: Sequence[Any]) -> bool:
+def includes_search_results(tools: Sequence[Tool]) -> bool:
     """Whether a `FileSearchTool` among the tools asks for its results in the response.
 
     Args:
@@ -123,7 +128,7 @@ def includes_search_results(tools: Sequence[Any]) -> bool:
     return any(isinstance(t, FileSearchTool) and t.include_search_results for t in tools)
 
 
-def only_function_tools(tools: Sequence[Any]) -> bool:
+def only_function_tools(tools: Sequence[Tool]) -> bool:
     """Whether every tool offered is a function tool (none is hosted).
 
     Args:
@@ -137,7 +142,7 @@ def only_function_tools(tools: Sequence[Any]) -> bool:
     return all(isinstance(tool, FunctionTool) for tool in tools)
 
 
-def chat_completions_tools_params(tools: Sequence[Any]) -> list[Any]:
+def chat_completions_tools_params(tools: Sequence[Tool]) -> list[ToolParam]:
     """The Chat Completions API's `tools` list.
 
     Args:
@@ -152,11 +157,11 @@ def chat_completions_tools_params(tools: Sequence[Any]) -> list[Any]:
     return _kept_params("chat", tools, _chat_params)
 
 
-def _chat_params(tools: Sequence[Any]) -> list[Any]:
+def _chat_params(tools: Sequence[Tool]) -> list[ToolParam]:
     return [_chat_param(tool) for tool in tools]
 
 
-def _chat_param(tool: Any) -> Any:
+def _chat_param(tool: Tool) -> ToolParam:
     if isinstance(tool, FunctionTool):
         return chat_completions_tool_param(tool)
     raise UserError(
@@ -165,7 +170,7 @@ def _chat_param(tool: Any) -> Any:
     )
 
 
-def responses_tools_params(tools: Sequence[Any]) -> list[Any]:
+def responses_tools_params(tools: Sequence[Tool]) -> list[ToolParam]:
     """The Responses API's `tools` list: function tools of one namespace grouped together.
 
     Args:
@@ -178,9 +183,9 @@ def responses_tools_params(tools: Sequence[Any]) -> list[Any]:
     return _kept_params("responses", tools, _responses_params)
 
 
-def _responses_params(tools: Sequence[Any]) -> list[Any]:
-    params: list[Any] = []
-    groups: dict[str, list[Any]] = {}
+def _responses_params(tools: Sequence[Tool]) -> list[ToolParam]:
+    params: list[ToolParam] = []
+    groups: dict[str, list[ToolParam]] = {}
     for tool in tools:
         if not isinstance(tool, FunctionTool):
             params.append(tool.to_tool_param())

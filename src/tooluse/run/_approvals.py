@@ -18,7 +18,7 @@ __all__ = ["needs_approval"]
 
 
 async def needs_approval(
-    context: RunContextWrapper[Any], tool: FunctionTool, call: PlannedCall
+    context: RunContextWrapper[object], tool: FunctionTool, call: PlannedCall
 ) -> bool:
     """Whether a call waits for a human.
 
@@ -83,12 +83,12 @@ def _runnable(tool: FunctionTool, arguments: str) -> bool:
     return True
 
 
-def _approval_arguments(tool: FunctionTool, arguments: str) -> dict[str, Any] | None:
+def _approval_arguments(tool: FunctionTool, arguments: str) -> dict[str, object] | None:
     invoker = tool.on_invoke_tool
     if isinstance(invoker, Invoker):
         return invoker.named_arguments(arguments)
     try:
-        data: Any = json.loads(arguments or "{}")
+        data: object = json.loads(arguments or "{}")
     except json.JSONDecodeError:
         return None
     return data if isinstance(data, dict) else None  # pyright: ignore[reportUnknownVariableType]

@@ -57,7 +57,7 @@ class RunEvents:
         self.stream = stream
         self.tracer = tracer
 
-    async def agent_start(self, context: RunContextWrapper[Any], agent: Agent[Any]) -> None:
+    async def agent_start(self, context: RunContextWrapper[object], agent: Agent[object]) -> None:
         """An agent starts answering."""
         if agent.hooks is not None:  # checked by Agent() too; this catches `agent.hooks = ...`
             check_hooks(agent.hooks, AgentHooksBase, f"Agent '{agent.name}' hooks")
@@ -71,7 +71,7 @@ class RunEvents:
             await agent.hooks.on_start(context, agent)
 
     async def agent_end(
-        self, context: RunContextWrapper[Any], agent: Agent[Any], output: Any
+        self, context: RunContextWrapper[object], agent: Agent[object], output: Any
     ) -> None:
         """The run ends with `output`."""
         if self._hooks is not None:
@@ -80,7 +80,7 @@ class RunEvents:
             await agent.hooks.on_end(context, agent, output)
 
     async def handoff(
-        self, context: RunContextWrapper[Any], from_agent: Agent[Any], to_agent: Agent[Any]
+        self, context: RunContextWrapper[object], from_agent: Agent[object], to_agent: Agent[object]
     ) -> None:
         """The conversation passes to `to_agent`."""
         if self.tracer is not None:
@@ -91,7 +91,7 @@ class RunEvents:
             await to_agent.hooks.on_handoff(context, to_agent, from_agent)
 
     async def llm_start(
-        self, context: RunContextWrapper[Any], agent: Agent[Any], instructions: str | None,
+        self, context: RunContextWrapper[object], agent: Agent[object], instructions: str | None,
         items: list[Item],
     ) -> None:  # fmt: skip
         """The model is about to be called."""
@@ -101,7 +101,7 @@ class RunEvents:
             await agent.hooks.on_llm_start(context, agent, instructions, items)
 
     async def llm_end(
-        self, context: RunContextWrapper[Any], agent: Agent[Any], response: ModelResponse
+        self, context: RunContextWrapper[object], agent: Agent[object], response: ModelResponse
     ) -> None:
         """The model's response arrived."""
         if self._hooks is not None:
@@ -110,8 +110,8 @@ class RunEvents:
             await agent.hooks.on_llm_end(context, agent, response)
 
     async def llm_retry(
-        self, context: RunContextWrapper[Any], agent: Agent[Any], error: Exception, attempt: int,
-        delay: float,
+        self, context: RunContextWrapper[object], agent: Agent[object], error: Exception,
+        attempt: int, delay: float,
     ) -> None:  # fmt: skip
         """A model call failed and will be tried again."""
         if self._hooks is not None:
@@ -120,7 +120,7 @@ class RunEvents:
             await agent.hooks.on_llm_retry(context, agent, error, attempt, delay)
 
     async def tool_start(
-        self, context: RunContextWrapper[Any], agent: Agent[Any], tool: Tool
+        self, context: RunContextWrapper[object], agent: Agent[object], tool: Tool
     ) -> None:
         """A local tool call starts."""
         if self._hooks is not None:
@@ -129,7 +129,7 @@ class RunEvents:
             await agent.hooks.on_tool_start(context, agent, tool)
 
     async def tool_end(
-        self, context: RunContextWrapper[Any], agent: Agent[Any], tool: Tool, result: str
+        self, context: RunContextWrapper[object], agent: Agent[object], tool: Tool, result: str
     ) -> None:
         """A local tool call ended."""
         if self._hooks is not None:
@@ -153,7 +153,7 @@ class RunEvents:
             return _UNWATCHED
         return cls(hooks, stream, tracer)
 
-    def watched(self, agent: Agent[Any]) -> bool:
+    def watched(self, agent: Agent[object]) -> bool:
         """Whether any hook listens to `agent`'s steps: when none does, the run skips the awaits."""
         return self._hooks is not None or agent.hooks is not None
 
@@ -162,7 +162,7 @@ class RunEvents:
         if self.stream is not None:
             self.stream.put(RunItemStreamEvent(name, item))
 
-    def raw(self, data: Any) -> bool:
+    def raw(self, data: object) -> bool:
         """The model streamed a delta; True if the consumer is behind: await `stream.room()`."""
         return self.stream is not None and self.stream.put(RawResponsesStreamEvent(data))
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from typing import Any, Protocol, TypeVar
 
 from ..agents._agent import Agent
+from ..core._agent_base import AgentBase
 from ..core._context import RunContextWrapper, ToolContext
 from ..core._items import Item
 from ..exceptions import (
@@ -74,8 +75,8 @@ def split_input_guardrails(
 
 async def run_input_guardrails(
     guardrails: Sequence[InputGuardrail[Any]],
-    context: RunContextWrapper[Any],
-    agent: Agent[Any],
+    context: RunContextWrapper[object],
+    agent: Agent[object],
     input: str | list[Item],
     tracer: RunTracer | None = None,
     on_result: Callable[[InputGuardrailResult], None] | None = None,
@@ -111,8 +112,8 @@ async def run_input_guardrails(
 
 async def run_output_guardrails(
     guardrails: Sequence[OutputGuardrail[Any]],
-    context: RunContextWrapper[Any],
-    agent: Agent[Any],
+    context: RunContextWrapper[object],
+    agent: Agent[object],
     output: Any,
     tracer: RunTracer | None = None,
     on_result: Callable[[OutputGuardrailResult], None] | None = None,
@@ -147,7 +148,7 @@ async def run_output_guardrails(
 
 
 async def beside_input_guardrails(
-    checks: Coroutine[Any, Any, list[InputGuardrailResult]], call: Coroutine[Any, Any, _T]
+    checks: Awaitable[list[InputGuardrailResult]], call: Awaitable[_T]
 ) -> tuple[list[InputGuardrailResult], _T]:
     """Run the input guardrails beside the first model call; return once both are done.
 
@@ -180,8 +181,8 @@ async def beside_input_guardrails(
 
 async def check_tool_input(
     tool: FunctionTool,
-    context: ToolContext[Any],
-    agent: Agent[Any],
+    context: ToolContext[object],
+    agent: Agent[object],
     results: list[ToolInputGuardrailResult],
     tracer: RunTracer | None = None,
     on_result: Callable[[ToolInputGuardrailResult], None] | None = None,
@@ -216,8 +217,8 @@ async def check_tool_input(
 
 async def check_tool_output(
     tool: FunctionTool,
-    context: ToolContext[Any],
-    agent: Agent[Any],
+    context: ToolContext[object],
+    agent: Agent[object],
     output: Any,
     results: list[ToolOutputGuardrailResult],
     tracer: RunTracer | None = None,
@@ -256,7 +257,7 @@ async def check_tool_output(
 
 @contextlib.contextmanager
 def guardrail_span(
-    tracer: RunTracer | None, kind: GuardrailKind, name: str, agent: Any
+    tracer: RunTracer | None, kind: GuardrailKind, name: str, agent: AgentBase
 ) -> Generator[Callable[[bool], None]]:
     """A guardrail's span, when there is a tracer; yields what records whether it tripped.
 
@@ -279,7 +280,7 @@ def guardrail_span(
 async def _run_guardrails(
     kind: GuardrailKind,
     guardrails: Sequence[_G],
-    agent: Agent[Any],
+    agent: Agent[object],
     call: Callable[[_G], Awaitable[_Result]],
     error: Callable[[_Result], Exception],
     tracer: RunTracer | None,
@@ -302,9 +303,7 @@ async def _run_guardrails(
     return await _all_or_first_trip([check(g) for g in guardrails], record)
 
 
-async def _all_or_first_trip(
-    checks: list[Coroutine[Any, Any, _R]], record: Callable[[_R], None]
-) -> list[_R]:
+async def _all_or_first_trip(checks: list[Awaitable[_R]], record: Callable[[_R], None]) -> list[_R]:
     # `record` raises the tripwire error; anything raised cancels the checks still running.
     if len(checks) <= 1:  # the common case: no tasks to make
         results = [await check for check in checks]

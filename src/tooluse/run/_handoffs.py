@@ -17,6 +17,7 @@ from typing import Any
 
 from ..agents._agent import Agent
 from ..agents._handoffs import Handoff
+from ..core._agent_base import AgentBase
 from ..core._context import RunContextWrapper
 from ..core._items import Item
 from ..tools._function_tool import FunctionTool
@@ -37,12 +38,12 @@ TRANSFER_TOOL = "transfer"
 NO_AGENT = "none"
 """What the model picks in the one-tool mode when no agent fits."""
 
-AgentHandoff = Handoff[Agent[Any]]
+AgentHandoff = Handoff[Agent[object]]
 """A handoff as the run holds it: to an `Agent`."""
 
 
 async def enabled_handoffs(
-    handoffs: list[AgentHandoff], context: RunContextWrapper[Any], agent: Any
+    handoffs: list[AgentHandoff], context: RunContextWrapper[object], agent: AgentBase
 ) -> list[AgentHandoff]:
     """The handoffs offered this turn: those enabled for this context and agent.
 
@@ -121,13 +122,13 @@ def read_handoff(
 def _read_transfer(call: Item, handoffs: Sequence[AgentHandoff]) -> HandoffCall:
     names = {h.agent.name: h for h in handoffs}
     try:
-        chosen: Any = json.loads(call.get("arguments") or "{}").get("agent")
+        chosen: object = json.loads(call.get("arguments") or "{}").get("agent")
     except (json.JSONDecodeError, AttributeError):
         chosen = None
     valid = ", ".join([*names, NO_AGENT])
     if chosen == NO_AGENT:
         return HandoffCall(call["call_id"], None, "", "No agent fits: answer the user yourself.")
-    if chosen not in names:
+    if not isinstance(chosen, str) or chosen not in names:
         refusal = f"There is no agent {chosen!r} to transfer to; valid names: {valid}."
         return HandoffCall(call["call_id"], None, "", refusal)
     return HandoffCall(call["call_id"], names[chosen], "")
@@ -156,7 +157,9 @@ async def _never_invoked(ctx: Any, arguments: str) -> str:
     return "Handoffs are carried out by the runner."  # reached only outside Runner
 
 
-async def run_on_handoff(target: AgentHandoff, context: RunContextWrapper[Any], data: Any) -> None:
+async def run_on_handoff(
+    target: AgentHandoff, context: RunContextWrapper[object], data: Any
+) -> None:
     """Run the handoff's `on_handoff`, with the input when it has an `input_type`.
 
     Args:

@@ -127,7 +127,7 @@ async def _request(
 def _count(
     events: RunEvents,
     usage: Usage,
-    agent: Agent[Any],
+    agent: Agent[object],
     model: Model,
     response: ModelResponse,
     duration: float,
@@ -143,7 +143,7 @@ def _count(
 
 
 async def _fetch(
-    run: RunSetup, record: RunRecord, agent: Agent[Any], model: Model, request: ModelRequest
+    run: RunSetup, record: RunRecord, agent: Agent[object], model: Model, request: ModelRequest
 ) -> tuple[ModelResponse, float]:
     """The response, trying again as the retry policy says; and how long its attempt took."""
     events = run.events
@@ -183,7 +183,7 @@ async def _fetch(
 
 
 async def _attempt(
-    run: RunSetup, agent: Agent[Any], model: Model, request: ModelRequest, stream: _Stream | None
+    run: RunSetup, agent: Agent[object], model: Model, request: ModelRequest, stream: _Stream | None
 ) -> ModelResponse:
     """One attempt at the call, with its hooks and span."""
     events = run.events

@@ -7,7 +7,7 @@ run's result holds the same lists, so a reader sees them fill as the run goes.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -19,7 +19,7 @@ from ..models import Model, ModelResponse
 
 __all__ = ["InputChecks", "RunRecord"]
 
-InputChecks: TypeAlias = Callable[[Callable[[], Coroutine[Any, Any, None]]], Awaitable[None]]
+InputChecks: TypeAlias = Callable[[Callable[[], Awaitable[None]]], Awaitable[None]]
 """Runs the first model call (the function given) with the run's input guardrails."""
 
 

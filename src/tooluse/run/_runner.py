@@ -12,7 +12,7 @@ import asyncio
 import difflib
 import functools
 import inspect
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -250,7 +250,9 @@ class Run:
             state = RunState(agent.name, _input_items(input))
             if usage is not None:
                 state.usage = usage
-        context = RunContextWrapper(context=options.get("context"), usage=state.usage)
+        context: RunContextWrapper[object] = RunContextWrapper(
+            context=options.get("context"), usage=state.usage
+        )
         events = RunEvents.of(options.get("hooks"), stream, run_tracer(config))
         self.record = RunRecord(state)
         self.run = RunSetup(
@@ -314,7 +316,7 @@ class Run:
         if tracer is not None:
             tracer.run_start(self.setup.agent)
 
-    def body(self) -> Coroutine[Any, Any, RunResult]:
+    def body(self) -> Awaitable[RunResult]:
         """The run's turns, within its time limit if it has one (`execute`'s middle step)."""
         if self.run.config.run_timeout is None:  # `_lean`: a coroutine returned, not awaited
             return self._turns()
@@ -367,7 +369,7 @@ class Run:
         if not state.new_items and state.turn is None:
             self.record.input_checks = self._input_checks(_as_given(state.input))
 
-    def _turns(self) -> Coroutine[Any, Any, RunResult]:
+    def _turns(self) -> Coroutine[object, None, RunResult]:
         """The loop over turns, as a coroutine (`_lean`: a coroutine returned, not awaited)."""
         return self._loop() if self._link is None else self._loop_on_session()
 
@@ -459,10 +461,12 @@ class Run:
             record.input_guardrail_results = add_made(record.input_guardrail_results, result)
             events.guardrail_result("input", result)
 
-        def check(guardrails: list[InputGuardrail[Any]]) -> Coroutine[Any, Any, Any]:
+        def check(
+            guardrails: list[InputGuardrail[Any]],
+        ) -> Awaitable[list[InputGuardrailResult]]:
             return run_input_guardrails(guardrails, run.context, agent, input, events.tracer, keep)
 
-        async def checks(call: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        async def checks(call: Callable[[], Awaitable[None]]) -> None:
             if before:
                 await check(before)
             if not beside:
@@ -612,7 +616,7 @@ def _as_given(items: list[Item]) -> str | list[Item]:
     return items
 
 
-def _input_items(input: Any) -> list[Item]:
+def _input_items(input: object) -> list[Item]:
     if isinstance(input, str):
         return [user_message(input)]
     if isinstance(input, list):
@@ -659,10 +663,10 @@ def _check_values(options: RunOptions) -> None:
         raise UserError(f"Runner: {'; '.join(problems)}")
 
 
-def _find_agent(start: Agent[Any], name: str) -> Agent[Any]:
+def _find_agent(start: Agent[object], name: str) -> Agent[object]:
     """The agent named `name`: the start, or one reachable from it through handoffs."""
     seen: set[int] = set()
-    pending: list[Agent[Any]] = [start]
+    pending: list[Agent[object]] = [start]
     while pending:
         agent = pending.pop()
         if agent.name == name:

@@ -11,8 +11,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ..agents._agent import Agent
 from ..agents._handoffs import as_handoffs
@@ -21,7 +22,7 @@ from ..exceptions import UserError
 from ..schema._output_type import OutputSchema, output_schema
 from ..tools._changes import changes
 from ..tools._function_tool import FunctionTool
-from ..tools._toolsets import Tool, is_static, list_tools, toolsets_to_enter
+from ..tools._toolsets import Tool, ToolEntry, is_static, list_tools, toolsets_to_enter
 from ._backend import run_backend
 from ._config import RunConfig
 from ._events import RunEvents
@@ -42,7 +43,7 @@ class TurnTools:
 
     @classmethod
     def index(
-        cls, agent: Agent[Any], tools: list[Tool], handoffs: Sequence[FunctionTool]
+        cls, agent: Agent[object], tools: list[Tool], handoffs: Sequence[FunctionTool]
     ) -> TurnTools:
         """Index an agent's tools, refusing two with one name.
 
@@ -86,7 +87,7 @@ def _clash(name: str, tools: list[FunctionTool]) -> str:
 class AgentSetup:
     """What a turn needs of the agent answering, computed when it takes over."""
 
-    agent: Agent[Any]
+    agent: Agent[object]
     handoffs: Sequence[AgentHandoff]
     """The handoffs offered now (read only: an agent without any shares one empty tuple)."""
     handoff_tools: Sequence[FunctionTool]
@@ -97,7 +98,7 @@ class AgentSetup:
     """Every handoff, when some are enabled by a function asked each turn."""
 
     @classmethod
-    def of(cls, agent: Agent[Any]) -> AgentSetup:
+    def of(cls, agent: Agent[object]) -> AgentSetup:
         """Set an agent up to answer.
 
         Args:
@@ -115,7 +116,7 @@ class AgentSetup:
         output = output_schema(agent.output_type) if agent.output_type is not None else None
         return cls(agent, handoffs, tools, output, switchable=switchable)
 
-    async def turn_tools(self, context: RunContextWrapper[Any]) -> TurnTools:
+    async def turn_tools(self, context: RunContextWrapper[object]) -> TurnTools:
         """The agent's tools for the coming turn.
 
         Args:
@@ -158,16 +159,16 @@ class _KeptTools(NamedTuple):
     was set again (`_tool_changes.py`).
     """
 
-    entries: list[Any]
+    entries: list[ToolEntry]
     """`agent.tools` when they were indexed."""
     changed_at: int
     """`changes()` before they were indexed."""
     tools: TurnTools
-    toolsets: list[Any]
+    toolsets: list[AbstractAsyncContextManager[object]]
     """What of them a run enters (`toolsets_to_enter`)."""
 
     @staticmethod
-    def find(agent: Agent[Any]) -> _KeptTools | None:
+    def find(agent: Agent[object]) -> _KeptTools | None:
         """The agent's kept tools, if they are still its tools."""
         kept: _KeptTools | None = vars(agent).get(_KEPT)
         if kept is None or kept.changed_at != changes() or kept.entries != agent.tools:
@@ -175,13 +176,13 @@ class _KeptTools(NamedTuple):
         return kept
 
     @staticmethod
-    def of(agent: Agent[Any]) -> TurnTools | None:
+    def of(agent: Agent[object]) -> TurnTools | None:
         """The agent's kept tools, indexed, if they are still its tools."""
         kept = _KeptTools.find(agent)
         return None if kept is None else kept.tools
 
     @staticmethod
-    def keep(agent: Agent[Any], entries: list[Any], count: int, tools: TurnTools) -> None:
+    def keep(agent: Agent[object], entries: list[ToolEntry], count: int, tools: TurnTools) -> None:
         """Keep `tools`, indexed from `entries` at `count`, for the agent's next runs."""
         # On the agent itself (not a dataclass field: clones and equality ignore it), so the
         # kept tools live as long as the agent; a shallow copy shares it, and checks it too.
@@ -191,7 +192,7 @@ class _KeptTools(NamedTuple):
 _KEPT = "_kept_tools"
 
 
-def agent_toolsets(agent: Agent[Any]) -> list[Any]:
+def agent_toolsets(agent: Agent[object]) -> list[AbstractAsyncContextManager[object]]:
     """The toolsets a run enters for the agent's tools (found once, for kept tools).
 
     Args:
@@ -208,7 +209,7 @@ def agent_toolsets(agent: Agent[Any]) -> list[Any]:
 class RunSetup:
     """What the steps of a run read and never change: its context, settings and watchers."""
 
-    context: RunContextWrapper[Any]
+    context: RunContextWrapper[object]
     """The run context: your object, and the run's usage."""
     config: RunConfig
     """The run's settings."""

@@ -22,7 +22,7 @@ import inspect
 import json
 from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from ..core._items import Item
 from ..core._state import RunState, SessionProgress
@@ -256,7 +256,8 @@ class SessionLink:
         callback = self.config.session_input_callback
         if callback is None:
             return [*history, *new_input]
-        built: Any = callback(history, new_input)
+        # What the user's callback returned, checked: it may not keep to its type.
+        built = cast(object, callback(history, new_input))
         if inspect.isawaitable(built):
             built = await built
         if not isinstance(built, list):
@@ -264,4 +265,4 @@ class SessionLink:
                 f"session_input_callback returned {type(built).__name__}: return the list of "
                 "items the model is sent (say, a summary of the history, then the new input)"
             )
-        return list(built)  # pyright: ignore[reportUnknownArgumentType]
+        return list(cast(list[Item], built))

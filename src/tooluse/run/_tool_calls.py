@@ -144,7 +144,7 @@ def unknown_tool_message(name: str, available: Iterable[str]) -> str:
 
 def _unwrap(call_id: str, arguments: str, by_name: Mapping[str, FunctionTool]) -> CallGroup:
     try:
-        payload: Any = json.loads(arguments or "{}")
+        payload: object = json.loads(arguments or "{}")
     except json.JSONDecodeError:
         payload = None
     uses: Any = (

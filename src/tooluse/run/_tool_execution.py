@@ -15,7 +15,7 @@ import functools
 import json
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from ..agents._agent import Agent
 from ..core._context import RunContextWrapper, ToolContext
@@ -87,7 +87,7 @@ class ToolExecutor:
 
     def __init__(
         self,
-        context: RunContextWrapper[Any],
+        context: RunContextWrapper[object],
         config: RunConfig,
         events: RunEvents,
         record: RunRecord,
@@ -114,7 +114,7 @@ class ToolExecutor:
 
     async def run(
         self,
-        agent: Agent[Any],
+        agent: Agent[object],
         groups: Sequence[CallGroup],
         finished: list[GroupOutcome],
     ) -> list[GroupOutcome]:
@@ -152,7 +152,9 @@ class ToolExecutor:
             first = last
         return outcomes
 
-    def call(self, agent: Agent[Any], call_id: str, planned: PlannedCall) -> Awaitable[ToolOutcome]:
+    def call(
+        self, agent: Agent[object], call_id: str, planned: PlannedCall
+    ) -> Awaitable[ToolOutcome]:
         """One call, to await: through whatever wraps it, or as the tool's own invocation.
 
         The call was counted in the run's usage before the turn's calls started
@@ -174,7 +176,7 @@ class ToolExecutor:
             return invoke_within(tool, ctx, planned.arguments, self.settings)
         return self._wrapped(agent, tool, ctx, planned.arguments)
 
-    def _wrapping(self, agent: Agent[Any], tool: FunctionTool) -> bool:
+    def _wrapping(self, agent: Agent[object], tool: FunctionTool) -> bool:
         """Whether anything runs around the tool's call: each step `_wrapped` may take.
 
         A hand-built `on_invoke_tool` is wrapped too: a timeout it runs past is turned
@@ -192,7 +194,7 @@ class ToolExecutor:
         )
 
     async def _wrapped(
-        self, agent: Agent[Any], tool: FunctionTool, ctx: ToolContext[Any], arguments: str
+        self, agent: Agent[object], tool: FunctionTool, ctx: ToolContext[object], arguments: str
     ) -> ToolOutcome:
         """The call, once one of the run's `max_concurrent_tool_calls` slots is free."""
         if self._slots is None:
@@ -201,7 +203,7 @@ class ToolExecutor:
             return await self._traced(agent, tool, ctx, arguments)
 
     async def _traced(
-        self, agent: Agent[Any], tool: FunctionTool, ctx: ToolContext[Any], arguments: str
+        self, agent: Agent[object], tool: FunctionTool, ctx: ToolContext[object], arguments: str
     ) -> ToolOutcome:
         """The call, in its span when the run is traced (a nested run's spans nest in it)."""
         tracer = self.events.tracer
@@ -213,7 +215,7 @@ class ToolExecutor:
             return outcome
 
     async def _guarded(
-        self, agent: Agent[Any], tool: FunctionTool, ctx: ToolContext[Any], arguments: str
+        self, agent: Agent[object], tool: FunctionTool, ctx: ToolContext[object], arguments: str
     ) -> ToolOutcome:
         """The call, with its guardrails and the hooks around it."""
         events, record = self.events, self.record
@@ -253,8 +255,8 @@ class ToolExecutor:
         return outcome
 
     def _context(
-        self, agent: Agent[Any], call_id: str, planned: PlannedCall, tool: FunctionTool
-    ) -> ToolContext[Any]:
+        self, agent: Agent[object], call_id: str, planned: PlannedCall, tool: FunctionTool
+    ) -> ToolContext[object]:
         return ToolContext(
             context=self.context.context,
             usage=self.context.usage,
@@ -265,7 +267,7 @@ class ToolExecutor:
             run_config=self.config,
         )
 
-    async def answer_local(self, agent: Agent[Any], item: Item, tool: LocalTool) -> Item:
+    async def answer_local(self, agent: Agent[object], item: Item, tool: LocalTool) -> Item:
         """Answer a computer action, shell command or MCP approval request, with hooks around.
 
         Args:
@@ -284,7 +286,7 @@ class ToolExecutor:
             span.set_result(json.dumps(answer), failed=False)
             return answer
 
-    async def _answer_local(self, agent: Agent[Any], item: Item, tool: LocalTool) -> Item:
+    async def _answer_local(self, agent: Agent[object], item: Item, tool: LocalTool) -> Item:
         watched = self.events.watched(agent)
         if watched:
             await self.events.tool_start(self.context, agent, tool)

@@ -357,7 +357,7 @@ def _to_run(groups: Sequence[CallGroup]) -> int:
 
 
 async def _run_at_once(
-    run: RunSetup, groups: Sequence[CallGroup], agent: Agent[Any], answers: dict[str, Item]
+    run: RunSetup, groups: Sequence[CallGroup], agent: Agent[object], answers: dict[str, Item]
 ) -> list[GroupOutcome]:
     """Run the calls of several groups (or a group of several) at once."""
     finished: list[GroupOutcome] = []
@@ -475,7 +475,7 @@ def _results(outcomes: list[GroupOutcome]) -> list[FunctionToolResult]:
 
 
 async def _decide_final(
-    context: RunContextWrapper[Any], agent: Agent[Any], results: list[FunctionToolResult]
+    context: RunContextWrapper[object], agent: Agent[object], results: list[FunctionToolResult]
 ) -> NextStep:
     behavior = agent.tool_use_behavior
     if behavior == "run_llm_again" or not results:

@@ -41,7 +41,10 @@ __all__ = [
     "as_agent",
 ]
 
-Instructions = str | Callable[[RunContextWrapper[Any], "Agent[Any]"], "str | Awaitable[str]"] | None
+Instructions = (
+    str | Callable[[RunContextWrapper[TContext], "Agent[TContext]"], "str | Awaitable[str]"] | None
+)
+"""The system prompt: a string, or a function of the run context and the agent, sync or async."""
 
 
 @dataclass
@@ -51,7 +54,7 @@ class Agent(AgentBase, Generic[TContext]):
     name: str
     """The agent's name, for results and handoffs."""
     _: KW_ONLY  # the rest by keyword: positions differ between SDKs, names do not
-    instructions: Instructions = None
+    instructions: Instructions[TContext] = None
     """The system prompt: a string, or a sync/async function of the run context and agent."""
     tools: Sequence[FunctionTool | HostedTool | Toolset] = field(
         default_factory=list[FunctionTool | HostedTool | Toolset]
@@ -76,7 +79,7 @@ class Agent(AgentBase, Generic[TContext]):
     """After a turn with tool calls, drop a forced `tool_choice` so it cannot loop forever."""
     output_type: Any = None
     """None for a text answer, or a type the answer must be (its strict schema is sent)."""
-    hooks: AgentHooks[Any] | None = None
+    hooks: AgentHooks[TContext] | None = None
     """Callbacks for this agent's steps (`AgentHooks`)."""
     input_guardrails: list[InputGuardrail[TContext]] = field(
         default_factory=list["InputGuardrail[TContext]"]
@@ -141,7 +144,7 @@ class Agent(AgentBase, Generic[TContext]):
             return tool
         return dataclasses.replace(tool, is_enabled=is_enabled, needs_approval=needs_approval)
 
-    async def get_system_prompt(self, run_context: RunContextWrapper[Any]) -> str | None:
+    async def get_system_prompt(self, run_context: RunContextWrapper[TContext]) -> str | None:
         """The instructions for a turn with this context, as openai-agents names them.
 
         Args:
@@ -156,7 +159,7 @@ class Agent(AgentBase, Generic[TContext]):
         made = instructions(run_context, self)
         return await made if inspect.isawaitable(made) else made
 
-    async def get_all_tools(self, run_context: RunContextWrapper[Any]) -> list[Tool]:
+    async def get_all_tools(self, run_context: RunContextWrapper[TContext]) -> list[Tool]:
         """The tools this agent offers in a turn with this context, as openai-agents names it.
 
         Args:
@@ -168,7 +171,7 @@ class Agent(AgentBase, Generic[TContext]):
         """
         return await list_tools(self.tools, run_context, self)
 
-    def clone(self, **changes: Any) -> Agent[TContext]:
+    def clone(self, **changes: object) -> Agent[TContext]:
         """A copy of this agent with some fields changed.
 
         Args:
@@ -207,27 +210,34 @@ class AgentHooks(AgentHooksBase[TContext, Agent[Any]]):
     """
 
 
-class _ToolsAndServers(list[Any]):
+class _ToolsAndServers(list[Tool | Toolset]):
     """`Agent.tools` with its `mcp_servers` after them; `own` is what `tools=` was given."""
 
-    own: Sequence[Any]
+    own: Sequence[Tool | Toolset]
 
 
-def _with_servers(owner: str, tools: Sequence[Any], servers: Sequence[Toolset]) -> Sequence[Any]:
-    """The tools, then the MCP servers (a clone's `tools` hold the old servers: left out)."""
+def _with_servers(
+    owner: str, tools: Sequence[Tool | Toolset], servers: object
+) -> Sequence[Tool | Toolset]:
+    """The tools, then the MCP servers (a clone's `tools` hold the old servers: left out).
+
+    `servers` is `mcp_servers` as given, checked here.
+    """
     own = tools.own if isinstance(tools, _ToolsAndServers) else tools
-    given: Any = servers
-    if isinstance(given, (str, Toolset)) or not isinstance(given, Sequence):
-        raise UserError(f"{owner}: mcp_servers must be a list of MCP servers, not {given!r}")
-    if not servers:
-        return own
-    problems = [
-        f"mcp_servers[{index}] is {server!r}, not an MCP server (a toolset)"
-        for index, server in enumerate(cast(Sequence[Any], servers))
-        if not isinstance(server, Toolset) or isinstance(server, type)
-    ]
+    if isinstance(servers, (str, Toolset)) or not isinstance(servers, Sequence):
+        raise UserError(f"{owner}: mcp_servers must be a list of MCP servers, not {servers!r}")
+    entries = cast("Sequence[object]", servers)  # true of any sequence
+    toolsets: list[Toolset] = []
+    problems: list[str] = []
+    for index, entry in enumerate(entries):
+        if isinstance(entry, Toolset) and not isinstance(entry, type):
+            toolsets.append(entry)
+        else:
+            problems.append(f"mcp_servers[{index}] is {entry!r}, not an MCP server (a toolset)")
     if problems:
         raise UserError(f"{owner}: " + "; ".join(problems))
-    combined = _ToolsAndServers([*own, *servers])
+    if not toolsets:
+        return own
+    combined = _ToolsAndServers([*own, *toolsets])
     combined.own = own
     return combined

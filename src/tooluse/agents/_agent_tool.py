@@ -50,7 +50,7 @@ class AgentToolCall(NamedTuple):
 _run: list[Callable[[AgentToolCall], Awaitable[str]]] = []
 """How the run loop runs an agent tool's call (set once, by `tooluse.run`)."""
 
-_AGENTS: weakref.WeakKeyDictionary[Callable[..., Any], AgentBase] = weakref.WeakKeyDictionary()
+_AGENTS: weakref.WeakKeyDictionary[Callable[..., object], AgentBase] = weakref.WeakKeyDictionary()
 """The agent each agent tool's function asks (a tool renamed with `replace` keeps it)."""
 
 

@@ -58,7 +58,7 @@ class Handoff(Generic[TAgent]):
     _parameters: dict[str, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        _check_callbacks(self)
+        _check_callbacks(self.agent.name, self.on_handoff, self.input_type)
         # Built once: an input type strict mode cannot take fails now, not at a handoff.
         self._parameters = _parameters_schema(self.agent.name, self.input_type)
 
@@ -76,7 +76,7 @@ class Handoff(Generic[TAgent]):
         """The strict JSON schema of the handoff tool's arguments."""
         return self._parameters
 
-    def parse_input(self, arguments: str) -> Any:
+    def parse_input(self, arguments: str) -> object:
         """The handoff's validated input, or None without an `input_type`.
 
         Args:
@@ -101,7 +101,7 @@ def handoff(
     tool_name_override: str | None = None,
     tool_description_override: str | None = None,
     on_handoff: OnHandoff | None = None,
-    input_type: Any = None,
+    input_type: object = None,
     input_filter: InputFilter | None = None,
     is_enabled: bool | EnabledPredicate = True,
 ) -> Handoff[TAgent]:
@@ -137,22 +137,21 @@ def handoff(
     )
 
 
-def _check_callbacks(handoff: Handoff[Any]) -> None:
-    """Refuse, when the handoff is built, what would fail only when the model hands off."""
-    name = handoff.agent.name
-    if handoff.on_handoff is None:
-        if handoff.input_type is not None:
+def _check_callbacks(name: str, on_handoff: object, input_type: object) -> None:
+    """Refuse, when the handoff to `name` is built, what would fail only when it is taken."""
+    if on_handoff is None:
+        if input_type is not None:
             raise UserError(
-                f"handoff to '{name}': input_type={handoff.input_type!r} needs an on_handoff "
+                f"handoff to '{name}': input_type={input_type!r} needs an on_handoff "
                 "that receives the input: pass on_handoff=f with f(run_context, input)"
             )
         return
-    if not callable(handoff.on_handoff):
+    if not callable(on_handoff):
         raise UserError(
-            f"handoff to '{name}': on_handoff={handoff.on_handoff!r} must be a function of "
+            f"handoff to '{name}': on_handoff={on_handoff!r} must be a function of "
             "the run context (and the input, with an input_type)"
         )
-    _check_on_handoff(name, handoff.on_handoff, handoff.input_type)
+    _check_on_handoff(name, on_handoff, input_type)
 
 
 def _parameters_schema(agent: str, input_type: Any) -> dict[str, Any]:
@@ -162,7 +161,7 @@ def _parameters_schema(agent: str, input_type: Any) -> dict[str, Any]:
     return strict_or_error(schema, f"handoff to '{agent}'", "use another input_type")
 
 
-def _check_on_handoff(agent: str, on_handoff: OnHandoff, input_type: Any) -> None:
+def _check_on_handoff(agent: str, on_handoff: Callable[..., object], input_type: object) -> None:
     """Refuse a callback of the wrong arity now, not when the model hands off."""
     given = ("run_context",) if input_type is None else ("run_context", "input")
     try:
@@ -180,7 +179,7 @@ def _check_on_handoff(agent: str, on_handoff: OnHandoff, input_type: Any) -> Non
         ) from None
 
 
-def _name(func: Callable[..., Any]) -> str:
+def _name(func: object) -> str:
     return getattr(func, "__qualname__", None) or repr(func)
 
 

@@ -265,9 +265,7 @@ class AgentHooksBase(Generic[TContext, TAgent]):
         """
 
 
-HooksKind = type[RunHooksBase[Any, Any]] | type[AgentHooksBase[Any, Any]]
-
-_OTHER: dict[type, HooksKind] = {RunHooksBase: AgentHooksBase, AgentHooksBase: RunHooksBase}
+_OTHER: dict[type, type] = {RunHooksBase: AgentHooksBase, AgentHooksBase: RunHooksBase}
 _SHOWN = {RunHooksBase: "RunHooks", AgentHooksBase: "AgentHooks"}
 """The names users subclass (`RunHooks` and `AgentHooks` bind these bases to `Agent`)."""
 _NAMED = {RunHooksBase: "a RunHooks", AgentHooksBase: "an AgentHooks"}
@@ -290,7 +288,7 @@ _verdicts: dict[type, weakref.WeakKeyDictionary[type, str]] = {
 }
 
 
-def check_hooks(hooks: object, kind: HooksKind, where: str) -> None:
+def check_hooks(hooks: object, kind: type, where: str) -> None:
     """Refuse hooks the run could not call, before the step that would call them.
 
     Each method of `kind` that the class overrides must be async and take the

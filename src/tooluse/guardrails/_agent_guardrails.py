@@ -25,6 +25,7 @@ from ..exceptions import (
 )
 from ..schema._callables import default_name
 from ._checks import (
+    Guardrail,
     GuardrailKind,
     called_bare,
     check_guardrail_function,
@@ -194,7 +195,7 @@ class OutputGuardrail(Generic[TContext]):
         return self.name or default_name(self.guardrail_function)
 
     async def run(
-        self, context: RunContextWrapper[TContext], agent: AgentBase, agent_output: Any
+        self, context: RunContextWrapper[TContext], agent: AgentBase, agent_output: object
     ) -> OutputGuardrailResult:
         """Run the check (the runner does; call it yourself to test a guardrail).
 
@@ -295,7 +296,7 @@ def output_guardrail(
     return decorate if func is None else decorate(called_bare("output_guardrail", func))
 
 
-async def call_guardrail_function(guardrail: Any, args: tuple[Any, ...]) -> Any:
+async def call_guardrail_function(guardrail: Guardrail, args: tuple[object, ...]) -> object:
     """Call a guardrail's function, awaiting it if it is async.
 
     Args:

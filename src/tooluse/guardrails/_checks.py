@@ -10,13 +10,14 @@ naming the guardrail and the fix. The run loop runs them (`tooluse.run._guardrai
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
-from typing import Any, Literal, TypeAlias, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Literal, Protocol, TypeAlias, TypeVar
 
 from ..exceptions import UserError
 from ..schema._callables import default_name, describe_callable
 
 __all__ = [
+    "Guardrail",
     "GuardrailKind",
     "called_bare",
     "check_guardrail_function",
@@ -30,6 +31,21 @@ GuardrailKind: TypeAlias = Literal["input", "output", "tool_input", "tool_output
 
 _V = TypeVar("_V")
 
+
+class Guardrail(Protocol):
+    """What the checks read of a guardrail of any of the four kinds."""
+
+    @property
+    def guardrail_function(self) -> Callable[..., object]:
+        """The function the run calls."""
+        ...
+
+    @property
+    def name(self) -> object:
+        """Its name as given: a string or None, unless the developer erred."""
+        ...
+
+
 # Where each kind of guardrail goes: for the message about one in the wrong list.
 _PLACES: dict[str, str] = {
     "input": "Agent(input_guardrails=[...]) or RunConfig(input_guardrails=[...])",
@@ -39,7 +55,7 @@ _PLACES: dict[str, str] = {
 }
 
 
-def check_guardrail_function(guardrail: Any, params: tuple[str, ...]) -> None:
+def check_guardrail_function(guardrail: Guardrail, params: tuple[str, ...]) -> None:
     """Refuse a guardrail whose function cannot be called as the run calls it.
 
     Args:
@@ -49,7 +65,7 @@ def check_guardrail_function(guardrail: Any, params: tuple[str, ...]) -> None:
     Raises:
         UserError: Naming the guardrail, what is wrong, and how the run calls it.
     """
-    func = guardrail.guardrail_function
+    func: object = guardrail.guardrail_function  # as given: not yet known to be callable
     owner = _owner(guardrail)
     call = f"function({', '.join(params)})"
     if not callable(func):
@@ -101,7 +117,7 @@ def check_guardrail_list(owner: str, field: str, entries: object, kind: Guardrai
         raise UserError(f"{owner} has {field} that are not {_kind_text(kind)} guardrails:\n{lines}")
 
 
-def guardrail_verdict(guardrail: Any, made: object, expected: type[_V]) -> _V:
+def guardrail_verdict(guardrail: Guardrail, made: object, expected: type[_V]) -> _V:
     """What a guardrail function returned, if it is a verdict of the type its kind returns.
 
     Args:
@@ -160,8 +176,8 @@ def default_guardrail_name(func: object) -> str | None:
     return (default_name(func) or None) if callable(func) else None
 
 
-def _owner(guardrail: Any) -> str:
-    kind: str = guardrail._kind
+def _owner(guardrail: Guardrail) -> str:
+    kind: str = getattr(guardrail, "_kind", "")  # each kind's class says which it is
     name = guardrail.name if isinstance(guardrail.name, str) else None
     name = name or default_guardrail_name(guardrail.guardrail_function)
     return f"{_kind_text(kind).capitalize()} guardrail '{name or '?'}'"

@@ -101,7 +101,7 @@ class ToolGuardrailFunctionOutput:
             )
 
     @classmethod
-    def allow(cls, output_info: Any = None) -> ToolGuardrailFunctionOutput:
+    def allow(cls, output_info: object = None) -> ToolGuardrailFunctionOutput:
         """Let the call run (input), or keep its output (output).
 
         Args:
@@ -113,7 +113,9 @@ class ToolGuardrailFunctionOutput:
         return cls(output_info, AllowBehavior(type="allow"))
 
     @classmethod
-    def reject_content(cls, message: str, output_info: Any = None) -> ToolGuardrailFunctionOutput:
+    def reject_content(
+        cls, message: str, output_info: object = None
+    ) -> ToolGuardrailFunctionOutput:
         """Do not run the call (input), or drop its output (output); the run goes on.
 
         Args:
@@ -126,7 +128,7 @@ class ToolGuardrailFunctionOutput:
         return cls(output_info, RejectContentBehavior(type="reject_content", message=message))
 
     @classmethod
-    def raise_exception(cls, output_info: Any = None) -> ToolGuardrailFunctionOutput:
+    def raise_exception(cls, output_info: object = None) -> ToolGuardrailFunctionOutput:
         """Stop the run with `ToolInputGuardrailTripwireTriggered` or its output twin.
 
         Args:

@@ -18,10 +18,11 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
+from ..core._agent_base import AgentBase
 from ..exceptions import UserError
 from ..schema._lints import Finding
 from ..tools._function_tool import FunctionTool
-from ._client import MCPServer, _ServerToolInvoker  # pyright: ignore[reportPrivateUsage]
+from ._client import MCPServer, ServerToolInvoker
 
 __all__ = ["CHECK_SECONDS", "ServerCheck", "check_servers"]
 
@@ -32,7 +33,9 @@ ServerCheck = tuple[list[Finding], list[str]]
 """The findings about one server and the names its tools are offered under."""
 
 
-def check_servers(servers: Sequence[tuple[MCPServer[Any], Any]]) -> list[ServerCheck]:
+def check_servers(
+    servers: Sequence[tuple[MCPServer[Any], AgentBase | None]],
+) -> list[ServerCheck]:
     """Connect to each server, list its tools, and say how each is sent.
 
     Args:
@@ -50,7 +53,7 @@ def check_servers(servers: Sequence[tuple[MCPServer[Any], Any]]) -> list[ServerC
         return pool.submit(asyncio.run, all_at_once()).result()
 
 
-async def _check(server: MCPServer[Any], agent: Any) -> ServerCheck:
+async def _check(server: MCPServer[Any], agent: AgentBase | None) -> ServerCheck:
     try:
         tools = await asyncio.wait_for(_listed(server, agent), CHECK_SECONDS)
     except UserError as error:  # tools the model could not tell apart
@@ -63,14 +66,14 @@ async def _check(server: MCPServer[Any], agent: Any) -> ServerCheck:
     return findings, [tool.name for tool in tools]
 
 
-async def _listed(server: MCPServer[Any], agent: Any) -> list[FunctionTool]:
+async def _listed(server: MCPServer[Any], agent: AgentBase | None) -> list[FunctionTool]:
     async with server:
         return await server.list_tools(None, agent)
 
 
 def _tool_findings(server: MCPServer[Any], tool: FunctionTool) -> list[Finding]:
     invoker = tool.on_invoke_tool
-    if not isinstance(invoker, _ServerToolInvoker):  # pragma: no cover - a server lists its own
+    if not isinstance(invoker, ServerToolInvoker):  # pragma: no cover - a server lists its own
         return []
     where = f"from MCP server {server.name!r}"
     why = invoker.schema.why
@@ -101,14 +104,21 @@ def _tool_findings(server: MCPServer[Any], tool: FunctionTool) -> list[Finding]:
 
 def _unavailable(error: BaseException) -> str:
     """`ConnectionError: ...` of the error, or of the one error a group holds."""
-    inner: Any = getattr(error, "exceptions", None)
-    while isinstance(inner, tuple) and len(cast(tuple[Any, ...], inner)) == 1:
-        error = cast(BaseException, inner[0])  # anyio's task groups wrap errors in groups
-        inner = getattr(error, "exceptions", None)
+    while (inner := _only_error(error)) is not None:
+        error = inner  # anyio's task groups wrap errors in groups
     if isinstance(error, (TimeoutError, asyncio.TimeoutError)):
         return f"it did not answer within {CHECK_SECONDS:g} s"
     text = _one_line(error)
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _only_error(error: BaseException) -> BaseException | None:
+    """The one error in a group of one (an exception group's `exceptions`), else None."""
+    inner: object = getattr(error, "exceptions", None)
+    if not isinstance(inner, tuple):
+        return None
+    held = cast("tuple[object, ...]", inner)  # true of any tuple
+    return held[0] if len(held) == 1 and isinstance(held[0], BaseException) else None
 
 
 def _one_line(error: BaseException) -> str:

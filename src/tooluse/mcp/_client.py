@@ -34,6 +34,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from typing_extensions import NotRequired, Self, TypedDict
 
+from ..core._agent_base import AgentBase
 from ..core._context import RunContextWrapper, ToolContext
 from ..core._values import is_positive_number
 from ..exceptions import ToolArgumentsError, UserError
@@ -56,6 +57,7 @@ from ._options import (
     ToolFilterStatic,
     approval_for,
     check_require_approval,
+    check_tool_filter,
 )
 from ._results import MCPToolError, error_message, failure_text, result_output
 from ._schemas import ToolSchema, tool_schema
@@ -69,6 +71,7 @@ __all__ = [
     "MCPServerStreamableHttp",
     "MCPServerStreamableHttpParams",
     "MCPToolError",
+    "ServerToolInvoker",
 ]
 
 logger = logging.getLogger("tooluse")
@@ -138,12 +141,7 @@ class MCPServer(Generic[ParamsT]):
         ):
             if value is not None and not is_positive_number(value):
                 raise UserError(f"{owner}: {label}={value!r} must be a positive number or None")
-        given: Any = tool_filter
-        if given is not None and not callable(given) and not isinstance(given, dict):
-            raise UserError(
-                f"{owner}: tool_filter must be create_static_tool_filter(...), a function of "
-                "(ToolFilterContext, tool), or None"
-            )
+        check_tool_filter(owner, tool_filter)
         self._name = name
         self.cache_tools_list = cache_tools_list
         """Whether the server's tool list is fetched once and kept (`invalidate_tools_cache`)."""
@@ -222,7 +220,7 @@ class MCPServer(Generic[ParamsT]):
         )
 
     async def list_tools(
-        self, context: RunContextWrapper[Any] | None = None, agent: Any = None
+        self, context: RunContextWrapper[Any] | None = None, agent: AgentBase | None = None
     ) -> list[FunctionTool]:
         """The server's tools for the coming turn, filtered and prefixed.
 
@@ -325,7 +323,9 @@ class MCPServer(Generic[ParamsT]):
                 raise _Unavailable(self.name) from error
             return cast(_Connection, self._connection).client
 
-    async def _keeps(self, tool: types.Tool, context: RunContextWrapper[Any], agent: Any) -> bool:
+    async def _keeps(
+        self, tool: types.Tool, context: RunContextWrapper[Any], agent: AgentBase | None
+    ) -> bool:
         chosen = self.tool_filter
         if chosen is None:
             return True
@@ -355,7 +355,7 @@ class MCPServer(Generic[ParamsT]):
             name=name,
             description=tool.description or tool.title or "",
             params_json_schema=schema.params_json_schema,
-            on_invoke_tool=_ServerToolInvoker(self, tool.name, schema),
+            on_invoke_tool=ServerToolInvoker(self, tool.name, schema),
             strict_json_schema=False,  # already strict when it can be: no second transform
             timeout_seconds=self.timeout_seconds,
             needs_approval=approval_for(self.require_approval, tool.name),
@@ -390,13 +390,26 @@ class MCPServer(Generic[ParamsT]):
         )
 
 
-class _ServerToolInvoker:
-    """`on_invoke_tool` of a server's tool: the arguments checked and restored, the call made."""
+class ServerToolInvoker:
+    """`on_invoke_tool` of a server's tool: the arguments checked and restored, the call made.
+
+    `tooluse check` reads which server tool it calls, and how its schema is sent.
+    """
 
     def __init__(self, server: MCPServer[Any], tool_name: str, schema: ToolSchema) -> None:
+        """Call `tool_name` of `server`, its arguments checked against `schema`.
+
+        Args:
+            server: The server.
+            tool_name: The server's name for the tool.
+            schema: What the model is offered, and how its arguments come back.
+        """
         self.server = server
+        """The server the tool is called on."""
         self.tool_name = tool_name
+        """The server's name for the tool (before any prefix)."""
         self.schema = schema
+        """What the model is offered, and how its arguments come back."""
 
     @property
     def origin(self) -> str:
@@ -445,14 +458,14 @@ class _ServerToolInvoker:
         logger.warning("MCP tool %r failed with MCPError %s", name, error.code)
         return await failure_text(self.server.failure_error_function, ctx, error)
 
-    def _arguments(self, name: str, arguments: str) -> dict[str, Any]:
+    def _arguments(self, name: str, arguments: str) -> dict[str, object]:
         try:
-            parsed: Any = json.loads(arguments) if arguments.strip() else {}
+            parsed: object = json.loads(arguments) if arguments.strip() else {}
         except json.JSONDecodeError as error:
             raise ToolArgumentsError(name, [json_syntax_problem(error)]) from None
         if not isinstance(parsed, dict):
-            raise ToolArgumentsError(name, [not_an_object_problem(cast(object, parsed))])
-        values = cast(dict[str, Any], parsed)
+            raise ToolArgumentsError(name, [not_an_object_problem(parsed)])
+        values = cast("dict[str, object]", parsed)  # a JSON object's keys are strings
         adapters = self.schema.adapters
         if adapters is None:
             return values
@@ -578,25 +591,28 @@ class MCPServerStreamableHttp(MCPServer[MCPServerStreamableHttpParams]):
         return f"streamable_http: {params['url']}"
 
     def _transport(self) -> Transport:
-        return _streamable_http(self.params)
+        params = self.params
+        url, terminate = params["url"], params.get("terminate_on_close", True)
+        return _over_http_client(
+            params,
+            lambda client: streamable_http_client(
+                url, http_client=client, terminate_on_close=terminate
+            ),
+        )
+
+
+_Streams = TypeVar("_Streams")
 
 
 @asynccontextmanager
-async def _streamable_http(
+async def _over_http_client(
     params: MCPServerStreamableHttpParams,
-) -> AsyncGenerator[Any]:
+    transport: Callable[[httpx2.AsyncClient], AbstractAsyncContextManager[_Streams]],
+) -> AsyncGenerator[_Streams]:
+    """`transport`'s streams, over an HTTP client opened and closed with them."""
     timeout = httpx2.Timeout(params.get("timeout", 5), read=params.get("sse_read_timeout", 300))
-    http_client: httpx2.AsyncClient = httpx2.AsyncClient(
-        headers=params.get("headers"), timeout=timeout
-    )
-    async with (
-        http_client,
-        streamable_http_client(
-            params["url"],
-            http_client=http_client,
-            terminate_on_close=params.get("terminate_on_close", True),
-        ) as streams,
-    ):
+    http_client = httpx2.AsyncClient(headers=params.get("headers"), timeout=timeout)
+    async with http_client, transport(http_client) as streams:
         yield streams
 
 
@@ -624,12 +640,9 @@ class MCPServerSse(MCPServer[MCPServerSseParams]):
 
     def _transport(self) -> Transport:
         params = self.params
-        return cast(
-            AbstractAsyncContextManager[Any],
-            sse_client(
-                params["url"],
-                headers=params.get("headers"),
-                timeout=params.get("timeout", 5),
-                sse_read_timeout=params.get("sse_read_timeout", 300),
-            ),
+        return sse_client(
+            params["url"],
+            headers=params.get("headers"),
+            timeout=params.get("timeout", 5),
+            sse_read_timeout=params.get("sse_read_timeout", 300),
         )

@@ -12,6 +12,7 @@ from typing import Any, Literal, cast
 import mcp_types as types
 from typing_extensions import NotRequired, TypedDict
 
+from ..core._agent_base import AgentBase
 from ..core._context import RunContextWrapper
 from ..exceptions import UserError
 
@@ -24,6 +25,7 @@ __all__ = [
     "ToolFilterStatic",
     "approval_for",
     "check_require_approval",
+    "check_tool_filter",
     "create_static_tool_filter",
 ]
 
@@ -34,8 +36,9 @@ class ToolFilterContext:
 
     run_context: RunContextWrapper[Any]
     """The run context."""
-    agent: Any
-    """The agent whose tools are being listed."""
+    agent: AgentBase | None
+    """The agent whose tools are being listed; None when they are listed outside a run
+    (`server.list_tools()`)."""
     server_name: str
     """The MCP server's name."""
 
@@ -77,6 +80,23 @@ def create_static_tool_filter(
     return found
 
 
+def check_tool_filter(owner: str, tool_filter: object) -> None:
+    """Refuse a `tool_filter` that is none of its forms.
+
+    Args:
+        owner: Who holds it, for the message.
+        tool_filter: The filter, as given.
+
+    Raises:
+        UserError: Saying which forms are accepted.
+    """
+    if tool_filter is not None and not callable(tool_filter) and not isinstance(tool_filter, dict):
+        raise UserError(
+            f"{owner}: tool_filter must be create_static_tool_filter(...), a function of "
+            "(ToolFilterContext, tool), or None"
+        )
+
+
 class RequireApprovalToolList(TypedDict):
     """Tools named in a `require_approval` object."""
 
@@ -98,36 +118,39 @@ per tool, as `{"search": "never", "delete": "always"}` or
 _WORDS = {"always": True, "never": False}
 
 
-def check_require_approval(owner: str, setting: RequireApproval) -> None:
+def check_require_approval(owner: str, setting: object) -> None:
     """Refuse a `require_approval` that is none of its forms.
 
     Args:
         owner: Who holds it, for the message.
-        setting: The setting.
+        setting: The setting, as given.
 
     Raises:
         UserError: Saying which forms are accepted.
     """
-    given: Any = setting
-    if given is None or isinstance(given, bool) or (isinstance(given, str) and given in _WORDS):
+    if (
+        setting is None
+        or isinstance(setting, bool)
+        or (isinstance(setting, str) and setting in _WORDS)
+    ):
         return
-    if isinstance(given, Mapping) and all(
-        _entry_ok(key, value) for key, value in cast(Mapping[Any, Any], given).items()
+    if isinstance(setting, Mapping) and all(
+        _entry_ok(key, value) for key, value in cast("Mapping[object, object]", setting).items()
     ):
         return
     raise UserError(
-        f"{owner}: require_approval={given!r} must be 'always', 'never', a bool, "
+        f"{owner}: require_approval={setting!r} must be 'always', 'never', a bool, "
         "{tool_name: 'always' | 'never'}, or {'always' | 'never': {'tool_names': [...]}}"
     )
 
 
-def _entry_ok(key: Any, value: Any) -> bool:
+def _entry_ok(key: object, value: object) -> bool:
     if not isinstance(key, str):
         return False
     if isinstance(value, str):
         return value in _WORDS
-    names: Any = cast(dict[str, Any], value).get("tool_names") if isinstance(value, dict) else None
-    return key in _WORDS and isinstance(names, list)
+    listed = cast("dict[object, object]", value) if isinstance(value, dict) else {}
+    return key in _WORDS and isinstance(listed.get("tool_names"), list)
 
 
 def approval_for(setting: RequireApproval, tool_name: str) -> bool:
@@ -140,15 +163,17 @@ def approval_for(setting: RequireApproval, tool_name: str) -> bool:
     Returns:
         True when the setting asks for approval of this tool.
     """
-    given: Any = setting
-    if given is None or isinstance(given, bool):
-        return bool(given)
-    if isinstance(given, str):
-        return _WORDS[given]
-    per_tool = cast(Mapping[str, Any], given)
+    if setting is None or isinstance(setting, bool):
+        return bool(setting)
+    if isinstance(setting, str):
+        return _WORDS[setting]
+    per_tool = cast("Mapping[str, object]", setting)  # either form: keys are names or words
     for word, approve in _WORDS.items():
         listed = per_tool.get(word)
-        if isinstance(listed, dict) and tool_name in cast(dict[str, Any], listed)["tool_names"]:
+        if (
+            isinstance(listed, dict)
+            and tool_name in cast(RequireApprovalToolList, listed)["tool_names"]
+        ):
             return approve
     word = per_tool.get(tool_name)
     return _WORDS.get(word, False) if isinstance(word, str) else False

@@ -44,7 +44,6 @@ __all__ = [
 ]
 
 _MAX_ERROR_CHARS = 2000
-_RICH_BLOCKS = frozenset({"image", "resource"})
 
 
 class MCPToolError(Exception):
@@ -79,7 +78,7 @@ def result_output(result: types.CallToolResult) -> str | list[ToolOutput]:
         one block per line); with an image or an embedded file, one output per block.
     """
     content = result.content
-    if not any(block.type in _RICH_BLOCKS and _is_rich(block) for block in content):
+    if not any(_is_rich(block) for block in content):
         return result_text(result)
     if result.structured_content is None:
         return [_output(block) for block in content]
@@ -191,18 +190,17 @@ def _cut(message: str) -> str:
     return message if len(message) <= _MAX_ERROR_CHARS else message[:_MAX_ERROR_CHARS] + " [...]"
 
 
-def _is_rich(block: Any) -> bool:
+def _is_rich(block: types.ContentBlock) -> bool:
     """Whether a block goes to the model as more than text: an image, an embedded file."""
     if block.type == "image":
         return True
-    return isinstance(block.resource, types.BlobResourceContents)
+    return block.type == "resource" and isinstance(block.resource, types.BlobResourceContents)
 
 
-def _output(block: Any) -> ToolOutput:
-    kind = block.type
-    if kind == "image":
+def _output(block: types.ContentBlock) -> ToolOutput:
+    if block.type == "image":
         return ToolOutputImage(image_url=f"data:{block.mime_type};base64,{block.data}")
-    if kind == "resource" and isinstance(block.resource, types.BlobResourceContents):
+    if block.type == "resource" and isinstance(block.resource, types.BlobResourceContents):
         resource = block.resource
         mime = resource.mime_type or "application/octet-stream"
         return ToolOutputFileContent(
@@ -217,20 +215,19 @@ def _filename(uri: str) -> str:
     return name.split("?")[0] or uri
 
 
-def _describe(block: Any) -> str:
-    kind = getattr(block, "type", None)
-    if kind == "text":
-        return str(block.text)
-    if kind in ("image", "audio"):
-        return f"[{kind}: {block.mime_type}, {_size(block.data)}]"
-    if kind == "resource_link":
+def _describe(block: types.ContentBlock) -> str:
+    if block.type == "text":
+        return block.text
+    if isinstance(block, (types.ImageContent, types.AudioContent)):
+        return f"[{block.type}: {block.mime_type}, {_size(block.data)}]"
+    if block.type == "resource_link":
         return f"[resource link: {block.uri}{_mime(block.mime_type)}]"
-    if kind == "resource":
+    if block.type == "resource":
         resource = block.resource
-        text = getattr(resource, "text", None)
-        if isinstance(text, str):
-            return text
+        if isinstance(resource, types.TextResourceContents):
+            return resource.text
         return f"[resource: {resource.uri}{_mime(resource.mime_type)}]"
+    kind: object = getattr(block, "type", None)  # a kind of block newer than this code
     return f"[{kind or 'unknown'} content]"
 
 
@@ -243,7 +240,7 @@ def _mime(mime_type: str | None) -> str:
     return f", {mime_type}" if mime_type else ""
 
 
-def served_content(parts: Sequence[Mapping[str, Any]]) -> list[types.ContentBlock]:
+def served_content(parts: Sequence[Mapping[str, object]]) -> list[types.ContentBlock]:
     """A served tool's rich output (Responses input parts) as MCP content blocks.
 
     Args:
@@ -255,7 +252,7 @@ def served_content(parts: Sequence[Mapping[str, Any]]) -> list[types.ContentBloc
     return [_served_block(part) for part in parts]
 
 
-def _served_block(part: Mapping[str, Any]) -> types.ContentBlock:
+def _served_block(part: Mapping[str, object]) -> types.ContentBlock:
     kind = part.get("type")
     if kind == "input_image":
         return _served_image(part)
@@ -264,7 +261,7 @@ def _served_block(part: Mapping[str, Any]) -> types.ContentBlock:
     return types.TextContent(text=str(part.get("text", "")))
 
 
-def _served_image(part: Mapping[str, Any]) -> types.ContentBlock:
+def _served_image(part: Mapping[str, object]) -> types.ContentBlock:
     url = part.get("image_url")
     if not isinstance(url, str):
         return types.TextContent(text=f"[image: file {part.get('file_id')}]")
@@ -274,7 +271,7 @@ def _served_image(part: Mapping[str, Any]) -> types.ContentBlock:
     return types.ImageContent(data=inline[1], mime_type=inline[0])
 
 
-def _served_file(part: Mapping[str, Any]) -> types.ContentBlock:
+def _served_file(part: Mapping[str, object]) -> types.ContentBlock:
     name = str(part.get("filename") or "file")
     data, url = part.get("file_data"), part.get("file_url")
     inline = _data_url(data) if isinstance(data, str) else None

@@ -59,7 +59,7 @@ class ToolSchema:
         )
 
 
-def tool_schema(tool_name: str, input_schema: Any) -> ToolSchema:
+def tool_schema(tool_name: str, input_schema: object) -> ToolSchema:
     """The schema to offer for a server tool, strict when it can be.
 
     Args:
@@ -78,7 +78,7 @@ def tool_schema(tool_name: str, input_schema: Any) -> ToolSchema:
     return result
 
 
-def _strict(input_schema: Any) -> ToolSchema:
+def _strict(input_schema: object) -> ToolSchema:
     if not isinstance(input_schema, dict):
         return ToolSchema(_loose(input_schema), False, None, ("its inputSchema is not an object",))
     schema = cast(JsonSchema, input_schema)
@@ -138,15 +138,15 @@ def _optional_root_keys(
 
 
 def _admits_null(prop: JsonSchema) -> bool:
-    declared: Any = prop.get("type")
-    types = cast(list[Any], declared) if isinstance(declared, list) else [declared]
-    branches: list[Any] = prop.get("anyOf", [])
+    declared: object = prop.get("type")
+    types = cast("list[object]", declared) if isinstance(declared, list) else [declared]
+    branches: list[object] = prop.get("anyOf", [])
     return "null" in types or any(
         isinstance(branch, dict) and _admits_null(cast(JsonSchema, branch)) for branch in branches
     )
 
 
-def _loose(input_schema: Any) -> JsonSchema:
+def _loose(input_schema: object) -> JsonSchema:
     """The server's schema as the model gets it non-strict: a copy, its root an object."""
     if not isinstance(input_schema, dict):
         return {"type": "object", "properties": {}}

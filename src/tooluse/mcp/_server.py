@@ -64,7 +64,7 @@ def tool_server(
     tools: Iterable[FunctionTool],
     *,
     name: str = "tooluse",
-    context: Any = None,
+    context: object = None,
     annotations: Mapping[str, types.ToolAnnotations] | None = None,
 ) -> Server[Any]:
     """An MCP server (the `mcp` package's low-level `Server`) offering these tools.
@@ -103,7 +103,7 @@ async def serve(
     transport: Transport = "stdio",
     host: str = "127.0.0.1",
     port: int = DEFAULT_PORT,
-    context: Any = None,
+    context: object = None,
     annotations: Mapping[str, types.ToolAnnotations] | None = None,
 ) -> None:
     """Serve the tools over MCP until cancelled (or, over stdio, until the client leaves).
@@ -180,7 +180,7 @@ class _ServedTools:
     def __init__(
         self,
         tools: list[FunctionTool],
-        context: Any,
+        context: object,
         annotations: dict[str, types.ToolAnnotations],
     ) -> None:
         self._tools: dict[str, FunctionTool] = {}
@@ -213,7 +213,7 @@ class _ServedTools:
             for tool in self._tools.values()
         ]
 
-    def input_schema(self, name: str) -> Mapping[str, Any] | None:
+    def input_schema(self, name: str) -> Mapping[str, object] | None:
         tool = self._tools.get(name)
         return None if tool is None else tool.params_json_schema
 
@@ -246,7 +246,7 @@ class _ServedTools:
 
 
 @dataclass(eq=False, kw_only=True)
-class _ServedToolContext(ToolContext[Any]):
+class _ServedToolContext(ToolContext[object]):
     """A call's context whose progress reports go to the MCP client."""
 
     request: ServerRequestContext[Any]

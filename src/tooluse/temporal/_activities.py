@@ -12,7 +12,7 @@ activity's retry policy.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from pydantic_core import PydanticSerializationError, to_jsonable_python
@@ -68,7 +68,9 @@ def tool_activity_name(tool_name: str) -> str:
     return f"tooluse.tool.{tool_name}"
 
 
-def model_activity(provider: ModelSource | None = None) -> Callable[..., Any]:
+def model_activity(
+    provider: ModelSource | None = None,
+) -> Callable[[ModelCall], Awaitable[ModelReply]]:
     """The model activity: calls the provider's model with the workflow's request.
 
     Args:
@@ -113,7 +115,7 @@ def _model_failure(error: Exception) -> ApplicationError:
     )
 
 
-def tool_activity(tool: FunctionTool) -> Callable[..., Any]:
+def tool_activity(tool: FunctionTool) -> Callable[[ToolCall], Awaitable[ToolResult]]:
     """The activity that invokes `tool` (sync tools in a thread, as in any run).
 
     Args:
@@ -125,7 +127,7 @@ def tool_activity(tool: FunctionTool) -> Callable[..., Any]:
 
     @activity.defn(name=tool_activity_name(tool.name))
     async def invoke_tool(call: ToolCall) -> ToolResult:
-        ctx: ToolContext[Any] = ToolContext(
+        ctx: ToolContext[None] = ToolContext(
             context=None,
             tool_name=tool.name,
             tool_call_id=call["call_id"],
@@ -141,14 +143,14 @@ def tool_activity(tool: FunctionTool) -> Callable[..., Any]:
     return invoke_tool
 
 
-async def _outcome(tool: FunctionTool, ctx: ToolContext[Any], call: ToolCall) -> ToolOutcome:
+async def _outcome(tool: FunctionTool, ctx: ToolContext[None], call: ToolCall) -> ToolOutcome:
     try:
         return await invoke_within(tool, ctx, call["arguments"], InvokeSettings(call["timeout"]))
     except CallTimedOut as limit:
         return await timed_out(tool, ctx, limit)
 
 
-def _result(tool: FunctionTool, ctx: ToolContext[Any], outcome: ToolOutcome) -> ToolResult:
+def _result(tool: FunctionTool, ctx: ToolContext[None], outcome: ToolOutcome) -> ToolResult:
     if outcome.handoff is not None:
         raise UserError(
             f"Tool '{tool.name}' returned an agent to hand off to: inside a Temporal workflow a "
@@ -165,7 +167,7 @@ def _result(tool: FunctionTool, ctx: ToolContext[Any], outcome: ToolOutcome) -> 
     )
 
 
-def _variables(tool: FunctionTool, variables: dict[str, Any] | None) -> dict[str, Any] | None:
+def _variables(tool: FunctionTool, variables: Mapping[str, object] | None) -> dict[str, Any] | None:
     if not variables:
         return None
     try:

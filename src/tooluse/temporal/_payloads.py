@@ -11,23 +11,26 @@ dataclasses keep their shape both ways.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
 from pydantic import TypeAdapter
 
-from ..core._items import InputPart
+from ..core._items import InputPart, Item
 from ..core._settings import ModelSettings
 from ..exceptions import UserError
 from ..models import ModelRequest, ModelResponse
 from ..tools._function_tool import FunctionTool
-from ..tools._hosted import FileSearchTool
+from ..tools._hosted import FileSearchTool, HostedTool
+from ..tools._toolsets import Tool
 
 __all__ = [
     "HostedSpec",
     "HostedToolParam",
     "ModelCall",
     "ModelReply",
+    "RequestPayload",
     "ToolCall",
     "ToolResult",
     "ToolSpec",
@@ -60,13 +63,29 @@ class HostedSpec(TypedDict):
     """The tool's class name, for messages."""
 
 
+class RequestPayload(TypedDict):
+    """A `ModelRequest` as JSON-able data: function tools as specs, hosted tools as API params.
+
+    Temporal's converter reads these types when the activity's input arrives: each
+    field's type is one it can convert JSON to (`Any` where the JSON is taken as it is).
+    """
+
+    instructions: str | None
+    input: list[Item]
+    tools: list[ToolSpec | HostedSpec]
+    settings: dict[str, Any]
+    """The `ModelSettings`, dumped by pydantic."""
+    output_schema: dict[str, Any] | None
+    max_retries: int | None
+
+
 class ModelCall(TypedDict):
     """The model activity's input."""
 
     model: str | None
     """The model's name, for the worker's model provider; None for its default."""
-    request: dict[str, Any]
-    """The `ModelRequest`, tools as `ToolSpec`s and `HostedSpec`s."""
+    request: RequestPayload
+    """The `ModelRequest`."""
 
 
 class ModelReply(TypedDict):
@@ -101,19 +120,19 @@ class ToolResult(TypedDict):
     """Values a Swarm-style return merges into the run context, or None."""
 
 
-def request_payload(request: ModelRequest) -> dict[str, Any]:
+def request_payload(request: ModelRequest) -> RequestPayload:
     """The request as JSON-able data: function tools as specs, hosted tools as API params."""
-    return {
-        "instructions": request.instructions,
-        "input": request.input,
-        "tools": [_tool_spec(tool) for tool in request.tools],
-        "settings": _settings().dump_python(request.settings, mode="json"),
-        "output_schema": request.output_schema,
-        "max_retries": request.max_retries,
-    }
+    return RequestPayload(
+        instructions=request.instructions,
+        input=request.input,
+        tools=[_tool_spec(tool) for tool in request.tools],
+        settings=_settings().dump_python(request.settings, mode="json"),
+        output_schema=request.output_schema,
+        max_retries=request.max_retries,
+    )
 
 
-def _tool_spec(tool: Any) -> ToolSpec | HostedSpec:
+def _tool_spec(tool: Tool) -> ToolSpec | HostedSpec:
     if not isinstance(tool, FunctionTool):
         return HostedSpec(hosted=dict(tool.to_tool_param()), name=tool.name, kind=_kind(tool))
     return ToolSpec(
@@ -126,7 +145,7 @@ def _tool_spec(tool: Any) -> ToolSpec | HostedSpec:
     )
 
 
-def _kind(tool: Any) -> str:
+def _kind(tool: HostedTool) -> str:
     """A file search that includes its results says so: the model asks for them too."""
     if isinstance(tool, FileSearchTool) and tool.include_search_results:
         return _FILE_SEARCH_WITH_RESULTS
@@ -144,20 +163,21 @@ class HostedToolParam:
     itself (computer, local shell) stay in the workflow, which answers their calls.
     """
 
-    param: dict[str, Any]
+    param: dict[str, object]
     """The API param."""
     name: str
     """The tool's name."""
     kind: str
     """The original tool's class name."""
 
-    def to_tool_param(self) -> dict[str, Any]:
+    def to_tool_param(self) -> dict[str, object]:
         """The Responses API tool param, as the workflow's tool gave it."""
         return self.param
 
 
-def request_from_payload(data: dict[str, Any]) -> ModelRequest:
+def request_from_payload(data: RequestPayload) -> ModelRequest:
     """The request back, its tools rebuilt to be offered (never invoked)."""
+    # A HostedToolParam is none of the hosted tool classes: the model reads only its param.
     tools: list[Any] = [_tool_from_spec(spec) for spec in data["tools"]]
     settings = _settings().validate_python(data["settings"])
     if any(getattr(tool, "kind", None) == _FILE_SEARCH_WITH_RESULTS for tool in tools):
@@ -173,7 +193,7 @@ def request_from_payload(data: dict[str, Any]) -> ModelRequest:
     )
 
 
-def _tool_from_spec(spec: dict[str, Any]) -> FunctionTool | HostedToolParam:
+def _tool_from_spec(spec: ToolSpec | HostedSpec) -> FunctionTool | HostedToolParam:
     if "hosted" in spec:
         return HostedToolParam(spec["hosted"], spec["name"], spec["kind"])
     return FunctionTool(on_invoke_tool=_not_here, **spec)
@@ -184,12 +204,12 @@ def reply_payload(response: ModelResponse, duration: float) -> ModelReply:
     return ModelReply(response=_response().dump_python(response, mode="json"), duration=duration)
 
 
-def response_from_payload(data: dict[str, Any]) -> ModelResponse:
+def response_from_payload(data: Mapping[str, object]) -> ModelResponse:
     """The response back."""
     return _response().validate_python(data)
 
 
-async def _not_here(ctx: Any, arguments: str) -> str:
+async def _not_here(ctx: object, arguments: str) -> str:
     raise UserError("tooluse.temporal: a tool offered to the model activity is never invoked there")
 
 

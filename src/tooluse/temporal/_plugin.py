@@ -58,7 +58,7 @@ class TooluseTemporalPlugin(SimplePlugin):
             UserError: If two different tools have one name.
         """
         registered = collect_tools(tools, agents)
-        activities: list[Callable[..., Any]] = [model_activity(model_provider)]
+        activities: list[Callable[..., object]] = [model_activity(model_provider)]
         activities += [tool_activity(tool) for tool in registered]
         interceptor = TooluseInterceptor(activity_options)
         super().__init__(  # pyright: ignore[reportUnknownMemberType]  # temporalio types activities as Callable[..., Unknown]

@@ -166,7 +166,7 @@ def _reraise_cancellation(error: ActivityError) -> None:
 def _model_failure(error: ActivityError) -> ModelTransportError:
     """What the run makes a `ModelAPIError` of, with the worker's status and message."""
     cause = error.cause if isinstance(error.cause, FailureError) else error
-    details: Any = (
+    details: object = (
         cause.details[0] if isinstance(cause, ApplicationError) and cause.details else None
     )
     what = f"{_kind(cause)}: {cause.message}"
@@ -181,11 +181,11 @@ def _kind(failure: FailureError) -> str:
     return type(failure).__name__
 
 
-def _status(details: Any) -> int | None:
+def _status(details: object) -> int | None:
     """The HTTP status the model activity put in its error's details, if any."""
     if not isinstance(details, dict):
         return None
-    status = cast(dict[str, Any], details).get("status")
+    status = cast("dict[object, object]", details).get("status")
     return status if isinstance(status, int) else None
 
 
@@ -301,7 +301,7 @@ class TooluseInterceptor(Interceptor):
         options = self.options
 
         class Inbound(WorkflowInboundInterceptor):
-            async def execute_workflow(self, input: ExecuteWorkflowInput) -> Any:
+            async def execute_workflow(self, input: ExecuteWorkflowInput) -> object:
                 # The workflow's task runs in a context of its own (a copy), which ends with
                 # it: nothing to reset. (A reset fails when an evicted workflow's coroutine
                 # is closed from another context.)

@@ -25,8 +25,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from types import ModuleType, TracebackType
-from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeGuard, cast
 
 from .._version import __version__
 from ..exceptions import UserError
@@ -40,7 +41,9 @@ if TYPE_CHECKING:
 
     from opentelemetry.context import Context
     from opentelemetry.trace import Span, Tracer
+    from opentelemetry.util.types import AttributeValue
 
+    from ..core._agent_base import AgentBase
     from ..core._context import RunContextWrapper
     from ..core._items import Item
     from ..core._settings import ModelSettings
@@ -70,7 +73,7 @@ class TracingConfig(Protocol):
         ...
 
     @property
-    def tracer_provider(self) -> Any:
+    def tracer_provider(self) -> object:
         """The `TracerProvider` to use; None for the global one."""
         ...
 
@@ -85,7 +88,7 @@ class TracingConfig(Protocol):
         ...
 
     @property
-    def model(self) -> Any:
+    def model(self) -> str | Model | None:
         """The model every agent of the run uses, if one is set."""
         ...
 
@@ -135,11 +138,11 @@ def _import_trace() -> ModuleType:
     return trace
 
 
-_last: list[tuple[Any, Tracer]] = []
+_last: list[tuple[object, Tracer]] = []
 """The provider the last run asked, and its tracer: a run reuses it rather than make one."""
 
 
-def _tracer(trace: ModuleType, provider: Any) -> Tracer | None:
+def _tracer(trace: ModuleType, provider: object) -> Tracer | None:
     """The provider's tracer for tooluse; None for the API's defaults, which record nothing."""
     if provider is None or isinstance(provider, trace.ProxyTracerProvider):
         provider = trace.get_tracer_provider()  # the global one, once set
@@ -149,12 +152,13 @@ def _tracer(trace: ModuleType, provider: Any) -> Tracer | None:
         return None
     if _last and _last[0][0] is provider:
         return _last[0][1]
-    if not callable(getattr(provider, "get_tracer", None)):
+    get_tracer: Callable[[str, str], Tracer] | None = getattr(provider, "get_tracer", None)
+    if not callable(get_tracer):
         raise UserError(
             f"RunConfig: tracer_provider must be an OpenTelemetry TracerProvider (with "
             f"get_tracer), not {type(provider).__name__}; or leave it None to use the global one"
         )
-    tracer: Tracer = provider.get_tracer("tooluse", __version__)
+    tracer = get_tracer("tooluse", __version__)
     if isinstance(tracer, trace.NoOpTracer):  # e.g. the SDK with OTEL_SDK_DISABLED=true
         return None
     _last[:] = [(provider, tracer)]
@@ -180,7 +184,7 @@ class SpanScope:
         span: Span,
         *,
         include_content: bool = False,
-        context: Any = None,
+        context: object = None,
         open_spans: set[Span] | None = None,
     ) -> None:
         """Wrap `span`.
@@ -270,13 +274,13 @@ class RunTracer:
         self._tracer = tracer
         self._content = include_content
         self._workflow = config.workflow_name
-        self._model: Any = config.model
+        self._model = config.model
         self._run: Span | None = None
         self._agent: Span | None = None
         self._chat: Span | None = None
         self._tools: set[Span] = set()
 
-    def run_start(self, agent: Any) -> None:
+    def run_start(self, agent: AgentBase) -> None:
         """The run starts with `agent` (the run's span opens, under the current span).
 
         `agent` is not recorded here: its own span follows, at `agent_start`.
@@ -302,13 +306,13 @@ class RunTracer:
             _end(self._run, error, self._content)
             self._run = None
 
-    def agent_start(self, agent: Any) -> None:
+    def agent_start(self, agent: AgentBase) -> None:
         """`agent` takes over (its `invoke_agent` span opens; the previous one closes)."""
         from opentelemetry.trace import SpanKind  # noqa: PLC0415 - imported by run_tracer
 
         self._end_agent(None)
         model = self._model or getattr(agent, "model", None)
-        attributes: dict[str, Any] = {
+        attributes: dict[str, AttributeValue] = {
             OPERATION: "invoke_agent",
             PROVIDER: _provider(model),
             AGENT_NAME: str(agent.name),
@@ -324,7 +328,7 @@ class RunTracer:
             attributes=attributes,
         )
 
-    def handoff(self, from_agent: Any, to_agent: Any) -> None:
+    def handoff(self, from_agent: AgentBase, to_agent: AgentBase) -> None:
         """The conversation passes from one agent to another (an event on the first's span)."""
         if self._agent is not None:
             self._agent.add_event(
@@ -335,7 +339,7 @@ class RunTracer:
                 },
             )
 
-    def llm_start(self, agent: Any, model: Model, request: ModelRequest) -> None:
+    def llm_start(self, agent: AgentBase, model: Model, request: ModelRequest) -> None:
         """A model call (one attempt) starts.
 
         `agent` is not recorded: the span nests in the agent's span, which names it.
@@ -344,7 +348,7 @@ class RunTracer:
 
         self._end_chat(None)  # an attempt left open by a loop that never said how it ended
         name = _model_name(model)
-        attributes: dict[str, Any] = {
+        attributes: dict[str, AttributeValue] = {
             OPERATION: "chat",
             PROVIDER: _provider(model),
             REQUEST_MODEL: name,
@@ -392,7 +396,11 @@ class RunTracer:
         _end(span, error, self._content)
 
     def tool_call(
-        self, context: RunContextWrapper[Any], agent: Any, tool: Any, call_id: str | None = None
+        self,
+        context: RunContextWrapper[Any],
+        agent: AgentBase,
+        tool: object,
+        call_id: str | None = None,
     ) -> SpanScope:
         """A local tool call's span, current inside its block (a nested run nests in it).
 
@@ -412,7 +420,7 @@ class RunTracer:
         name = str(
             getattr(context, "tool_name", None) or getattr(tool, "name", type(tool).__name__)
         )
-        attributes: dict[str, Any] = {
+        attributes: dict[str, AttributeValue] = {
             OPERATION: "execute_tool",
             "gen_ai.tool.name": name,
             "gen_ai.tool.type": "function",  # every tool the run calls runs on this side
@@ -437,7 +445,7 @@ class RunTracer:
             span, include_content=self._content, context=context, open_spans=self._tools
         )
 
-    def guardrail(self, kind: str, name: str, agent: Any) -> SpanScope:
+    def guardrail(self, kind: str, name: str, agent: AgentBase) -> SpanScope:
         """A guardrail's span (`kind`: input, output, tool_input, tool_output).
 
         A tool's guardrail nests in the span of the call it guards, when that is current.
@@ -472,7 +480,7 @@ class RunTracer:
             _end(span, error, self._content)
 
 
-def _under(span: Span | None) -> Any:
+def _under(span: Span | None) -> Context | None:
     """The context a child of `span` starts in (None: the current one)."""
     if span is None:
         return None
@@ -524,7 +532,7 @@ def error_type(error: BaseException) -> str:
     return ".".join([*public, cls.__qualname__])
 
 
-def _model_name(model: Any) -> str:
+def _model_name(model: str | Model | None) -> str:
     """What a model is called: a name as given, or the name the run's usage entries use."""
     if model is None:
         return DEFAULT_MODEL
@@ -533,7 +541,7 @@ def _model_name(model: Any) -> str:
     return name_of(model)
 
 
-def _provider(model: Any) -> str:
+def _provider(model: object) -> str:
     """`gen_ai.provider.name` of a model or a model's name.
 
     A model's `provider_name` ("openai" for OpenAI models, and for names, which resolve
@@ -545,11 +553,11 @@ def _provider(model: Any) -> str:
     return named if isinstance(named, str) and named else OTHER
 
 
-def _settings_attributes(settings: ModelSettings) -> dict[str, Any]:
+def _settings_attributes(settings: ModelSettings) -> dict[str, AttributeValue]:
     """The request settings the conventions name, those that are set."""
     extra = settings.extra_args
     stop = extra.get("stop")
-    given: dict[str, Any] = {
+    given: dict[str, AttributeValue | None] = {
         "gen_ai.request.temperature": settings.temperature,
         "gen_ai.request.top_p": settings.top_p,
         "gen_ai.request.max_tokens": settings.max_tokens,
@@ -581,9 +589,9 @@ def _finish_reason(response: ModelResponse) -> str:
     return "tool_calls" if asks else "stop"
 
 
-def _response_attributes(response: ModelResponse, finish: str) -> dict[str, Any]:
+def _response_attributes(response: ModelResponse, finish: str) -> dict[str, AttributeValue]:
     usage = response.usage
-    attributes: dict[str, Any] = {
+    attributes: dict[str, AttributeValue] = {
         "gen_ai.response.finish_reasons": [finish],
         "gen_ai.usage.input_tokens": usage.input_tokens,
         "gen_ai.usage.output_tokens": usage.output_tokens,
@@ -606,26 +614,42 @@ def _is_part(value: object) -> TypeGuard[Item]:
     return isinstance(value, dict)
 
 
-def _output_text(output: Any) -> Any:
+def _output_text(output: object) -> object:
     """A tool's output for a span: images and files as a line each, not their data."""
     if isinstance(output, list):
-        parts = cast(list[object], output)
+        parts = cast("list[object]", output)
         return parts_text([part for part in parts if _is_part(part)])
     return output
 
 
-def _message(item: Item) -> dict[str, Any]:
+class _Message(TypedDict):
+    """A message as the conventions record it (`gen_ai.input.messages`, ...)."""
+
+    role: str
+    parts: list[dict[str, object]]
+
+
+def _message(item: Item) -> _Message:
     """An item as the conventions' message: `{"role": ..., "parts": [...]}` (content mode)."""
     kind = item.get("type", "message")
     if kind == "function_call":
-        call = {"type": "tool_call", "id": item.get("call_id"), "name": item.get("name")}
-        return {"role": "assistant", "parts": [{**call, "arguments": item.get("arguments")}]}
+        asked: dict[str, object] = {
+            "type": "tool_call",
+            "id": item.get("call_id"),
+            "name": item.get("name"),
+            "arguments": item.get("arguments"),
+        }
+        return {"role": "assistant", "parts": [asked]}
     if kind == "function_call_output":
-        result = {"type": "tool_call_response", "id": item.get("call_id")}
-        return {"role": "tool", "parts": [{**result, "result": _output_text(item.get("output"))}]}
+        answer: dict[str, object] = {
+            "type": "tool_call_response",
+            "id": item.get("call_id"),
+            "result": _output_text(item.get("output")),
+        }
+        return {"role": "tool", "parts": [answer]}
     if kind != "message":  # reasoning, hosted tool calls, ...: named, as they are
         return {"role": "assistant", "parts": [{"type": kind, "content": item}]}
-    parts = _text_parts(item.get("content"))
+    parts: list[dict[str, object]] = _text_parts(item.get("content"))
     calls: list[dict[str, Any]] = item.get("tool_calls") or []  # a Chat assistant message
     for call in calls:
         function: dict[str, Any] = call.get("function") or {}
@@ -639,13 +663,13 @@ def _message(item: Item) -> dict[str, Any]:
     return {"role": item.get("role", "user"), "parts": parts}
 
 
-def _text_parts(content: Any) -> list[dict[str, Any]]:
+def _text_parts(content: object) -> list[dict[str, object]]:
     if isinstance(content, str):
         return [{"type": "text", "content": content}]
-    pieces: list[Any] = content if isinstance(content, list) else []  # pyright: ignore[reportUnknownVariableType]
-    parts: list[dict[str, Any]] = []
+    pieces = cast("list[object]", content) if isinstance(content, list) else []
+    parts: list[dict[str, object]] = []
     for piece in pieces:
-        text = cast("dict[str, Any]", piece).get("text") if isinstance(piece, dict) else None
+        text = cast("dict[str, object]", piece).get("text") if isinstance(piece, dict) else None
         if isinstance(text, str):
             parts.append({"type": "text", "content": text})
         else:
@@ -653,6 +677,6 @@ def _text_parts(content: Any) -> list[dict[str, Any]]:
     return parts
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     # Span attributes hold no nested values: the conventions allow JSON text instead.
     return json.dumps(value, ensure_ascii=False, default=str)

@@ -179,7 +179,8 @@ def test_the_scan_sees_the_models_own_imports() -> None:
     found = [
         (path.name, module)
         for path in sorted(MODELS.glob("*.py"))
-        for _, module in provider_imports(ast.parse(path.read_text()))
+        if "openai" in (source := path.read_text())
+        for _, module in provider_imports(ast.parse(source))
     ]
     assert ("_openai_errors.py", "openai") in found
     assert {path for path, _ in outside_models()} >= {

@@ -21,6 +21,7 @@ from tooluse import (
     Agent,
     FunctionTool,
     RunConfig,
+    RunContextWrapper,
     Runner,
     RunResult,
     Usage,
@@ -36,11 +37,13 @@ Mode = Literal["whole", "streamed"]
 MODES: list[Mode] = ["whole", "streamed"]
 
 
-async def run_in(mode: Mode, agent: Agent[Any], config: RunConfig | None = None) -> RunResult:
+async def run_in(
+    mode: Mode, agent: Agent[Any], config: RunConfig | None = None, context: Any = None
+) -> RunResult:
     """The run's result, from `Runner.run` or from a streamed run read to its end."""
     if mode == "whole":
-        return await Runner.run(agent, "go", run_config=config)
-    streamed = Runner.run_streamed(agent, "go", run_config=config)
+        return await Runner.run(agent, "go", run_config=config, context=context)
+    streamed = Runner.run_streamed(agent, "go", run_config=config, context=context)
     async for _ in streamed.stream_events():
         pass
     return streamed
@@ -184,19 +187,22 @@ def outer_reply(request: ModelRequest) -> list[Item]:
     return [call(f"ask_{name}", name, {"input": "look it up"}) for name in NESTED]
 
 
+@function_tool
+async def lookup(ctx: RunContextWrapper[Started], n: int) -> str:
+    """Look something up.
+
+    Args:
+        n: What to look up.
+    """
+    # Counted through the run's context, which the nested runs share: a tool defined here,
+    # not in each test, leaves no argument model of its own to collect after the test.
+    ctx.context.tools += 1
+    await asyncio.sleep(0)
+    return f"found {n}"
+
+
 def tree(started: Started, seed: int) -> Agent[Any]:
     """The outer agent, with the four nested agents as its tools."""
-
-    @function_tool
-    async def lookup(n: int) -> str:
-        """Look something up.
-
-        Args:
-            n: What to look up.
-        """
-        started.tools += 1
-        await asyncio.sleep(0)
-        return f"found {n}"
 
     def model(name: str, reply: Callable[[ModelRequest], list[Item]]) -> InterleavingModel:
         return InterleavingModel(started, reply, random.Random(f"{seed}-{name}"))
@@ -211,7 +217,7 @@ def tree(started: Started, seed: int) -> Agent[Any]:
 @pytest.mark.parametrize("mode", MODES)
 async def test_the_whole_tree_is_counted_in_the_callers_usage(mode: Mode) -> None:
     started = Started()
-    result = await run_in(mode, tree(started, seed=0))
+    result = await run_in(mode, tree(started, seed=0), context=started)
     assert result.final_output == "all four answered"
     assert started.model_calls == result.usage.requests == WHOLE_TREE_REQUESTS
     assert started.tools == ROUNDS * WIDTH * len(NESTED)
@@ -229,7 +235,7 @@ async def test_no_more_tools_start_than_the_tool_call_limit_however_the_runs_int
     started = Started()
     config = RunConfig(usage_limits=UsageLimits(tool_calls_limit=15))
     with pytest.raises(UsageLimitExceeded) as raised:
-        await run_in(mode, tree(started, seed), config)
+        await run_in(mode, tree(started, seed), config, started)
     assert raised.value.limit == "tool_calls_limit"
     # The four agent tools started, each at most once, and then the tools they called.
     assert started.tools > 0
@@ -248,7 +254,7 @@ async def test_no_more_model_calls_start_than_the_request_limit_however_the_runs
     started = Started()
     config = RunConfig(usage_limits=UsageLimits(request_limit=limit))
     with pytest.raises(UsageLimitExceeded) as raised:
-        await run_in(mode, tree(started, seed), config)
+        await run_in(mode, tree(started, seed), config, started)
     assert raised.value.limit == "request_limit"
     assert started.model_calls <= limit
     state = raised.value.state

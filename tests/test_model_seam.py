@@ -60,7 +60,8 @@ MODES: list[Mode] = ["whole", "streamed"]
 REQUEST = ModelRequest(instructions="Be brief.", input=[{"role": "user", "content": "Hi"}])
 
 Items = list[dict[str, Any]]
-ReplyFn = Callable[[Items, Sequence[Any]], "Reply | str | Any"]
+ReplyFn = Callable[[Items, Sequence[Any]], Any]
+"""What a `FunctionModel` answers with: a reply, a text, or an awaitable of either."""
 
 
 # --- models that count their closing, and a provider that counts its lookups ----------------
@@ -115,8 +116,8 @@ def triage_then_expert(provider: CountingProvider) -> Agent[Any]:
         return Reply(tool_calls=[ToolCall("transfer_to_expert")])
 
     def beta(messages: Items, tools: Sequence[Any]) -> str:
-        # The run is still going: nothing it resolved is closed yet.
-        assert all(closes == 0 for closes in provider.closes().values())
+        # The run is still going: neither model it resolved is closed yet.
+        assert [model.closes for model in provider.made[-2:]] == [0, 0]
         return "the expert answers"
 
     provider.replies.update({"alpha": alpha, "beta": beta})

@@ -30,6 +30,7 @@ from tooluse import (
     RunConfig,
     Runner,
     TextDeltaStreamEvent,
+    TResponseInputItem,
     UserError,
     function_tool,
 )
@@ -59,7 +60,7 @@ APIS: list[Api] = ["responses", "chat"]
 MODES: list[Mode] = ["whole", "streamed"]
 REQUEST = ModelRequest(instructions="Be brief.", input=[{"role": "user", "content": "Hi"}])
 
-Items = list[dict[str, Any]]
+Items = list[TResponseInputItem]
 ReplyFn = Callable[[Items, Sequence[Any]], Any]
 """What a `FunctionModel` answers with: a reply, a text, or an awaitable of either."""
 

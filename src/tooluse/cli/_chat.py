@@ -56,7 +56,7 @@ _HELP = "/history shows the conversation, /reset starts it over, /exit (or Ctrl-
 _T = TypeVar("_T")
 
 
-def find_agent(module: ModuleType, location: str, name: str) -> Agent[Any]:
+def find_agent(module: ModuleType, location: str, name: str) -> Agent[object]:
     """The agent a target names: by agent or attribute name, else the module's only one.
 
     Without a name, agents that another agent of the module hands off to are left
@@ -100,23 +100,23 @@ def find_agent(module: ModuleType, location: str, name: str) -> Agent[Any]:
     return entries[0]
 
 
-def _module_agents(module: ModuleType) -> list[Agent[Any]]:
-    agents: dict[int, Agent[Any]] = {}
+def _module_agents(module: ModuleType) -> list[Agent[object]]:
+    agents: dict[int, Agent[object]] = {}
     for value in vars(module).values():
         if isinstance(value, Agent):
             agents.setdefault(id(value), value)  # pyright: ignore[reportUnknownArgumentType]
     return list(agents.values())
 
 
-def _attribute_of(module: ModuleType, agent: Agent[Any]) -> str:
+def _attribute_of(module: ModuleType, agent: Agent[object]) -> str:
     return next(attr for attr, value in vars(module).items() if value is agent)
 
 
-def _handoff_agents(agent: Agent[Any]) -> list[Agent[Any]]:
+def _handoff_agents(agent: Agent[object]) -> list[Agent[object]]:
     return [target.agent if isinstance(target, Handoff) else target for target in agent.handoffs]
 
 
-def offline_run_config(agent: Agent[Any], environ: dict[str, str] | None = None) -> RunConfig:
+def offline_run_config(agent: Agent[object], environ: dict[str, str] | None = None) -> RunConfig:
     """The run settings for a chat: `TestModel` for models by name when there is no key.
 
     Args:
@@ -134,12 +134,12 @@ def offline_run_config(agent: Agent[Any], environ: dict[str, str] | None = None)
     return RunConfig()
 
 
-def _has_model_object(agent: Agent[Any]) -> bool:
+def _has_model_object(agent: Agent[object]) -> bool:
     return agent.model is not None and not isinstance(agent.model, str)
 
 
-def _reachable(agent: Agent[Any]) -> list[Agent[Any]]:
-    seen: dict[int, Agent[Any]] = {}
+def _reachable(agent: Agent[object]) -> list[Agent[object]]:
+    seen: dict[int, Agent[object]] = {}
     waiting = [agent]
     while waiting:
         current = waiting.pop()
@@ -149,7 +149,7 @@ def _reachable(agent: Agent[Any]) -> list[Agent[Any]]:
     return list(seen.values())
 
 
-def _model_line(agent: Agent[Any], config: RunConfig) -> str:
+def _model_line(agent: Agent[object], config: RunConfig) -> str:
     if isinstance(config.model or agent.model, TestModel):
         return "No OPENAI_API_KEY: using tooluse.testing.TestModel, which calls each tool once."
     if os.environ.get("OPENAI_API_KEY"):
@@ -157,7 +157,7 @@ def _model_line(agent: Agent[Any], config: RunConfig) -> str:
     return f"No OPENAI_API_KEY: using the agent's own model, {_model_name(agent)}."
 
 
-def _model_name(agent: Agent[Any]) -> str:
+def _model_name(agent: Agent[object]) -> str:
     model = agent.model
     if model is None:
         return "the default"
@@ -206,7 +206,7 @@ class _Chat:
 
     def __init__(
         self,
-        agent: Agent[Any],
+        agent: Agent[object],
         session: SQLiteSession | None,
         read: Callable[[str], str],
         out: TextIO,

@@ -88,7 +88,7 @@ class _Loaded:
     tools: list[FunctionTool] = field(default_factory=list[FunctionTool])
     servers: list[tuple[Any, Any]] = field(default_factory=list[tuple[Any, Any]])
     """The MCP servers the module holds, each with the agent that lists it (or None)."""
-    agents: list[Agent[Any]] = field(default_factory=list[Agent[Any]])
+    agents: list[Agent[object]] = field(default_factory=list[Agent[object]])
     """The module's agents that list MCP servers."""
 
 
@@ -141,7 +141,7 @@ def _check_servers(loaded: list[_Loaded]) -> None:
         item.report.findings.extend(f for a in item.agents for f in _agent_clashes(a, offered))
 
 
-def _agent_clashes(agent: Agent[Any], offered: dict[int, list[str]]) -> list[Finding]:
+def _agent_clashes(agent: Agent[object], offered: dict[int, list[str]]) -> list[Finding]:
     """Two tools of one name among an agent's function tools and its MCP servers' tools."""
     sources: dict[str, list[str]] = {}
     entries: list[Any] = list(agent.tools)
@@ -170,7 +170,7 @@ def _first(key: int, seen: set[int]) -> bool:
     return first
 
 
-def _mcp_servers(module: ModuleType) -> tuple[list[tuple[Any, Any]], list[Agent[Any]]]:
+def _mcp_servers(module: ModuleType) -> tuple[list[tuple[Any, Any]], list[Agent[object]]]:
     """The MCP servers in the module's agents, at its top level and in its lists; the agents.
 
     Each server comes with the first agent that lists it (its filter may ask), or None.
@@ -181,7 +181,7 @@ def _mcp_servers(module: ModuleType) -> tuple[list[tuple[Any, Any]], list[Agent[
         return [], []
     kind: type = client.MCPServer
     values: list[object] = list(vars(module).values())
-    agents = [cast(Agent[Any], value) for value in values if isinstance(value, Agent)]
+    agents = [cast(Agent[object], value) for value in values if isinstance(value, Agent)]
     found: dict[int, tuple[Any, Any]] = {}
     for agent in agents:
         entries: list[object] = [*agent.tools, *toolsets_to_enter(agent.tools)]

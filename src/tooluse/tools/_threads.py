@@ -95,13 +95,13 @@ class _Job:
         self,
         loop: asyncio.AbstractEventLoop,
         func: Callable[..., Any],
-        args: list[Any],
-        kwargs: dict[str, Any],
+        args: list[object],
+        kwargs: dict[str, object],
         label: str,
     ) -> None:
         self.loop = loop
         self.inbox = _inbox_for(loop)
-        self.future: asyncio.Future[Any] = loop.create_future()
+        self.future: asyncio.Future[object] = loop.create_future()
         self.context = contextvars.copy_context()
         self.func = func
         self.args = args
@@ -298,7 +298,7 @@ def _gave_up(label: str, why: str, stuck: int, on_abandon: Callable[[], None] | 
             _logger.exception("on_abandon for %s failed", label)
 
 
-_Setter = Callable[[asyncio.Future[Any], Any], None]
+_Setter = Callable[[asyncio.Future[object], Any], None]  # a result, or an exception
 
 
 class _Inbox:
@@ -309,11 +309,11 @@ class _Inbox:
     def __init__(self, reader: int, writer: int) -> None:
         self._reader = reader
         self._writer = writer
-        self._results: collections.deque[tuple[_Setter, asyncio.Future[Any], Any]] = (
+        self._results: collections.deque[tuple[_Setter, asyncio.Future[object], object]] = (
             collections.deque()
         )
 
-    def put(self, setter: _Setter, future: asyncio.Future[Any], value: Any) -> None:
+    def put(self, setter: _Setter, future: asyncio.Future[object], value: object) -> None:
         """From a worker: leave a result and wake the loop."""
         self._results.append((setter, future, value))
         try:  # noqa: SIM105 - on every call's path, where `with` costs more
@@ -374,7 +374,7 @@ def _close_pipe(reader: int, writer: int) -> None:
     os.close(writer)
 
 
-def _deliver(job: _Job, setter: _Setter, value: Any) -> None:
+def _deliver(job: _Job, setter: _Setter, value: object) -> None:
     """From a worker: set `job`'s future on its loop, or drop the result if the loop closed."""
     if job.inbox is not None:
         job.inbox.put(setter, job.future, value)
@@ -386,12 +386,12 @@ def _deliver(job: _Job, setter: _Setter, value: Any) -> None:
         pass
 
 
-def _set_result(future: asyncio.Future[Any], value: Any) -> None:
+def _set_result(future: asyncio.Future[object], value: object) -> None:
     if not future.done():
         future.set_result(value)
 
 
-def _set_exception(future: asyncio.Future[Any], error: BaseException) -> None:
+def _set_exception(future: asyncio.Future[object], error: BaseException) -> None:
     if not future.done():
         future.set_exception(error)
 
@@ -411,8 +411,8 @@ if hasattr(os, "register_at_fork"):
 
 async def run_in_thread(
     func: Callable[..., Any],
-    args: list[Any],
-    kwargs: dict[str, Any],
+    args: list[object],
+    kwargs: dict[str, object],
     *,
     timeout: float | None = None,
     label: str = "function",

@@ -14,8 +14,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ._strict import Adapter, JsonSchema, def_name
-from ._strict_rules import all_subschemas, subschemas
+from ._strict import Adapter, def_name
+from ._strict_rules import JsonSchema, JsonValue, all_subschemas, subschemas
 
 __all__ = ["AdapterMismatch", "ArgumentAdapters", "compile_adapters"]
 
@@ -36,11 +36,11 @@ class _Shape:
     """Enough of a subschema to tell which `anyOf` branch a value belongs to."""
 
     types: frozenset[str] | None
-    values: tuple[Any, ...] | None
+    values: tuple[JsonValue, ...] | None
     item: _Shape | None
     keys: frozenset[str] | None
 
-    def matches(self, value: Any) -> bool:
+    def matches(self, value: JsonValue) -> bool:
         if self.values is not None:
             return value in self.values
         if self.types is not None and not _json_type(value) & self.types:
@@ -48,7 +48,7 @@ class _Shape:
         if self.item is not None and isinstance(value, list) and value:
             return self.item.matches(value[0])
         if self.keys is not None and isinstance(value, dict):
-            return set(cast(dict[str, Any], value)) <= self.keys
+            return set(value) <= self.keys
         return True
 
 
@@ -72,21 +72,24 @@ class ArgumentAdapters:
         self._root = root
         self._definitions = definitions
 
-    def apply(self, arguments: dict[str, Any]) -> dict[str, Any]:
+    def apply(self, arguments: dict[str, JsonValue]) -> dict[str, Any]:
         """Return the arguments with every adapted value turned back into its Python form.
 
         Args:
             arguments: The parsed JSON object the model sent.
 
         Returns:
-            The same object, with adapted values replaced.
+            The same object, with adapted values replaced: the values the tool receives.
 
         Raises:
             AdapterMismatch: If an adapted value does not have the shape the schema asked for.
         """
-        return self._walk(self._root, arguments, ())
+        # Walked in place, the root comes back as `arguments` itself: the strict rules make
+        # it an object with named properties.
+        return cast("dict[str, Any]", self._walk(self._root, arguments, ()))
 
-    def _walk(self, plan: _Plan, value: Any, where: Location) -> Any:
+    def _walk(self, plan: _Plan, value: JsonValue, where: Location) -> object:
+        """`value` as the model sent it, in its Python form (the walk goes down first)."""
         if plan.ref is not None:
             plan = self._definitions[plan.ref]
         if plan.adapter is not None:
@@ -95,13 +98,15 @@ class ArgumentAdapters:
             branch = next((p for shape, p in plan.branches if shape.matches(value)), None)
             return value if branch is None else self._walk(branch, value, where)
         if isinstance(value, dict):
-            return self._walk_object(plan, cast(dict[str, Any], value), where)
+            return self._walk_object(plan, value, where)
         if plan.items is not None and isinstance(value, list):
-            items = cast(list[Any], value)
-            return [self._walk(plan.items, item, (*where, i)) for i, item in enumerate(items)]
+            return [self._walk(plan.items, item, (*where, i)) for i, item in enumerate(value)]
         return value
 
-    def _walk_object(self, plan: _Plan, mapping: dict[str, Any], where: Location) -> Any:
+    def _walk_object(
+        self, plan: _Plan, mapping: dict[str, Any], where: Location
+    ) -> dict[str, object]:
+        """`mapping` changed in place: its values go from JSON to their Python form."""
         for key in plan.omit:
             if key in mapping and mapping[key] is None:
                 del mapping[key]
@@ -110,7 +115,7 @@ class ArgumentAdapters:
                 mapping[key] = self._walk(child, mapping[key], (*where, key))
         return mapping
 
-    def _undo(self, plan: _Plan, value: Any, where: Location) -> Any:
+    def _undo(self, plan: _Plan, value: JsonValue, where: Location) -> object:
         kind = cast(Adapter, plan.adapter).kind
         if kind == "pairs":
             return self._undo_pairs(plan, value, where)
@@ -118,40 +123,39 @@ class ArgumentAdapters:
             return self._undo_tuple(plan, value, where)
         return _undo_json(value, where)
 
-    def _undo_pairs(self, plan: _Plan, value: Any, where: Location) -> dict[Any, Any]:
+    def _undo_pairs(self, plan: _Plan, value: JsonValue, where: Location) -> dict[object, object]:
         if not isinstance(value, list):
             raise AdapterMismatch(where, 'expected an array of {"key": ..., "value": ...} objects')
-        result: dict[Any, Any] = {}
-        for index, pair in enumerate(cast(list[Any], value)):
-            if not (isinstance(pair, dict) and set(cast(dict[str, Any], pair)) == {"key", "value"}):
+        result: dict[object, object] = {}
+        for index, pair in enumerate(value):
+            if not (isinstance(pair, dict) and set(pair) == {"key", "value"}):
                 raise AdapterMismatch((*where, index), 'expected an object with "key" and "value"')
-            entry = cast(dict[str, Any], pair)
-            if isinstance(entry["key"], list | dict):  # unhashable: it cannot be a dict key
+            key = pair["key"]
+            if isinstance(key, list | dict):  # unhashable: it cannot be a dict key
                 raise AdapterMismatch((*where, index, "key"), "expected a string")
             child = plan.value
-            result[entry["key"]] = (
-                entry["value"]
+            result[key] = (
+                pair["value"]
                 if child is None
-                else self._walk(child, entry["value"], (*where, index, "value"))
+                else self._walk(child, pair["value"], (*where, index, "value"))
             )
         return result
 
-    def _undo_tuple(self, plan: _Plan, value: Any, where: Location) -> list[Any]:
+    def _undo_tuple(self, plan: _Plan, value: JsonValue, where: Location) -> list[object]:
         size = cast(Adapter, plan.adapter).size
         names = [f"item_{index}" for index in range(size)]
-        if not (isinstance(value, dict) and set(cast(dict[str, Any], value)) == set(names)):
+        if not (isinstance(value, dict) and set(value) == set(names)):
             raise AdapterMismatch(where, f"expected an object with {', '.join(names)}")
-        mapping = cast(dict[str, Any], value)
         children = plan.properties or {}
         return [
-            self._walk(children[name], mapping[name], (*where, name))
+            self._walk(children[name], value[name], (*where, name))
             if name in children
-            else mapping[name]
+            else value[name]
             for name in names
         ]
 
 
-def _undo_json(value: Any, where: Location) -> Any:
+def _undo_json(value: JsonValue, where: Location) -> JsonValue:
     if not isinstance(value, str):
         raise AdapterMismatch(where, "expected a string of JSON")
     try:
@@ -263,7 +267,7 @@ def _direct_children(node: JsonSchema, defs: dict[str, JsonSchema]) -> list[Json
     return children
 
 
-def _json_type(value: Any) -> set[str]:
+def _json_type(value: JsonValue) -> set[str]:
     """The JSON schema types a parsed JSON value has (an integer is also a number)."""
     if value is None:
         return {"null"}

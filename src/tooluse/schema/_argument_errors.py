@@ -8,7 +8,7 @@ wording carries no input; the others are replaced or trimmed here.
 from __future__ import annotations
 
 import json
-from typing import Any, cast, get_args
+from typing import cast, get_args
 
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
@@ -33,7 +33,7 @@ _SELF_EXPLAINING_PARSERS = frozenset(
         "time_delta_parsing",
     }
 )
-_JSON_TYPE_NAMES: dict[type[Any], str] = {
+_JSON_TYPE_NAMES: dict[type[object], str] = {
     dict: "object",
     list: "array",
     str: "string",

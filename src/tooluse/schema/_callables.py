@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any
 
 from ..exceptions import UserError
 
@@ -30,7 +29,7 @@ __all__ = [
 ]
 
 
-def unwrapped(func: Callable[..., Any]) -> Callable[..., Any]:
+def unwrapped(func: Callable[..., object]) -> Callable[..., object]:
     """The function under any `functools.partial` layers.
 
     Args:
@@ -44,7 +43,7 @@ def unwrapped(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
-def default_name(func: Callable[..., Any]) -> str:
+def default_name(func: Callable[..., object]) -> str:
     """The tool name a callable gets without `name_override`.
 
     Its own name; the wrapped function's for a partial; its class's for a callable object.
@@ -62,7 +61,7 @@ def default_name(func: Callable[..., Any]) -> str:
     return type(target).__name__ if callable(target) else ""
 
 
-def describe_callable(func: Callable[..., Any]) -> str:
+def describe_callable(func: Callable[..., object]) -> str:
     """How error messages name a callable: `'module.qualname'`, saying what kind it is.
 
     Args:
@@ -82,7 +81,7 @@ def describe_callable(func: Callable[..., Any]) -> str:
 
 
 def without_bound_keywords(
-    signature: inspect.Signature, func: Callable[..., Any]
+    signature: inspect.Signature, func: Callable[..., object]
 ) -> inspect.Signature:
     """The signature left for the model: a partial's keyword-bound parameters removed.
 
@@ -106,7 +105,7 @@ def without_bound_keywords(
     return signature.replace(parameters=kept)
 
 
-def bound_parameters(func: Callable[..., Any], signature: inspect.Signature) -> set[str]:
+def bound_parameters(func: Callable[..., object], signature: inspect.Signature) -> set[str]:
     """The parameters a partial binds: in the wrapped function's signature, not the tool's.
 
     Args:
@@ -126,7 +125,7 @@ def bound_parameters(func: Callable[..., Any], signature: inspect.Signature) -> 
     return set(full.parameters) - set(signature.parameters)
 
 
-def refuse_unbound_method(signature: inspect.Signature, func: Callable[..., Any]) -> None:
+def refuse_unbound_method(signature: inspect.Signature, func: Callable[..., object]) -> None:
     """Refuse a function defined in a class body whose first parameter is `self` or `cls`.
 
     Args:

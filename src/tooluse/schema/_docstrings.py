@@ -76,7 +76,7 @@ def detect_docstring_style(doc: str) -> DocstringStyle:
 
 
 def generate_func_documentation(
-    func: Callable[..., Any], style: DocstringStyle | None = None
+    func: Callable[..., object], style: DocstringStyle | None = None
 ) -> FuncDocumentation:
     """Read the description and parameter descriptions from `func`'s docstring.
 

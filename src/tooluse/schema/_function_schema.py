@@ -13,7 +13,7 @@ import copy
 import functools
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import CodeType, NoneType, UnionType
 from typing import (
@@ -57,7 +57,7 @@ from ._docstrings import DocstringStyle, FuncDocumentation, generate_func_docume
 from ._lints import Finding, parameter_findings
 from ._plain import plain_json_schema, strict_plain_schema
 from ._strict import describe_problems, describe_violations, to_strict_schema
-from ._strict_rules import check_strict_schema, check_tool_name
+from ._strict_rules import JsonSchema, JsonValue, check_strict_schema, check_tool_name
 from ._typeddict_compat import fix_typeddicts
 
 __all__ = ["FuncSchema", "deferred_function_schema", "function_schema"]
@@ -93,7 +93,7 @@ class FuncSchema:
     """The tool's description, from the docstring unless overridden."""
     params_pydantic_model: type[BaseModel]
     """A model of the arguments the model sends (context parameters excluded)."""
-    params_json_schema: dict[str, Any]
+    params_json_schema: JsonSchema
     """The JSON schema of the arguments, strict when `strict_json_schema`."""
     signature: inspect.Signature
     """The function's signature."""
@@ -137,16 +137,16 @@ class FuncSchema:
             # Not chained: pydantic's message repeats the input values.
             raise arguments_error(self.name, error) from None
 
-    def _undo_adapters(self, arguments: str) -> dict[str, Any]:
+    def _undo_adapters(self, arguments: str) -> dict[str, object]:
         adapters = cast(ArgumentAdapters, self._adapters)
         try:
-            data: Any = json.loads(arguments or "{}")
+            data: JsonValue = json.loads(arguments or "{}")
         except json.JSONDecodeError as error:
             raise ToolArgumentsError(self.name, [json_syntax_problem(error)]) from None
         if not isinstance(data, dict):
             raise ToolArgumentsError(self.name, [not_an_object_problem(data)])
         try:
-            return adapters.apply(cast(dict[str, Any], data))
+            return adapters.apply(data)
         except AdapterMismatch as mismatch:
             problem = f"{format_location(mismatch.location)}: {mismatch.message}"
             raise ToolArgumentsError(self.name, [problem]) from None
@@ -214,7 +214,7 @@ class FuncSchema:
                 kwargs[slot.name] = value
         return args, kwargs
 
-    def _check_spread(self, name: str, values: dict[str, Any]) -> None:
+    def _check_spread(self, name: str, values: Mapping[str, object]) -> None:
         """Refuse `**kwargs` keys that name the function's own parameters (no call has both)."""
         clash = sorted(set(values) & {slot.name for slot in self._slots if slot.how != "**"})
         if clash:
@@ -225,7 +225,7 @@ class FuncSchema:
 
 
 def function_schema(
-    func: Callable[..., Any],
+    func: Callable[..., object],
     docstring_style: DocstringStyle | None = None,
     name_override: str | None = None,
     description_override: str | None = None,
@@ -257,7 +257,7 @@ def function_schema(
 
 
 def deferred_function_schema(
-    func: Callable[..., Any],
+    func: Callable[..., object],
     docstring_style: DocstringStyle | None = None,
     name_override: str | None = None,
     description_override: str | None = None,
@@ -310,7 +310,7 @@ def deferred_function_schema(
         _findings=tuple(builder.findings(docs, fields, pending.built_model, context_slot)),
     )
     defer(schema, *_MODEL_FIELDS, *_SCHEMA_FIELDS)
-    schema._pending = pending  # pyright: ignore[reportPrivateUsage]
+    vars(schema)[_PENDING] = pending
     if not plain:
         _complete(schema)
     return schema
@@ -325,7 +325,7 @@ class _Pending:
     """
 
     def __init__(
-        self, builder: _SchemaBuilder, fields: dict[str, tuple[Any, FieldInfo]], *, plain: bool
+        self, builder: _SchemaBuilder, fields: dict[str, tuple[object, FieldInfo]], *, plain: bool
     ) -> None:
         self.builder = builder
         self.fields = fields
@@ -338,7 +338,7 @@ class _Pending:
             self.built_model = self.builder.create_model(self.fields, config)
         return self.built_model
 
-    def json_schema(self) -> tuple[dict[str, Any], ArgumentAdapters | None]:
+    def json_schema(self) -> tuple[JsonSchema, ArgumentAdapters | None]:
         builder = self.builder
         if self.plain:
             title = _model_name(builder.tool_name)
@@ -351,6 +351,9 @@ class _Pending:
 
 _MODEL_FIELDS = ("params_pydantic_model",)
 _SCHEMA_FIELDS = ("params_json_schema", "_adapters")
+# What builds the deferred fields, kept in the instance's `__dict__` beside them (where
+# `core._deferred` reads and writes them) and dropped once the last of them is built.
+_PENDING = "_pending"
 
 
 def _complete(schema: FuncSchema) -> None:
@@ -360,16 +363,16 @@ def _complete(schema: FuncSchema) -> None:
 
 
 def _complete_model(schema: FuncSchema) -> None:
-    pending = schema._pending  # pyright: ignore[reportPrivateUsage]
     values = vars(schema)
+    pending: _Pending | None = values.get(_PENDING)
     if pending is not None and "params_pydantic_model" not in values:
         values["params_pydantic_model"] = pending.model()
         _release(schema)
 
 
 def _complete_schema(schema: FuncSchema) -> None:
-    pending = schema._pending  # pyright: ignore[reportPrivateUsage]
     values = vars(schema)
+    pending: _Pending | None = values.get(_PENDING)
     if pending is not None and "params_json_schema" not in values:
         values["params_json_schema"], values["_adapters"] = pending.json_schema()
         _release(schema)
@@ -379,14 +382,14 @@ def _release(schema: FuncSchema) -> None:
     """Drop what built the deferred fields once every one of them is built."""
     values = vars(schema)
     if all(name in values for name in (*_MODEL_FIELDS, *_SCHEMA_FIELDS)):
-        schema._pending = None  # pyright: ignore[reportPrivateUsage]
+        values[_PENDING] = None
 
 
 deferred_fields(FuncSchema, _complete_model, *_MODEL_FIELDS)
 deferred_fields(FuncSchema, _complete_schema, *_SCHEMA_FIELDS)
 
 
-def _documentation(func: Callable[..., Any], style: DocstringStyle | None) -> FuncDocumentation:
+def _documentation(func: Callable[..., object], style: DocstringStyle | None) -> FuncDocumentation:
     """What the docstrings say; for a callable object, `__call__`'s fills in for its class's."""
     target = unwrapped(func)
     doc = generate_func_documentation(target, style)
@@ -404,7 +407,7 @@ class _SchemaBuilder:
     """Collects a function's problems while building its arguments model."""
 
     def __init__(
-        self, func: Callable[..., Any], name_override: str | None, *, strict: bool
+        self, func: Callable[..., object], name_override: str | None, *, strict: bool
     ) -> None:
         self.where = describe_callable(func)
         self.strict = strict
@@ -423,8 +426,8 @@ class _SchemaBuilder:
 
     def fields(
         self, docs: dict[str, str]
-    ) -> tuple[dict[str, tuple[Any, FieldInfo]], tuple[_Slot, ...], _Slot | None]:
-        fields: dict[str, tuple[Any, FieldInfo]] = {}
+    ) -> tuple[dict[str, tuple[object, FieldInfo]], tuple[_Slot, ...], _Slot | None]:
+        fields: dict[str, tuple[object, FieldInfo]] = {}
         slots: list[_Slot] = []
         context_slot: _Slot | None = None
         last_positional = _last_positional_index(self.signature)
@@ -441,7 +444,7 @@ class _SchemaBuilder:
         self._raise_if_problems()
         return fields, tuple(slots), context_slot
 
-    def json_schema(self, model: type[BaseModel]) -> dict[str, Any]:
+    def json_schema(self, model: type[BaseModel]) -> JsonSchema:
         try:
             return model.model_json_schema()
         except Exception as error:
@@ -454,8 +457,8 @@ class _SchemaBuilder:
             )
 
     def make_strict(
-        self, loose: dict[str, Any], *, strict_json_schema: bool
-    ) -> tuple[dict[str, Any], ArgumentAdapters | None]:
+        self, loose: JsonSchema, *, strict_json_schema: bool
+    ) -> tuple[JsonSchema, ArgumentAdapters | None]:
         if not strict_json_schema:
             return loose, None
         result = to_strict_schema(loose, adapters=True)
@@ -469,7 +472,7 @@ class _SchemaBuilder:
     def findings(
         self,
         docs: dict[str, str],
-        fields: dict[str, tuple[Any, FieldInfo]],
+        fields: dict[str, tuple[object, FieldInfo]],
         model: type[BaseModel] | None,
         context: _Slot | None,
     ) -> list[Finding]:
@@ -505,8 +508,8 @@ class _SchemaBuilder:
         return current or slot
 
     def _param_field(
-        self, param: _P, annotation: Any, doc: str | None
-    ) -> tuple[Any, FieldInfo] | None:
+        self, param: _P, annotation: object, doc: str | None
+    ) -> tuple[object, FieldInfo] | None:
         if annotation is _P.empty:
             annotation = _type_of_unannotated(param)
         annotation = fix_typeddicts(annotation)
@@ -517,8 +520,8 @@ class _SchemaBuilder:
         return _field(param, annotation, doc)
 
     def _var_positional_field(
-        self, param: _P, annotation: Any, doc: str | None
-    ) -> tuple[Any, FieldInfo] | None:
+        self, param: _P, annotation: object, doc: str | None
+    ) -> tuple[object, FieldInfo] | None:
         if get_origin(annotation) is Unpack:
             unpacked = get_args(annotation)[0]
             items = get_args(unpacked)
@@ -532,14 +535,14 @@ class _SchemaBuilder:
         return _field(param, list[annotation], doc, default_factory=list)
 
     def _var_keyword_field(
-        self, param: _P, annotation: Any, doc: str | None
-    ) -> tuple[Any, FieldInfo] | None:
+        self, param: _P, annotation: object, doc: str | None
+    ) -> tuple[object, FieldInfo] | None:
         if get_origin(annotation) is Unpack and is_typeddict(get_args(annotation)[0]):
             return _field(param, get_args(annotation)[0], doc, default_factory=dict)
         return _field(param, dict[str, annotation], doc, default_factory=dict)
 
     def create_model(
-        self, fields: dict[str, tuple[Any, FieldInfo]], config: ConfigDict
+        self, fields: dict[str, tuple[object, FieldInfo]], config: ConfigDict
     ) -> type[BaseModel]:
         try:
             return create_model(
@@ -549,7 +552,7 @@ class _SchemaBuilder:
             self._report_unsupported_types(fields)
             raise  # only reached when no single field explains the failure
 
-    def _report_unsupported_types(self, fields: dict[str, tuple[Any, FieldInfo]]) -> None:
+    def _report_unsupported_types(self, fields: dict[str, tuple[object, FieldInfo]]) -> None:
         for attr, (annotation, info) in fields.items():
             reason = _pydantic_rejection(annotation)
             if reason is not None:
@@ -578,7 +581,7 @@ _PLAIN_MAX_LITERALS = 200
 _PLAIN_MAX_DEPTH = 4
 
 
-def _all_plain(fields: dict[str, tuple[Any, FieldInfo]]) -> bool:
+def _all_plain(fields: dict[str, tuple[object, FieldInfo]]) -> bool:
     """Whether pydantic and the strict rules surely accept these fields, so they can wait.
 
     Plain: `str`, `int`, `float`, `bool`, `None`, lists and unions of plain types,
@@ -587,7 +590,7 @@ def _all_plain(fields: dict[str, tuple[Any, FieldInfo]]) -> bool:
     """
     if len(fields) > _PLAIN_MAX_FIELDS:
         return False
-    literals: list[Any] = []
+    literals: list[object] = []
     for annotation, info in fields.values():
         default = info.default
         if default is not PydanticUndefined and type(default) not in _PLAIN_DEFAULTS:
@@ -597,7 +600,7 @@ def _all_plain(fields: dict[str, tuple[Any, FieldInfo]]) -> bool:
     return len(literals) <= _PLAIN_MAX_LITERALS
 
 
-def _is_plain(annotation: Any, literals: list[Any], depth: int) -> bool:
+def _is_plain(annotation: object, literals: list[object], depth: int) -> bool:
     origin, args = get_origin(annotation), get_args(annotation)
     if origin is None:
         return isinstance(annotation, type) and annotation in _PLAIN_TYPES
@@ -608,9 +611,8 @@ def _is_plain(annotation: Any, literals: list[Any], depth: int) -> bool:
         return all(
             type(arg) in (int, bool) or (type(arg) is str and len(arg) <= 64) for arg in args
         )
-    if origin is Annotated:
-        metadata = annotation.__metadata__
-        return all(type(meta) is str for meta in metadata) and _is_plain(args[0], literals, depth)
+    if origin is Annotated:  # args: the annotated type, then its metadata
+        return all(type(meta) is str for meta in args[1:]) and _is_plain(args[0], literals, depth)
     if origin is list or origin is Union or origin is UnionType:
         return bool(args) and all(_is_plain(arg, literals, depth + 1) for arg in args)
     return False
@@ -631,10 +633,10 @@ def _how(param: _P, before_positional: bool) -> Literal["position", "keyword", "
 
 def _field(
     param: _P,
-    annotation: Any,
+    annotation: object,
     doc: str | None,
-    default_factory: Callable[[], Any] | None = None,
-) -> tuple[Any, FieldInfo]:
+    default_factory: Callable[[], object] | None = None,
+) -> tuple[object, FieldInfo]:
     """The field's type and settings: default, alias, and the description that wins.
 
     A docstring description beats one from `Field(description=...)`, which beats
@@ -668,7 +670,7 @@ def _without_default(info: FieldInfo) -> FieldInfo:
     return stripped
 
 
-def _has_field_description(annotation: Any) -> bool:
+def _has_field_description(annotation: object) -> bool:
     return any(isinstance(meta, FieldInfo) and meta.description for meta in _metadata(annotation))
 
 
@@ -679,21 +681,22 @@ def _attr_name(name: str) -> str:
     return name
 
 
-def _metadata(annotation: Any) -> tuple[Any, ...]:
+def _metadata(annotation: object) -> tuple[object, ...]:
     return get_args(annotation)[1:] if get_origin(annotation) is Annotated else ()
 
 
-def _annotated_string(annotation: Any) -> str | None:
+def _annotated_string(annotation: object) -> str | None:
     return next((meta for meta in _metadata(annotation) if isinstance(meta, str)), None)
 
 
-def _type_of_unannotated(param: _P) -> Any:
+def _type_of_unannotated(param: _P) -> type[object]:
     """An unannotated parameter is a string, or the type of its primitive default."""
-    kind: type[Any] = type(cast(object, param.default))
+    default: object = param.default
+    kind = type(default)
     return kind if kind in _PRIMITIVES else str
 
 
-def _is_context_annotation(annotation: Any) -> bool:
+def _is_context_annotation(annotation: object) -> bool:
     while get_origin(annotation) is Annotated:
         annotation = get_args(annotation)[0]
     origin = get_origin(annotation) or annotation
@@ -709,7 +712,7 @@ def _last_positional_index(signature: inspect.Signature) -> int:
     return last
 
 
-def _signature(func: Callable[..., Any], where: str) -> inspect.Signature:
+def _signature(func: Callable[..., object], where: str) -> inspect.Signature:
     try:
         return inspect.signature(func)
     except (TypeError, ValueError) as error:
@@ -719,8 +722,8 @@ def _signature(func: Callable[..., Any], where: str) -> inspect.Signature:
         ) from error
 
 
-def _type_hints(func: Callable[..., Any], where: str) -> dict[str, Any]:
-    target: Any = unwrapped(func)
+def _type_hints(func: Callable[..., object], where: str) -> dict[str, object]:
+    target = unwrapped(func)
     if not (inspect.isfunction(target) or inspect.ismethod(target)):
         target = type(target).__call__
     try:
@@ -743,15 +746,15 @@ def _type_hints(func: Callable[..., Any], where: str) -> dict[str, Any]:
         ) from error
 
 
-def _quick_type_hints(target: Any) -> dict[str, Any]:
+def _quick_type_hints(target: Callable[..., object]) -> dict[str, object]:
     """What `get_type_hints` gives for a plain function, with each string compiled once.
 
     `get_type_hints` compiles every string annotation anew; tools repeat the same few
     ("str", "int | None") endlessly. Anything unusual (a forward reference nested in a
     generic, a name that does not resolve) raises, and the caller falls back.
     """
-    namespace: dict[str, Any] = inspect.unwrap(target).__globals__
-    hints: dict[str, Any] = {}
+    namespace: dict[str, object] = inspect.unwrap(target).__globals__
+    hints: dict[str, object] = {}
     for name, value in target.__annotations__.items():
         resolved = eval(_compiled(value), namespace) if isinstance(value, str) else value
         if _has_forward_ref(resolved):
@@ -765,15 +768,15 @@ def _compiled(annotation: str) -> CodeType:
     return compile(annotation, "<annotation>", "eval")
 
 
-def _has_forward_ref(annotation: Any) -> bool:
+def _has_forward_ref(annotation: object) -> bool:
     if isinstance(annotation, str | ForwardRef):
         return True
     return any(_has_forward_ref(arg) for arg in getattr(annotation, "__args__", ()))
 
 
-def _caller_locals(depth: int = 12) -> dict[str, Any]:
+def _caller_locals(depth: int = 12) -> dict[str, object]:
     """The local names of the frames calling into tooluse, innermost first."""
-    names: dict[str, Any] = {}
+    names: dict[str, object] = {}
     frame = inspect.currentframe()
     for _ in range(depth):
         frame = frame.f_back if frame is not None else None
@@ -793,5 +796,5 @@ def _pydantic_rejection(annotation: Any) -> str | None:
     return None
 
 
-def _type_name(annotation: Any) -> str:
+def _type_name(annotation: object) -> str:
     return getattr(annotation, "__name__", None) or repr(annotation)

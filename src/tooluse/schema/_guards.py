@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, cast
 from urllib.parse import unquote
 
-from ._strict_rules import MAX_NESTING, MAX_PROPERTIES, subschemas
+from ._strict_rules import MAX_NESTING, MAX_PROPERTIES, JsonSchema, JsonValue, subschemas
 
 __all__ = [
     "INLINED",
@@ -34,7 +33,6 @@ __all__ = [
     "with_object_root",
 ]
 
-JsonSchema = dict[str, Any]
 Path = tuple[str | int, ...]
 
 MAX_JSON_DEPTH = 100
@@ -82,7 +80,7 @@ def nesting_beyond(schema: JsonSchema, limit: int) -> StrictProblem | None:
     Returns:
         The problem, or None.
     """
-    pending: list[tuple[Any, int]] = [(schema, 1)]
+    pending: list[tuple[JsonValue, int]] = [(schema, 1)]
     while pending:
         value, depth = pending.pop()
         if depth > limit:
@@ -92,9 +90,9 @@ def nesting_beyond(schema: JsonSchema, limit: int) -> StrictProblem | None:
                 "of objects; flatten the arguments, or turn strict mode off",
             )
         if isinstance(value, dict):
-            pending.extend((child, depth + 1) for child in cast(JsonSchema, value).values())
+            pending.extend((child, depth + 1) for child in value.values())
         elif isinstance(value, list):
-            pending.extend((child, depth + 1) for child in cast(list[Any], value))
+            pending.extend((child, depth + 1) for child in value)
     return None
 
 
@@ -109,22 +107,24 @@ def defs_renamed(schema: JsonSchema) -> JsonSchema:
     """
     if "definitions" not in schema:
         return schema
-
-    def renamed(value: Any) -> Any:
-        if isinstance(value, list):
-            return [renamed(item) for item in cast(list[Any], value)]
-        if not isinstance(value, dict):
-            return value
-        node = cast(JsonSchema, value)
-        out = {key: renamed(child) for key, child in node.items()}
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/definitions/"):
-            out["$ref"] = "#/$defs/" + ref.removeprefix("#/definitions/")
-        return out
-
-    out = renamed(schema)
+    out = _renamed_node(schema)
     out["$defs"] = {**out.pop("definitions"), **out.get("$defs", {})}
     return out
+
+
+def _renamed_node(node: JsonSchema) -> JsonSchema:
+    """A copy of `node` with every `$ref` into `#/definitions/` pointing into `#/$defs/`."""
+    out = {key: _renamed(child) for key, child in node.items()}
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/definitions/"):
+        out["$ref"] = "#/$defs/" + ref.removeprefix("#/definitions/")
+    return out
+
+
+def _renamed(value: JsonValue) -> JsonValue:
+    if isinstance(value, list):
+        return [_renamed(item) for item in value]
+    return _renamed_node(value) if isinstance(value, dict) else value
 
 
 def with_object_root(schema: JsonSchema) -> JsonSchema:
@@ -194,19 +194,19 @@ def dangling_refs(schema: JsonSchema) -> list[StrictProblem]:
     ]
 
 
-def _refs(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
+def _refs(node: JsonValue, path: Path) -> Iterator[tuple[Path, str]]:
     if isinstance(node, dict):
-        for key, value in cast(JsonSchema, node).items():
+        for key, value in node.items():
             if key == "$ref" and isinstance(value, str):
                 yield path, value
             else:
                 yield from _refs(value, (*path, key))
     elif isinstance(node, list):
-        for index, item in enumerate(cast(list[Any], node)):
+        for index, item in enumerate(node):
             yield from _refs(item, (*path, index))
 
 
-def resolve(root: JsonSchema, ref: str) -> Any:
+def resolve(root: JsonSchema, ref: str) -> JsonValue:
     """The node a local `$ref` points to (`#`, `#/$defs/X`, any JSON pointer).
 
     Args:
@@ -218,13 +218,13 @@ def resolve(root: JsonSchema, ref: str) -> Any:
     """
     if not ref.startswith("#"):
         return None
-    node: Any = root
+    node: JsonValue = root
     for token in [part for part in ref[1:].split("/") if part]:
         key = _unescaped(token)
         if isinstance(node, dict) and key in node:
-            node = cast(JsonSchema, node)[key]
-        elif isinstance(node, list) and key.isdigit() and int(key) < len(cast(list[Any], node)):
-            node = cast(list[Any], node)[int(key)]
+            node = node[key]
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
         else:
             return None
     return node

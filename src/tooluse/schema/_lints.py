@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -74,7 +74,7 @@ class Finding:
 def parameter_findings(
     tool: str,
     signature: inspect.Signature,
-    hints: dict[str, Any],
+    hints: Mapping[str, object],
     documented: Iterable[str],
     described: set[str],
     context: str | None,
@@ -183,7 +183,7 @@ def duplicate_name_findings(names: Iterable[str]) -> list[Finding]:
     ]
 
 
-def warn(findings: Iterable[Finding], func: Callable[..., Any]) -> None:
+def warn(findings: Iterable[Finding], func: Callable[..., object]) -> None:
     """Emit the errors among findings as `ToolDefinitionWarning`s at the function's definition.
 
     Warning-severity findings are left to `tooluse check`.

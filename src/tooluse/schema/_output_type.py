@@ -14,14 +14,14 @@ from typing_extensions import is_typeddict
 from ..exceptions import ModelBehaviorError, UserError
 from ._adapters import AdapterMismatch, ArgumentAdapters, compile_adapters
 from ._strict import describe_problems, describe_violations, to_strict_schema
-from ._strict_rules import check_strict_schema
+from ._strict_rules import JsonSchema, JsonValue, check_strict_schema
 
 __all__ = ["OutputSchema", "output_schema"]
 
 _WRAPPER_KEY = "response"
 
 
-def output_schema(output_type: Any) -> OutputSchema:
+def output_schema(output_type: object) -> OutputSchema:
     """The `OutputSchema` of a type, built once per type (agents are run again and again).
 
     Args:
@@ -38,14 +38,14 @@ def output_schema(output_type: Any) -> OutputSchema:
 
 
 @functools.lru_cache(maxsize=256)
-def _cached_output_schema(output_type: Any) -> OutputSchema:
+def _cached_output_schema(output_type: object) -> OutputSchema:
     return OutputSchema(output_type)
 
 
 class OutputSchema:
     """The strict schema sent as the response format, and the parser of the answer."""
 
-    def __init__(self, output_type: Any) -> None:
+    def __init__(self, output_type: object) -> None:
         """Build the schema for `output_type` with tooluse's own strict transform.
 
         Args:
@@ -68,7 +68,7 @@ class OutputSchema:
         if problems:
             lines = "\n".join(f"  - {line}" for line in problems)
             raise UserError(f"output_type {output_type!r} has no strict schema:\n{lines}")
-        self.json_schema: dict[str, Any] = result.schema
+        self.json_schema: JsonSchema = result.schema
         self._adapters: ArgumentAdapters | None = compile_adapters(result.schema, result.adapters)
 
     def parse(self, text: str) -> Any:
@@ -84,9 +84,9 @@ class OutputSchema:
             ModelBehaviorError: If the answer is not valid JSON of the right shape.
         """
         try:
-            data: Any = json.loads(text)
+            data: JsonValue = json.loads(text)
             if self._adapters is not None and isinstance(data, dict):
-                data = self._adapters.apply(data)  # pyright: ignore[reportUnknownArgumentType]
+                data = self._adapters.apply(data)
             value = self._adapter.validate_python(data)
         except (json.JSONDecodeError, AdapterMismatch, ValidationError) as error:
             raise ModelBehaviorError(
@@ -96,7 +96,7 @@ class OutputSchema:
         return value[_WRAPPER_KEY] if self.wrapped else value
 
 
-def _is_object_type(tp: Any) -> bool:
+def _is_object_type(tp: object) -> bool:
     """A model, dataclass or TypedDict: its schema's root is already an object."""
     if dataclasses.is_dataclass(tp) or is_typeddict(tp):
         return True

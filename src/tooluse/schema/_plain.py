@@ -18,18 +18,18 @@ from __future__ import annotations
 
 import math
 from types import NoneType, UnionType
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 from ._strict import note_default
+from ._strict_rules import JsonSchema
 
 __all__ = ["plain_json_schema", "strict_plain_schema"]
 
-JsonSchema = dict[str, Any]
-
-_SCALARS: dict[Any, str] = {
+_T = TypeVar("_T")
+_SCALARS: dict[object, str] = {
     str: "string",
     int: "integer",
     float: "number",
@@ -37,7 +37,7 @@ _SCALARS: dict[Any, str] = {
     NoneType: "null",
 }
 # pydantic's `literal_schema`: one JSON type named when every value has that type.
-_LITERAL_TYPES: dict[type[Any], str] = {str: "string", int: "integer", bool: "boolean"}
+_LITERAL_TYPES: dict[type[object], str] = {str: "string", int: "integer", bool: "boolean"}
 _NULL: JsonSchema = {"type": "null"}
 
 
@@ -46,7 +46,7 @@ class _Declined(Exception):
 
 
 def plain_json_schema(
-    title: str, fields: dict[str, tuple[Any, FieldInfo]], *, closed: bool
+    title: str, fields: dict[str, tuple[object, FieldInfo]], *, closed: bool
 ) -> JsonSchema | None:
     """The JSON schema pydantic writes for a model of plain `fields`, or None if unsure.
 
@@ -108,7 +108,7 @@ def _strict_property(prop: JsonSchema) -> JsonSchema:
     return strict
 
 
-def _property(name: str, annotation: Any, info: FieldInfo) -> JsonSchema:
+def _property(name: str, annotation: object, info: FieldInfo) -> JsonSchema:
     """One field's schema: its type's, with default, description and title, keys sorted."""
     extra: JsonSchema = {}
     if info.default is not PydanticUndefined:
@@ -123,7 +123,7 @@ def _property(name: str, annotation: Any, info: FieldInfo) -> JsonSchema:
     return {key: merged[key] for key in sorted(merged)}
 
 
-def _default(value: Any) -> Any:
+def _default(value: _T) -> _T:
     """A scalar default as pydantic encodes it in JSON mode (None when unsure)."""
     if type(value) is float and not math.isfinite(value):
         raise _Declined  # pydantic writes inf/nan by its `ser_json_inf_nan` setting
@@ -135,7 +135,7 @@ def _default(value: Any) -> Any:
     return value
 
 
-def _type_schema(annotation: Any) -> JsonSchema:
+def _type_schema(annotation: object) -> JsonSchema:
     """The schema of a plain type, keys sorted (as pydantic's `sort` leaves them)."""
     origin = get_origin(annotation)
     if origin is None:
@@ -155,8 +155,8 @@ def _type_schema(annotation: Any) -> JsonSchema:
     raise _Declined
 
 
-def _literal_schema(values: tuple[Any, ...]) -> JsonSchema:
-    kinds: set[type[Any]] = {type(value) for value in values}
+def _literal_schema(values: tuple[object, ...]) -> JsonSchema:
+    kinds = {type(value) for value in values}
     if not kinds <= set(_LITERAL_TYPES):
         raise _Declined
     schema: JsonSchema = {"const": values[0]} if len(values) == 1 else {"enum": list(values)}
@@ -165,7 +165,7 @@ def _literal_schema(values: tuple[Any, ...]) -> JsonSchema:
     return schema
 
 
-def _union_schema(args: tuple[Any, ...]) -> JsonSchema:
+def _union_schema(args: tuple[object, ...]) -> JsonSchema:
     """Pydantic's union: the choices other than None, then None last (as `nullable`)."""
     choices = [_type_schema(arg) for arg in args if arg is not NoneType]
     nullable = len(choices) < len(args)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from ..exceptions import UserError
 from ._guards import (
@@ -42,6 +42,8 @@ from ._guards import (
 from ._strict_rules import (
     SUPPORTED_FORMATS,
     SUPPORTED_KEYWORDS,
+    JsonSchema,
+    JsonValue,
     StrictViolation,
     all_subschemas,
     check_strict_schema,
@@ -49,7 +51,12 @@ from ._strict_rules import (
 )
 
 __all__ = [
+    "JSON_NOTE",
+    "PAIRS_NOTE",
+    "PLAIN_WORDS",
     "Adapter",
+    "JsonSchema",
+    "JsonValue",
     "StrictProblem",
     "StrictSchema",
     "def_name",
@@ -62,7 +69,6 @@ __all__ = [
     "to_strict_schema",
 ]
 
-JsonSchema = dict[str, Any]
 Path = tuple[str | int, ...]
 
 _TYPED_KEYS = ("type", "anyOf", "$ref", "enum", "const")
@@ -91,19 +97,22 @@ _INEXPRESSIBLE = frozenset(
         "unevaluatedItems",
     ]
 )
-_PLAIN_WORDS = {
+PLAIN_WORDS = {
     "minLength": "At least {} characters long.",
     "maxLength": "At most {} characters long.",
     "minProperties": "At least {} entries.",
     "maxProperties": "At most {} entries.",
     "format": "Format: {}.",
 }
+"""The sentence a keyword strict mode refuses becomes, its value in place of `{}`."""
 _ANNOTATIONS = frozenset({"description", "title", "default", "examples", "deprecated", "$comment"})
 _NO_ONE_ANY_OF = "which strict mode cannot express as one anyOf; keep one, or turn strict mode off"
 PAIRS_NOTE = (
     'Given as a list of {"key": ..., "value": ...} pairs; a repeated key keeps its last value.'
 )
+"""The sentence added to the description of a dict rewritten as key/value pairs."""
 JSON_NOTE = 'Any JSON value, written as a string of JSON (for example "[1, 2]").'
+"""The sentence added to the description of a value of any type rewritten as JSON text."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +158,7 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
         return StrictSchema(schema, [too_deep])
     schema = with_object_root(defs_renamed(schema))
     walker = _Strictifier(schema.get("$defs", {}), allow_adapters=adapters)
-    strict = walker.node(schema, ())
+    strict = walker.schema(schema, ())
     too_large = inlined_too_large(strict)
     if too_large:
         return StrictSchema(strict, [*walker.problems, too_large])
@@ -291,10 +300,12 @@ class _Strictifier:
         self.inlining: set[str] = set()  # the definitions being inlined, outermost first
         self.depth = 0
 
-    def node(self, node: Any, path: Path) -> Any:
-        if not isinstance(node, dict):
-            return node
-        schema = cast(JsonSchema, node)
+    def node(self, node: JsonValue, path: Path) -> JsonValue:
+        """A child of a schema node: a subschema rewritten, anything else as it is."""
+        return self.schema(node, path) if isinstance(node, dict) else node
+
+    def schema(self, schema: JsonSchema, path: Path) -> JsonSchema:
+        """The strict form of a subschema, rewritten once however often it is met."""
         if is_plain_leaf(schema):
             return dict(schema)  # the common case: already strict
         done = self.done.get(id(schema))
@@ -395,8 +406,8 @@ class _Strictifier:
         return out
 
     def _unwrap_single_all_of(self, out: JsonSchema, path: Path) -> JsonSchema:
-        all_of: Any = out.get("allOf")
-        if not (isinstance(all_of, list) and len(cast(list[Any], all_of)) == 1):
+        all_of: JsonValue = out.get("allOf")
+        if not (isinstance(all_of, list) and len(all_of) == 1):
             return out
         only = cast(JsonSchema, all_of[0])
         rest = {k: v for k, v in out.items() if k != "allOf"}
@@ -455,8 +466,8 @@ class _Strictifier:
         ref = node.get("$ref")
         if isinstance(ref, str):
             node = self.defs.get(def_name(ref), {})
-        declared: Any = node.get("type")
-        types = cast(list[Any], declared) if isinstance(declared, list) else [declared]
+        declared: JsonValue = node.get("type")
+        types = declared if isinstance(declared, list) else [declared]
         return (
             "null" in types
             or None in node.get("enum", [1])
@@ -576,19 +587,19 @@ def _close_object(out: JsonSchema, path: Path) -> None:
     out["required"] = list(out.get("properties", {}))
 
 
-def _plain_words(key: str, value: Any) -> str | None:
+def _plain_words(key: str, value: JsonValue) -> str | None:
     if key == "uniqueItems":
         return "Items must be unique." if value else None
     if key == "deprecated":
         return "Deprecated." if value else None
     if key == "examples":
         return f"Examples: {_json(value)}."
-    if key in _PLAIN_WORDS:
-        return _PLAIN_WORDS[key].format(value)
+    if key in PLAIN_WORDS:
+        return PLAIN_WORDS[key].format(value)
     return f"Must satisfy {key}: {_json(value)}."
 
 
-def note_default(description: str | None, default: Any) -> str:
+def note_default(description: str | None, default: JsonValue) -> str:
     """The description with the default stated, as strict mode moves it there.
 
     Args:
@@ -601,7 +612,7 @@ def note_default(description: str | None, default: Any) -> str:
     return _add_sentence(description, f"Defaults to {_json(default)}.")
 
 
-def _json(value: Any) -> str:
+def _json(value: JsonValue) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -614,20 +625,20 @@ def _add_sentence(description: str | None, sentence: str) -> str:
     return f"{text}{separator}{sentence}"
 
 
-def _refs_in(node: Any) -> Iterator[str]:
+def _refs_in(node: JsonValue) -> Iterator[str]:
     """Every definition name referenced under `node` (not following the references)."""
     if isinstance(node, dict):
-        for key, value in cast(JsonSchema, node).items():
+        for key, value in node.items():
             if key == "$ref" and isinstance(value, str):
                 yield def_name(value)
             else:
                 yield from _refs_in(value)
     elif isinstance(node, list):
-        for item in cast(list[Any], node):
+        for item in node:
             yield from _refs_in(item)
 
 
-def _reachable_defs(node: Any, defs: JsonSchema) -> set[str]:
+def _reachable_defs(node: JsonValue, defs: JsonSchema) -> set[str]:
     seen: set[str] = set()
     pending = list(_refs_in(node))
     while pending:

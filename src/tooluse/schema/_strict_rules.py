@@ -13,11 +13,13 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeAlias
 
 __all__ = [
     "SUPPORTED_FORMATS",
     "SUPPORTED_KEYWORDS",
+    "JsonSchema",
+    "JsonValue",
     "StrictViolation",
     "all_subschemas",
     "check_strict_schema",
@@ -25,6 +27,12 @@ __all__ = [
     "is_plain_leaf",
     "subschemas",
 ]
+
+JsonValue: TypeAlias = "str | int | float | bool | list[JsonValue] | dict[str, JsonValue] | None"
+"""A value `json.loads` returns: what walking a schema or the model's arguments meets."""
+JsonSchema: TypeAlias = dict[str, Any]
+"""A JSON schema object, as pydantic's `JsonSchemaValue`: each keyword's value read for
+what that keyword holds (a type name, a list of subschemas, a bound)."""
 
 SUPPORTED_KEYWORDS = frozenset(
     # any type; objects; strings; numbers; arrays
@@ -90,9 +98,7 @@ class StrictViolation:
         return f"{where}: {self.message} [{self.rule}]; fix: {self.fix}"
 
 
-def check_strict_schema(
-    schema: dict[str, Any], *, name: str | None = None
-) -> list[StrictViolation]:
+def check_strict_schema(schema: JsonSchema, *, name: str | None = None) -> list[StrictViolation]:
     """Check a tool's parameters schema (and name) against OpenAI's strict-mode rules.
 
     Args:
@@ -114,7 +120,7 @@ def check_strict_schema(
                 "wrap the arguments in an object with named properties",
             )
         )
-    nodes: list[tuple[Path, dict[str, Any]]] = []
+    nodes: list[tuple[Path, JsonSchema]] = []
     depth = _collect(schema, (), 0, nodes)
     for path, node in nodes:
         violations.extend(_check_node(path, node))
@@ -143,7 +149,7 @@ def check_tool_name(name: str) -> list[StrictViolation]:
     ]
 
 
-def _check_node(at: Path, node: dict[str, Any]) -> Iterator[StrictViolation]:
+def _check_node(at: Path, node: JsonSchema) -> Iterator[StrictViolation]:
     if is_plain_leaf(node):
         return
     path = _dotted(at)
@@ -175,7 +181,7 @@ def _check_node(at: Path, node: dict[str, Any]) -> Iterator[StrictViolation]:
         yield from _check_object(path, node)
 
 
-def is_plain_leaf(node: dict[str, Any]) -> bool:
+def is_plain_leaf(node: JsonSchema) -> bool:
     """Whether `node` is the common case: a scalar with supported keywords only.
 
     Args:
@@ -194,7 +200,7 @@ def is_plain_leaf(node: dict[str, Any]) -> bool:
     )
 
 
-def _check_type(path: str, node: dict[str, Any]) -> Iterator[StrictViolation]:
+def _check_type(path: str, node: JsonSchema) -> Iterator[StrictViolation]:
     if not any(key in node for key in _TYPED_KEYS):
         yield StrictViolation(
             path,
@@ -202,8 +208,8 @@ def _check_type(path: str, node: dict[str, Any]) -> Iterator[StrictViolation]:
             "the schema accepts any value (no type, anyOf, enum or const)",
             "give it a concrete type",
         )
-    declared: Any = node.get("type", [])
-    types = cast(list[Any], declared) if isinstance(declared, list) else [declared]
+    declared: JsonValue = node.get("type", [])
+    types = declared if isinstance(declared, list) else [declared]
     for kind in types:
         if kind not in SUPPORTED_TYPES:
             yield StrictViolation(
@@ -214,7 +220,7 @@ def _check_type(path: str, node: dict[str, Any]) -> Iterator[StrictViolation]:
             )
 
 
-def _check_object(path: str, node: dict[str, Any]) -> Iterator[StrictViolation]:
+def _check_object(path: str, node: JsonSchema) -> Iterator[StrictViolation]:
     if node.get("additionalProperties") is not False:
         yield StrictViolation(
             path,
@@ -222,7 +228,7 @@ def _check_object(path: str, node: dict[str, Any]) -> Iterator[StrictViolation]:
             "the object is not closed",
             'set "additionalProperties": false',
         )
-    properties: dict[str, Any] = node.get("properties", {})
+    properties: JsonSchema = node.get("properties", {})
     missing = [key for key in properties if key not in node.get("required", [])]
     if missing:
         yield StrictViolation(
@@ -234,14 +240,16 @@ def _check_object(path: str, node: dict[str, Any]) -> Iterator[StrictViolation]:
 
 
 def _check_limits(
-    schema: dict[str, Any], nodes: list[dict[str, Any]], depth: int
+    schema: JsonSchema, nodes: list[JsonSchema], depth: int
 ) -> Iterator[StrictViolation]:
     properties = sum(len(node.get("properties", {})) for node in nodes)
     if properties > MAX_PROPERTIES:
         yield _limit("max-properties", f"{properties} object properties", MAX_PROPERTIES)
     if depth > MAX_NESTING:
         yield _limit("max-nesting", f"{depth} levels of nesting", MAX_NESTING)
-    enums = [cast(list[Any], node["enum"]) for node in nodes if isinstance(node.get("enum"), list)]
+    enums: list[list[JsonValue]] = [
+        node["enum"] for node in nodes if isinstance(node.get("enum"), list)
+    ]
     values = sum(len(enum) for enum in enums)
     if values > MAX_ENUM_VALUES:
         yield _limit("max-enum-values", f"{values} enum values", MAX_ENUM_VALUES)
@@ -267,9 +275,7 @@ def _limit(rule: str, found: str, limit: int) -> StrictViolation:
     )
 
 
-def _string_size(
-    schema: dict[str, Any], nodes: list[dict[str, Any]], enums: list[list[Any]]
-) -> int:
+def _string_size(schema: JsonSchema, nodes: list[JsonSchema], enums: list[list[JsonValue]]) -> int:
     names = sum(len(key) for node in nodes for key in node.get("properties", {}))
     definitions = sum(len(key) for key in schema.get("$defs", {}))
     values = sum(len(_text(value)) for enum in enums for value in enum)
@@ -277,13 +283,11 @@ def _string_size(
     return names + definitions + values + consts
 
 
-def _text(value: Any) -> str:
+def _text(value: JsonValue) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def _collect(
-    node: dict[str, Any], path: Path, depth: int, found: list[tuple[Path, dict[str, Any]]]
-) -> int:
+def _collect(node: JsonSchema, path: Path, depth: int, found: list[tuple[Path, JsonSchema]]) -> int:
     """Gather every subschema with its path, the root first, into `found`.
 
     Returns:
@@ -298,7 +302,7 @@ def _collect(
     return deepest
 
 
-def all_subschemas(schema: dict[str, Any]) -> list[dict[str, Any]]:
+def all_subschemas(schema: JsonSchema) -> list[JsonSchema]:
     """Every subschema of `schema`, itself first, definitions included.
 
     Args:
@@ -307,12 +311,12 @@ def all_subschemas(schema: dict[str, Any]) -> list[dict[str, Any]]:
     Returns:
         The nodes, in document order.
     """
-    found: list[tuple[Path, dict[str, Any]]] = []
+    found: list[tuple[Path, JsonSchema]] = []
     _collect(schema, (), 0, found)
     return [node for _, node in found]
 
 
-def subschemas(node: dict[str, Any]) -> Iterator[tuple[Path, dict[str, Any]]]:
+def subschemas(node: JsonSchema) -> Iterator[tuple[Path, JsonSchema]]:
     """The subschemas directly under `node`, with the keys that lead to each.
 
     Args:
@@ -321,17 +325,20 @@ def subschemas(node: dict[str, Any]) -> Iterator[tuple[Path, dict[str, Any]]]:
     Yields:
         The keys from `node` to each child, and the child.
     """
+    child: JsonValue
     for key in ("properties", "$defs"):
-        for name, child in node.get(key, {}).items():
+        children: dict[str, JsonValue] = node.get(key, {})
+        for name, child in children.items():
             if isinstance(child, dict):
-                yield (key, name), cast(dict[str, Any], child)
+                yield (key, name), child
     for key in ("items", "additionalProperties"):
         child = node.get(key)
         if isinstance(child, dict):
-            yield (key,), cast(dict[str, Any], child)
-    for index, child in enumerate(node.get("anyOf", [])):
+            yield (key,), child
+    branches: list[JsonValue] = node.get("anyOf", [])
+    for index, child in enumerate(branches):
         if isinstance(child, dict):
-            yield ("anyOf", index), cast(dict[str, Any], child)
+            yield ("anyOf", index), child
 
 
 def _dotted(path: Path) -> str:

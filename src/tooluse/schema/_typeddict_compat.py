@@ -28,7 +28,7 @@ _REQUIREDNESS = {
 } - {None}
 
 
-def fix_typeddicts(annotation: Any) -> Any:
+def fix_typeddicts(annotation: object) -> object:
     """Return `annotation` with every `typing.TypedDict` replaced by a pydantic-friendly twin.
 
     Args:
@@ -42,14 +42,14 @@ def fix_typeddicts(annotation: Any) -> Any:
     return _fix(annotation, {})
 
 
-def _fix(tp: Any, memo: dict[Any, Any]) -> Any:
+def _fix(tp: object, memo: dict[object, object]) -> object:
     if is_typeddict(tp):
         return memo[tp] if tp in memo else _fix_typeddict(tp, memo)
     args = get_args(tp)
     origin = get_origin(tp)
     if not args or origin is typing.Literal:
         return tp
-    fixed: list[Any] = [_fix(arg, memo) for arg in args]
+    fixed = [_fix(arg, memo) for arg in args]
     if all(new is old for new, old in zip(fixed, args, strict=True)):
         return tp
     rebuild: Any = origin
@@ -60,7 +60,7 @@ def _fix(tp: Any, memo: dict[Any, Any]) -> Any:
     return rebuild[tuple(fixed) if len(fixed) > 1 else fixed[0]]
 
 
-def _fix_typeddict(td: Any, memo: dict[Any, Any]) -> Any:
+def _fix_typeddict(td: Any, memo: dict[object, object]) -> object:
     """Rebuild `td` if it is a `typing.TypedDict` or holds one; else return it as is."""
     raw = get_type_hints(td, include_extras=True)
     hints = {key: _strip_requiredness(hint) for key, hint in raw.items()}
@@ -76,7 +76,7 @@ def _fix_typeddict(td: Any, memo: dict[Any, Any]) -> Any:
     return twin
 
 
-def _is_required(td: Any, key: str, hint: Any) -> bool:
+def _is_required(td: Any, key: str, hint: object) -> bool:
     """`Required[...]`/`NotRequired[...]` decide; else the class's totality does.
 
     Read from the resolved hint: with string annotations (PEP 563) a `typing.TypedDict`
@@ -88,10 +88,12 @@ def _is_required(td: Any, key: str, hint: Any) -> bool:
     return key in td.__required_keys__
 
 
-def _twin_of(td: Any, required: dict[str, bool]) -> Any:
+def _twin_of(td: Any, required: dict[str, bool]) -> type:
     """A `typing_extensions.TypedDict` with `td`'s name, docstring and required keys."""
-    placeholder = {
-        key: typing_extensions.Required[Any] if is_required else typing_extensions.NotRequired[Any]
+    placeholder = {  # each key's type is set by the caller
+        key: typing_extensions.Required[object]
+        if is_required
+        else typing_extensions.NotRequired[object]
         for key, is_required in required.items()
     }
     twin: Any = typing_extensions.TypedDict(td.__name__, placeholder)  # type: ignore[operator]
@@ -103,7 +105,7 @@ def _twin_of(td: Any, required: dict[str, bool]) -> Any:
     return twin
 
 
-def _strip_requiredness(hint: Any) -> Any:
+def _strip_requiredness(hint: object) -> object:
     while get_origin(hint) in _REQUIREDNESS:
         hint = get_args(hint)[0]
     return hint

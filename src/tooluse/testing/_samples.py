@@ -16,21 +16,21 @@ recursive schemas terminate. No randomness.
 from __future__ import annotations
 
 import copy
+import enum
 import itertools
 import json
 import math
 import string
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
-from typing import Any, cast
+from typing import Final
 
+from ..schema._strict_rules import JsonSchema, JsonValue
 from ._regex_sample import strings_matching
 from ._schema_check import admits, json_equal, resolve
 from ._schema_hints import UNIQUE_KEYS, with_hints
 
 __all__ = ["accepted_sample", "sample"]
-
-Schema = dict[str, Any]
 
 _SHALLOW = 4  # levels of descent (properties, items, branches) before branches that end come first
 _DEEPEST = 64  # levels of descent past which a node yields nothing
@@ -42,7 +42,7 @@ _ALTERNATIVES = 8  # other values tried for a field the tool refuses
 _VALIDATIONS = 24  # calls of a tool's validator for one sample
 _MAX_REF_HOPS = 32
 _TYPE_ORDER = ("object", "array", "string", "integer", "number", "boolean", "null")
-_NEVER: Schema = {"not": {}}
+_NEVER: JsonSchema = {"not": {}}
 
 
 def _uuid(version: int) -> Callable[[int], str]:
@@ -88,10 +88,15 @@ _FORMATS.update(
 )
 
 
-_NoValue: Any = object()  # what `next()` gives back when a node has no (more) values
+class _Missing(enum.Enum):
+    NO_VALUE = enum.auto()
 
 
-def sample(schema: Any, root: Schema | None = None, *, hints: bool = True) -> Any:
+_NO_VALUE: Final = _Missing.NO_VALUE
+"""What `next()` gives back when a node has no (more) values."""
+
+
+def sample(schema: JsonSchema, root: JsonSchema | None = None, *, hints: bool = True) -> JsonValue:
     """A value `schema` admits, made deterministically; a best effort when none is found.
 
     Args:
@@ -104,14 +109,17 @@ def sample(schema: Any, root: Schema | None = None, *, hints: bool = True) -> An
         The value. For an object schema nothing satisfies, an object of every property
         that has a value (so that a validator names only the others); else None.
     """
-    whole: Schema = root if root is not None else cast(Schema, schema)
+    whole = root if root is not None else schema
     found = _Sampler(whole, hints=hints).best_effort(schema, 0)
-    return None if found is _NoValue else copy.deepcopy(found)  # items may share their values
+    return None if found is _NO_VALUE else copy.deepcopy(found)  # items may share their values
 
 
 def accepted_sample(
-    schema: Schema, refusals: Callable[[Any], list[str]], *, hints: bool = True
-) -> Any:
+    schema: JsonSchema,
+    refusals: Callable[[dict[str, JsonValue]], list[str]],
+    *,
+    hints: bool = True,
+) -> JsonValue:
     """Arguments for a tool: the sample, with each field the tool refuses swapped for another.
 
     The tool's own validator (pydantic, with the user's validators) may refuse what the
@@ -130,11 +138,10 @@ def accepted_sample(
         The sample, with the swaps the tool accepted.
     """
     sampler = _Sampler(schema, hints=hints)
-    arguments = sampler.best_effort(schema, 0)
-    if not isinstance(arguments, dict):
-        return None if arguments is _NoValue else copy.deepcopy(arguments)
-    found = cast(Schema, arguments)
-    properties: Schema = sampler.expanded(schema).get("properties", {})
+    found = sampler.best_effort(schema, 0)
+    if not isinstance(found, dict):
+        return None if found is _NO_VALUE else copy.deepcopy(found)
+    properties: JsonSchema = sampler.expanded(schema).get("properties", {})
     sampler.budget = _BUDGET  # the alternatives' own
     pending = {
         name: sampler.values(properties[name], 1)
@@ -142,10 +149,10 @@ def accepted_sample(
     }
     checks = _VALIDATIONS - 1
     for name in _in_turns(pending, _ALTERNATIVES):
-        sent = found.get(name, _NoValue)
-        others = (v for v in pending[name] if sent is _NoValue or not json_equal(v, sent))
-        other = next(others, _NoValue)
-        if other is _NoValue:
+        sent = found.get(name, _NO_VALUE)
+        others = (v for v in pending[name] if sent is _NO_VALUE or not json_equal(v, sent))
+        other = next(others, _NO_VALUE)
+        if other is _NO_VALUE:
             del pending[name]
             continue
         if checks == 0:
@@ -158,7 +165,7 @@ def accepted_sample(
     return copy.deepcopy(found)
 
 
-def _in_turns(pending: dict[str, Any], rounds: int) -> Iterator[str]:
+def _in_turns(pending: Mapping[str, object], rounds: int) -> Iterator[str]:
     """The names in `pending`, each in turn, for `rounds` rounds; a name taken out is skipped."""
     for _ in range(rounds):
         for name in list(pending):
@@ -166,7 +173,7 @@ def _in_turns(pending: dict[str, Any], rounds: int) -> Iterator[str]:
                 yield name
 
 
-def _fields_named(problems: list[str], names: Schema) -> list[str]:
+def _fields_named(problems: list[str], names: JsonSchema) -> list[str]:
     """The top-level fields that `problems` (`user.tags[2]: why`) are about, in order."""
     named = (
         name
@@ -180,12 +187,12 @@ def _fields_named(problems: list[str], names: Schema) -> list[str]:
 class _Sampler:
     """Proposes and checks values for the nodes of one schema."""
 
-    def __init__(self, root: Schema, *, hints: bool = True) -> None:
+    def __init__(self, root: JsonSchema, *, hints: bool = True) -> None:
         self.root = root
         self.hints = hints
         self.budget = _BUDGET
 
-    def values(self, node: Any, depth: int) -> Iterator[Any]:
+    def values(self, node: JsonValue, depth: int) -> Iterator[JsonValue]:
         """Distinct values `node` admits, best first."""
         self.budget -= 1
         if depth > _DEEPEST or node is False or self.budget < 0:
@@ -199,34 +206,33 @@ class _Sampler:
                 seen.add(key)
                 yield value
 
-    def best_effort(self, node: Any, depth: int) -> Any:
+    def best_effort(self, node: JsonValue, depth: int) -> JsonValue | _Missing:
         """The first value `node` admits; else, for an object, every property that has one.
 
         Returns:
-            The value; `_NoValue` when `node` admits none and is not an object near the top.
+            The value; `_NO_VALUE` when `node` admits none and is not an object near the top.
         """
-        found = next(self.values(node, depth), _NoValue)
+        found = next(self.values(node, depth), _NO_VALUE)
         schema = self.expanded(node)
-        if found is not _NoValue or depth >= _SHALLOW or _types(schema)[:1] != ["object"]:
+        if found is not _NO_VALUE or depth >= _SHALLOW or _types(schema)[:1] != ["object"]:
             return found
         if depth == 0:
             self.budget = _BUDGET  # the search for the whole may have spent it: the parts' own
-        properties: Schema = schema.get("properties", {})
-        made: Schema = {}
+        properties: JsonSchema = schema.get("properties", {})
+        made: dict[str, JsonValue] = {}
         for name in dict.fromkeys([*schema.get("required", []), *properties]):
             value = self.best_effort(
                 properties.get(name, schema.get("additionalProperties", True)), depth + 1
             )
-            if value is not _NoValue:
+            if value is not _NO_VALUE:
                 made[name] = value
         return made
 
-    def expanded(self, node: Any, hops: int = 0) -> Schema:
+    def expanded(self, node: JsonValue, hops: int = 0) -> JsonSchema:
         """`node` with its description's hints, its `$ref` followed and its `allOf` merged."""
         if not isinstance(node, dict):
             return {} if node is not False else _NEVER
-        schema = cast(Schema, node)
-        schema = with_hints(schema) if self.hints else schema
+        schema: JsonSchema = with_hints(node) if self.hints else node
         ref = schema.get("$ref")
         if isinstance(ref, str):
             target = resolve(self.root, ref)
@@ -234,7 +240,7 @@ class _Sampler:
                 return _NEVER
             siblings = {key: value for key, value in schema.items() if key != "$ref"}
             schema = _merge(self.expanded(target, hops + 1), siblings)
-        all_of: list[Any] = schema.get("allOf", [])
+        all_of: list[JsonValue] = schema.get("allOf", [])
         if all_of:
             rest = {key: value for key, value in schema.items() if key != "allOf"}
             for part in all_of:
@@ -242,7 +248,7 @@ class _Sampler:
             schema = rest
         return schema
 
-    def _proposals(self, schema: Schema, depth: int) -> Iterator[Any]:
+    def _proposals(self, schema: JsonSchema, depth: int) -> Iterator[JsonValue]:
         if "not" in schema and schema["not"] in ({}, True):
             return
         if "const" in schema:
@@ -251,17 +257,19 @@ class _Sampler:
         if "enum" in schema:
             yield from schema["enum"]
             return
-        examples: Any = schema.get("examples")
+        examples: JsonValue = schema.get("examples")
         if isinstance(examples, list):
-            yield from cast(list[Any], examples)
-        branches: list[Any] = schema.get("anyOf") or schema.get("oneOf") or []
+            yield from examples
+        branches: list[JsonValue] = schema.get("anyOf") or schema.get("oneOf") or []
         if branches:
             yield from self._branches(schema, branches, depth)
             return
         for kind in self._ordered_types(schema, depth):
             yield from self._of_type(kind, schema, depth)
 
-    def _branches(self, schema: Schema, branches: list[Any], depth: int) -> Iterator[Any]:
+    def _branches(
+        self, schema: JsonSchema, branches: list[JsonValue], depth: int
+    ) -> Iterator[JsonValue]:
         siblings = {key: value for key, value in schema.items() if key not in ("anyOf", "oneOf")}
         merged = [_merge(siblings, self.expanded(branch)) for branch in branches]
         if depth >= _SHALLOW:
@@ -269,13 +277,13 @@ class _Sampler:
         for branch in merged:
             yield from self.values(branch, depth + 1)
 
-    def _ordered_types(self, schema: Schema, depth: int) -> list[str]:
+    def _ordered_types(self, schema: JsonSchema, depth: int) -> list[str]:
         kinds = _types(schema)
         if depth >= _SHALLOW and "null" in kinds:
             kinds = ["null", *(kind for kind in kinds if kind != "null")]
         return kinds
 
-    def _of_type(self, kind: str, schema: Schema, depth: int) -> Iterator[Any]:
+    def _of_type(self, kind: str, schema: JsonSchema, depth: int) -> Iterator[JsonValue]:
         if kind == "object":
             yield from self._objects(schema, depth)
         elif kind == "array":
@@ -289,7 +297,7 @@ class _Sampler:
         elif kind == "null":
             yield None
 
-    def _strings(self, schema: Schema, depth: int) -> Iterator[str]:
+    def _strings(self, schema: JsonSchema, depth: int) -> Iterator[str]:
         shortest: int = schema.get("minLength", 0)
         longest: int | None = schema.get("maxLength")
         if schema.get("contentMediaType") == "application/json":
@@ -304,7 +312,7 @@ class _Sampler:
         else:
             yield from _plain_strings(shortest, longest)
 
-    def _arrays(self, schema: Schema, depth: int) -> Iterator[list[Any]]:
+    def _arrays(self, schema: JsonSchema, depth: int) -> Iterator[list[JsonValue]]:
         least: int = schema.get("minItems", 0)
         most: int | None = schema.get("maxItems")
         for size in (least, least + 1):
@@ -312,29 +320,29 @@ class _Sampler:
             if items is not None:
                 yield items
 
-    def _items(self, schema: Schema, size: int, depth: int) -> list[Any] | None:
+    def _items(self, schema: JsonSchema, size: int, depth: int) -> list[JsonValue] | None:
         """`size` items, distinct when the items allow it; the prefix items first.
 
         None when there cannot be that many.
         """
-        prefix: list[Any] = schema.get("prefixItems", [])
-        rest: Any = schema.get("items", True)
+        prefix: list[JsonValue] = schema.get("prefixItems", [])
+        rest: JsonValue = schema.get("items", True)
         unique = schema.get("uniqueItems") is True or UNIQUE_KEYS in schema
-        key: Any = schema.get(UNIQUE_KEYS)
-        made: list[Any] = []
-        pools: dict[int, Iterator[Any]] = {}
+        key: JsonValue = schema.get(UNIQUE_KEYS)
+        made: list[JsonValue] = []
+        pools: dict[int, Iterator[JsonValue]] = {}
         for index in range(size):
             item = prefix[index] if index < len(prefix) else rest
             pool = pools.setdefault(id(item), self.values(item, depth))
-            fresh = next((v for v in pool if not _repeats(v, made, key)), _NoValue)
-            if fresh is _NoValue:
+            fresh = next((v for v in pool if not _repeats(v, made, key)), _NO_VALUE)
+            if fresh is _NO_VALUE:
                 if unique or not made:
                     return None
                 fresh = made[0]
             made.append(fresh)
         return made
 
-    def _objects(self, schema: Schema, depth: int) -> Iterator[Schema]:
+    def _objects(self, schema: JsonSchema, depth: int) -> Iterator[dict[str, JsonValue]]:
         named = self._named(schema, depth + 1)
         if named is None:
             return
@@ -352,32 +360,39 @@ class _Sampler:
         required = schema.get("required", [])
         yield {name: value for name, value in base.items() if name in required}
 
-    def _named(self, schema: Schema, depth: int) -> tuple[Schema, dict[str, Iterator[Any]]] | None:
+    def _named(
+        self, schema: JsonSchema, depth: int
+    ) -> tuple[dict[str, JsonValue], dict[str, Iterator[JsonValue]]] | None:
         """A value for each required property (and, near the top, each optional one).
 
         Returns:
             The values and the rest of each property's values; None when a required
             property has none.
         """
-        properties: Schema = schema.get("properties", {})
+        properties: JsonSchema = schema.get("properties", {})
         required: list[str] = list(schema.get("required", []))
         wanted = required + [n for n in properties if n not in required and depth <= _SHALLOW]
-        base: Schema = {}
-        pools: dict[str, Iterator[Any]] = {}
+        base: dict[str, JsonValue] = {}
+        pools: dict[str, Iterator[JsonValue]] = {}
         for name in wanted:
             pool = self.values(
                 properties.get(name, schema.get("additionalProperties", True)), depth
             )
-            value = next(pool, _NoValue)
-            if value is _NoValue and name in required:
+            value = next(pool, _NO_VALUE)
+            if value is _NO_VALUE and name in required:
                 return None
-            if value is not _NoValue:
+            if value is not _NO_VALUE:
                 base[name], pools[name] = value, pool
         return base, pools
 
     def _entries(
-        self, schema: Schema, taken: Schema, depth: int, shift: int = 0, more: int = 0
-    ) -> Schema | None:
+        self,
+        schema: JsonSchema,
+        taken: dict[str, JsonValue],
+        depth: int,
+        shift: int = 0,
+        more: int = 0,
+    ) -> dict[str, JsonValue] | None:
         """Entries beyond the named properties: as many as `minProperties` asks, and `more`.
 
         `shift` skips that many candidate keys, for objects that differ in their keys.
@@ -387,17 +402,20 @@ class _Sampler:
         if wanted <= 0:
             return {}
         extra = schema.get("additionalProperties", True)
-        value = next(self.values(extra, depth), _NoValue)
-        if value is _NoValue:
+        value = next(self.values(extra, depth), _NO_VALUE)
+        if value is _NO_VALUE:
             return None
         names_schema = {"type": "string", **self.expanded(schema.get("propertyNames", {}))}
         known = {**schema.get("properties", {}), **taken}
-        names = (n for n in self.values(names_schema, depth) if n not in known)
+        # Keys are strings, whatever type `propertyNames` may state.
+        names = (
+            n for n in self.values(names_schema, depth) if isinstance(n, str) and n not in known
+        )
         keys = list(itertools.islice(names, shift, shift + wanted))
         return dict.fromkeys(keys, value) if len(keys) == wanted else None
 
 
-def _merge(base: Schema, extra: Schema) -> Schema:
+def _merge(base: JsonSchema, extra: JsonSchema) -> JsonSchema:
     """Both schemas' keywords: properties and `required` combined, else `extra` wins."""
     merged = {**base, **extra}
     if "properties" in base and "properties" in extra:
@@ -410,13 +428,13 @@ def _merge(base: Schema, extra: Schema) -> Schema:
     return merged
 
 
-def _types(schema: Schema) -> list[str]:
+def _types(schema: JsonSchema) -> list[str]:
     """The types to propose values of, in order; guessed from the keywords when unstated."""
-    kind: Any = schema.get("type")
+    kind: JsonValue = schema.get("type")
     if isinstance(kind, str):
         return [kind]
     if isinstance(kind, list):
-        return [str(k) for k in cast(list[Any], kind)]
+        return [str(k) for k in kind]
     guesses = {
         "object": ("properties", "required", "additionalProperties", "minProperties"),
         "array": ("items", "prefixItems", "minItems", "maxItems", "uniqueItems"),
@@ -427,7 +445,7 @@ def _types(schema: Schema) -> list[str]:
     return found or ["null", *(k for k in _TYPE_ORDER if k != "null")]
 
 
-def _ending_rank(branch: Schema) -> int:
+def _ending_rank(branch: JsonSchema) -> int:
     """How soon a branch ends: null first, then scalars, then containers and references."""
     kinds = _types(branch)
     if kinds[:1] == ["null"]:
@@ -437,11 +455,11 @@ def _ending_rank(branch: Schema) -> int:
     return 1
 
 
-def _repeats(value: Any, made: list[Any], key: Any) -> bool:
+def _repeats(value: JsonValue, made: list[JsonValue], key: JsonValue) -> bool:
     """Whether `value` equals an item already made (or shares its `key`, for pairs)."""
     if isinstance(key, str) and isinstance(value, dict):
-        own = cast(Schema, value).get(key)
-        keyed = [cast(Schema, m) for m in made if isinstance(m, dict)]
+        own = value.get(key)
+        keyed = [m for m in made if isinstance(m, dict)]
         return any(json_equal(m.get(key), own) for m in keyed)
     return any(json_equal(value, other) for other in made)
 
@@ -459,7 +477,7 @@ def _plain_strings(shortest: int, longest: int | None) -> Iterator[str]:
             yield char * (length + extra)
 
 
-def _numbers(schema: Schema, *, integer: bool) -> Iterator[int | float]:
+def _numbers(schema: JsonSchema, *, integer: bool) -> Iterator[int | float]:
     """Numbers within the bounds, multiples of `multipleOf`, nearest zero first.
 
     Multiples are counted in exact fractions of the numbers as written (0.07 is 7/100),
@@ -469,26 +487,30 @@ def _numbers(schema: Schema, *, integer: bool) -> Iterator[int | float]:
     """
     low = _bound(schema, "minimum", "exclusiveMinimum")
     high = _bound(schema, "maximum", "exclusiveMaximum")
-    step: Any = schema.get("multipleOf")
-    free = not _is_finite_number(step) or step <= 0
-    multiples = list(_multiples(1 if free else step, low, high))
+    step = _finite_number(schema.get("multipleOf"))
+    if step is not None and step <= 0:
+        step = None  # no multiple to keep to
+    multiples = list(_multiples(1 if step is None else step, low, high))
     if integer:
         yield from (int(value) for value in multiples if value.denominator == 1)
         return
     floats = [float(value) for value in multiples]
-    if not free:
+    if step is not None:
         floats.sort(key=lambda value: not _whole_quotient(value, step))
     yield from floats
-    if not free:  # a closed bound a hair off a multiple: within the validators' tolerance
+    if step is not None:  # a closed bound a hair off a multiple: within the validators' tolerance
         yield from (bound[0] for bound in (low, high) if bound is not None and not bound[1])
-    if free:
+    else:
         yield from (value + 0.5 for value in floats[:_VARIANTS])
         if low is not None and high is not None:
             yield from _between(low[0], high[0])
 
 
-def _is_finite_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+def _finite_number(value: JsonValue) -> float | None:
+    """`value` if it is a finite number (a bool is not one), else None."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return value
+    return None
 
 
 def _whole_quotient(value: float, step: float) -> bool:
@@ -502,12 +524,12 @@ def _exact(number: float) -> Fraction:
     return Fraction(number) if isinstance(number, int) else Fraction(repr(number))
 
 
-def _bound(schema: Schema, inclusive: str, exclusive: str) -> tuple[float, bool] | None:
+def _bound(schema: JsonSchema, inclusive: str, exclusive: str) -> tuple[float, bool] | None:
     """The tighter of a closed and an open bound, as (value, open?)."""
     found: list[tuple[float, bool]] = []
     for key, is_open in ((inclusive, False), (exclusive, True)):
-        value: Any = schema.get(key)
-        if _is_finite_number(value):
+        value = _finite_number(schema.get(key))
+        if value is not None:
             found.append((value, is_open))
     if not found:
         return None

@@ -17,17 +17,15 @@ import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
 
 from ..schema._guards import resolve
+from ..schema._strict_rules import JsonSchema, JsonValue
 from ._schema_hints import UNIQUE_KEYS, with_hints
 
 __all__ = ["admits", "is_multiple", "json_equal", "resolve", "type_of"]
 
-Schema = dict[str, Any]
 
-
-def type_of(value: Any) -> str:
+def type_of(value: object) -> str:
     """The JSON type of a Python value from `json.loads`.
 
     Args:
@@ -42,11 +40,16 @@ def type_of(value: Any) -> str:
         return "boolean"
     if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
         return "integer"
-    kinds: dict[type[Any], str] = {float: "number", str: "string", list: "array", dict: "object"}
-    return kinds.get(cast(type[Any], type(value)), "unknown")
+    kinds: dict[type[object], str] = {
+        float: "number",
+        str: "string",
+        list: "array",
+        dict: "object",
+    }
+    return kinds.get(type(value), "unknown")
 
 
-def json_equal(left: Any, right: Any) -> bool:
+def json_equal(left: JsonValue, right: JsonValue) -> bool:
     """JSON equality: `1 == 1.0`, but `true != 1`.
 
     Args:
@@ -59,23 +62,23 @@ def json_equal(left: Any, right: Any) -> bool:
     return _canonical(left) == _canonical(right)
 
 
-def _canonical(value: Any) -> str:
-    def numbers(item: Any) -> Any:
+def _canonical(value: JsonValue) -> str:
+    def numbers(item: JsonValue) -> JsonValue:
         if isinstance(item, float) and item.is_integer() and abs(item) < 2**63:
             return int(item)
         return item
 
-    def walk(item: Any) -> Any:
+    def walk(item: JsonValue) -> JsonValue:
         if isinstance(item, dict):
-            return {key: walk(inner) for key, inner in cast(Schema, item).items()}
+            return {key: walk(inner) for key, inner in item.items()}
         if isinstance(item, list):
-            return [walk(inner) for inner in cast(list[Any], item)]
+            return [walk(inner) for inner in item]
         return numbers(item)
 
     return json.dumps(walk(value), sort_keys=True)
 
 
-def admits(node: Any, value: Any, root: Schema, *, hints: bool = True) -> bool:
+def admits(node: JsonValue, value: JsonValue, root: JsonSchema, *, hints: bool = True) -> bool:
     """Whether `node` (a part of `root`) admits `value`.
 
     Args:
@@ -96,21 +99,20 @@ def admits(node: Any, value: Any, root: Schema, *, hints: bool = True) -> bool:
 class _Context:
     """The whole schema, and the references being followed (to stop at a cycle)."""
 
-    root: Schema
+    root: JsonSchema
     hints: bool = True
     following: set[tuple[int, int]] = field(default_factory=set[tuple[int, int]])
 
-    def admits(self, node: Any, value: Any) -> bool:
+    def admits(self, node: JsonValue, value: JsonValue) -> bool:
         if isinstance(node, bool):
             return node
         if not isinstance(node, dict):
             return True
-        schema = cast(Schema, node)
-        schema = with_hints(schema) if self.hints else schema
+        schema = with_hints(node) if self.hints else node
         return all(check(schema, value, self) for check in _CHECKS)
 
 
-def _check_ref(schema: Schema, value: Any, ctx: _Context) -> bool:
+def _check_ref(schema: JsonSchema, value: JsonValue, ctx: _Context) -> bool:
     ref = schema.get("$ref")
     if not isinstance(ref, str):
         return True
@@ -125,7 +127,7 @@ def _check_ref(schema: Schema, value: Any, ctx: _Context) -> bool:
         ctx.following.discard(step)
 
 
-def _check_type(schema: Schema, value: Any, ctx: _Context) -> bool:
+def _check_type(schema: JsonSchema, value: JsonValue, ctx: _Context) -> bool:
     del ctx
     wanted = schema.get("type")
     if wanted is None:
@@ -135,19 +137,19 @@ def _check_type(schema: Schema, value: Any, ctx: _Context) -> bool:
     return actual in kinds or (actual == "integer" and "number" in kinds)
 
 
-def _check_values(schema: Schema, value: Any, ctx: _Context) -> bool:
+def _check_values(schema: JsonSchema, value: JsonValue, ctx: _Context) -> bool:
     del ctx
     if "const" in schema and not json_equal(schema["const"], value):
         return False
-    choices: list[Any] = schema.get("enum", [])
+    choices: list[JsonValue] = schema.get("enum", [])
     return "enum" not in schema or any(json_equal(choice, value) for choice in choices)
 
 
-def _check_number(schema: Schema, value: Any, ctx: _Context) -> bool:
+def _check_number(schema: JsonSchema, value: JsonValue, ctx: _Context) -> bool:
     del ctx
-    if type_of(value) not in ("integer", "number"):
+    number = _number(value)
+    if number is None:
         return True
-    number = cast(float, value)
     for key, test in _NUMBER_CHECKS.items():
         limit = _number(schema.get(key))
         if limit is not None and not test(number, limit):
@@ -195,17 +197,17 @@ _NUMBER_CHECKS: dict[str, Callable[[float, float], bool]] = {
 }
 
 
-def _number(value: Any) -> float | None:
+def _number(value: JsonValue) -> float | None:
     return None if isinstance(value, bool) or not isinstance(value, (int, float)) else value
 
 
-def _counts(schema: Schema, least: str, most: str, count: int) -> bool:
+def _counts(schema: JsonSchema, least: str, most: str, count: int) -> bool:
     """Whether `count` is within `schema[least]` and `schema[most]`, where given."""
     low, high = _number(schema.get(least)), _number(schema.get(most))
     return (low is None or count >= low) and (high is None or count <= high)
 
 
-def _check_string(schema: Schema, value: Any, ctx: _Context) -> bool:
+def _check_string(schema: JsonSchema, value: JsonValue, ctx: _Context) -> bool:
     if not isinstance(value, str):
         return True
     if not _counts(schema, "minLength", "maxLength", len(value)):
@@ -213,7 +215,7 @@ def _check_string(schema: Schema, value: Any, ctx: _Context) -> bool:
     return _matches(schema.get("pattern"), value) and _json_text_fits(schema, value, ctx)
 
 
-def _matches(pattern: Any, value: str) -> bool:
+def _matches(pattern: JsonValue, value: str) -> bool:
     if not isinstance(pattern, str):
         return True
     try:
@@ -222,7 +224,7 @@ def _matches(pattern: Any, value: str) -> bool:
         return True
 
 
-def _json_text_fits(schema: Schema, value: str, ctx: _Context) -> bool:
+def _json_text_fits(schema: JsonSchema, value: str, ctx: _Context) -> bool:
     if schema.get("contentMediaType") != "application/json":
         return True
     try:
@@ -232,13 +234,13 @@ def _json_text_fits(schema: Schema, value: str, ctx: _Context) -> bool:
     return ctx.admits(schema.get("contentSchema", True), decoded)
 
 
-def _check_array(schema: Schema, value: Any, ctx: _Context) -> bool:
+def _check_array(schema: JsonSchema, value: JsonValue, ctx: _Context) -> bool:
     if not isinstance(value, list):
         return True
-    items = cast(list[Any], value)
+    items = value
     if not _counts(schema, "minItems", "maxItems", len(items)):
         return False
-    prefix: list[Any] = schema.get("prefixItems", [])
+    prefix: list[JsonValue] = schema.get("prefixItems", [])
     rest = schema.get("items", True)
     fits = all(
         ctx.admits(prefix[index] if index < len(prefix) else rest, item)
@@ -247,20 +249,20 @@ def _check_array(schema: Schema, value: Any, ctx: _Context) -> bool:
     return fits and _distinct_enough(schema, items)
 
 
-def _distinct_enough(schema: Schema, items: list[Any]) -> bool:
+def _distinct_enough(schema: JsonSchema, items: list[JsonValue]) -> bool:
     if schema.get("uniqueItems") is True and len({_canonical(i) for i in items}) < len(items):
         return False
     key = schema.get(UNIQUE_KEYS)
     if not isinstance(key, str):
         return True
-    keys = [_canonical(cast(Schema, item).get(key)) for item in items if isinstance(item, dict)]
+    keys = [_canonical(item.get(key)) for item in items if isinstance(item, dict)]
     return len(set(keys)) == len(keys)
 
 
-def _check_object(schema: Schema, value: Any, ctx: _Context) -> bool:
+def _check_object(schema: JsonSchema, value: JsonValue, ctx: _Context) -> bool:
     if not isinstance(value, dict):
         return True
-    mapping = cast(Schema, value)
+    mapping = value
     required: list[str] = schema.get("required", [])
     if any(key not in mapping for key in required):
         return False
@@ -272,9 +274,9 @@ def _check_object(schema: Schema, value: Any, ctx: _Context) -> bool:
     return all(_property_fits(schema, key, item, ctx) for key, item in mapping.items())
 
 
-def _property_fits(schema: Schema, key: str, item: Any, ctx: _Context) -> bool:
-    properties: Schema = schema.get("properties", {})
-    patterns: Schema = schema.get("patternProperties", {})
+def _property_fits(schema: JsonSchema, key: str, item: JsonValue, ctx: _Context) -> bool:
+    properties: JsonSchema = schema.get("properties", {})
+    patterns: JsonSchema = schema.get("patternProperties", {})
     matched = [sub for pattern, sub in patterns.items() if _matches(pattern, key)]
     if key not in properties and not matched:
         return ctx.admits(schema.get("additionalProperties", True), item)
@@ -282,31 +284,31 @@ def _property_fits(schema: Schema, key: str, item: Any, ctx: _Context) -> bool:
     return all(ctx.admits(sub, item) for sub in [*own, *matched])
 
 
-def _check_dependents(schema: Schema, value: Any, ctx: _Context) -> bool:
+def _check_dependents(schema: JsonSchema, value: JsonValue, ctx: _Context) -> bool:
     if not isinstance(value, dict):
         return True
-    mapping = cast(Schema, value)
+    mapping = value
     needed: dict[str, list[str]] = schema.get("dependentRequired", {})
     for key, others in needed.items():
         if key in mapping and any(other not in mapping for other in others):
             return False
-    dependents: Schema = schema.get("dependentSchemas", {})
+    dependents: JsonSchema = schema.get("dependentSchemas", {})
     return all(ctx.admits(sub, value) for key, sub in dependents.items() if key in mapping)
 
 
-def _check_combinators(schema: Schema, value: Any, ctx: _Context) -> bool:
+def _check_combinators(schema: JsonSchema, value: JsonValue, ctx: _Context) -> bool:
     if not all(ctx.admits(sub, value) for sub in schema.get("allOf", [])):
         return False
-    any_of: list[Any] = schema.get("anyOf", [])
+    any_of: list[JsonValue] = schema.get("anyOf", [])
     if any_of and not any(ctx.admits(sub, value) for sub in any_of):
         return False
-    one_of: list[Any] = schema.get("oneOf", [])
+    one_of: list[JsonValue] = schema.get("oneOf", [])
     if one_of and sum(ctx.admits(sub, value) for sub in one_of) != 1:
         return False
     return "not" not in schema or not ctx.admits(schema["not"], value)
 
 
-def _check_conditional(schema: Schema, value: Any, ctx: _Context) -> bool:
+def _check_conditional(schema: JsonSchema, value: JsonValue, ctx: _Context) -> bool:
     if "if" not in schema:
         return True
     branch = "then" if ctx.admits(schema["if"], value) else "else"

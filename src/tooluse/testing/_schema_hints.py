@@ -19,22 +19,21 @@ import functools
 import json
 import re
 from collections.abc import Callable
-from typing import Any
 
 # The transform's own table of words, so that what is read cannot drift from what is written.
-from ..schema._strict import _PLAIN_WORDS, JSON_NOTE, PAIRS_NOTE  # pyright: ignore[reportPrivateUsage]
+from ..schema._strict import JSON_NOTE, PAIRS_NOTE, PLAIN_WORDS
+from ..schema._strict_rules import JsonSchema
 
 __all__ = ["UNIQUE_KEYS", "with_hints"]
 
 UNIQUE_KEYS = "x-tooluse-unique-keys"
 """A keyword for arrays of key/value pairs: no two items may share a `key`."""
 
-Hints = dict[str, Any]
-_Reader = Callable[[re.Match[str]], Hints]
+_Reader = Callable[[re.Match[str]], JsonSchema]
 
 
 def _placeholder(key: str) -> str:
-    """What fills `{}` in `_PLAIN_WORDS[key]`: a format name, else a count."""
+    """What fills `{}` in `PLAIN_WORDS[key]`: a format name, else a count."""
     return r"(\S+?)" if key == "format" else r"(\d+)"
 
 
@@ -42,18 +41,18 @@ def _plain_reader(key: str) -> _Reader:
     return lambda found: {key: found[1] if key == "format" else int(found[1])}
 
 
-def _nothing(found: re.Match[str]) -> Hints:
+def _nothing(found: re.Match[str]) -> JsonSchema:
     del found
     return {}
 
 
-# Sentences without a JSON value, as `_strict` writes them (`_PLAIN_WORDS`, `_plain_words`,
+# Sentences without a JSON value, as `_strict` writes them (`PLAIN_WORDS`, `_plain_words`,
 # `_json_text_schema`, `_pairs_schema`, `_tuple_schema`, `_nullable`); each ends at a space or
 # at the end of the description.
 _FIXED: list[tuple[re.Pattern[str], _Reader]] = [
     *(
         (re.compile(re.escape(words).replace(r"\{\}", _placeholder(key))), _plain_reader(key))
-        for key, words in _PLAIN_WORDS.items()
+        for key, words in PLAIN_WORDS.items()
     ),
     (re.compile(re.escape("Items must be unique.")), lambda _: {"uniqueItems": True}),
     (re.compile(re.escape(PAIRS_NOTE)), lambda _: {UNIQUE_KEYS: "key"}),
@@ -71,7 +70,7 @@ _WITH_JSON = re.compile(r"Defaults to |Examples: |Must satisfy ([^\s:]+): ")
 _DECODER = json.JSONDecoder()
 
 
-def with_hints(node: dict[str, Any]) -> dict[str, Any]:
+def with_hints(node: JsonSchema) -> JsonSchema:
     """`node` with the constraints its description states put back as keywords.
 
     Args:
@@ -91,7 +90,7 @@ def with_hints(node: dict[str, Any]) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=1024)
-def _hints(description: str) -> Hints:
+def _hints(description: str) -> JsonSchema:
     """The keywords stated by the run of transform sentences that ends `description`.
 
     Every sentence of that run parses, or the run starts later: the first start (after a
@@ -105,9 +104,9 @@ def _hints(description: str) -> Hints:
     return {}
 
 
-def _run_from(text: str, start: int, dead: set[int]) -> Hints | None:
+def _run_from(text: str, start: int, dead: set[int]) -> JsonSchema | None:
     """The hints of the sentences from `start` to the end, or None if one does not parse."""
-    hints: Hints = {}
+    hints: JsonSchema = {}
     visited: list[int] = []
     at = start
     while at not in dead:
@@ -126,7 +125,7 @@ def _run_from(text: str, start: int, dead: set[int]) -> Hints | None:
     return None
 
 
-def _sentence_at(text: str, at: int) -> tuple[int, Hints] | None:
+def _sentence_at(text: str, at: int) -> tuple[int, JsonSchema] | None:
     """The transform sentence starting at `at`: where it ends, and what it restores."""
     for pattern, read in _FIXED:
         found = pattern.match(text, at)

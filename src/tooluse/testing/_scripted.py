@@ -7,7 +7,7 @@ import itertools
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from ..core._context import Usage
 from ..core._items import Item, assistant_message, function_call, message_text
@@ -23,6 +23,7 @@ from ..models import (
     ToolCallArgumentsDelta,
 )
 from ..models._base import Tool
+from ..schema._strict_rules import JsonSchema, JsonValue
 from ..tools._function_tool import FunctionTool
 from ..tools._invocation import Invoker
 from ..tools._outputs import parts_text
@@ -167,13 +168,16 @@ class TestModel(_ScriptedModel):
 
 
 def _arguments_for(tool: FunctionTool) -> Any:
-    """A sample of the tool's schema; for a decorated function, one its validator accepts."""
+    """A sample of the tool's schema; for a decorated function, one its validator accepts.
+
+    An object for an object schema; whatever JSON value a hand-written schema admits.
+    """
     schema, hints = tool.params_json_schema, tool.strict_json_schema
     invoker = tool.on_invoke_tool
     if not isinstance(invoker, Invoker):
         return sample(schema, hints=hints)
 
-    def refusals(arguments: Any) -> list[str]:
+    def refusals(arguments: dict[str, JsonValue]) -> list[str]:
         try:
             invoker.named_arguments(json.dumps(arguments))
         except ToolArgumentsError as error:
@@ -185,9 +189,9 @@ def _arguments_for(tool: FunctionTool) -> Any:
     return accepted_sample(schema, refusals, hints=hints)
 
 
-def _output_text(output: Any) -> Any:
+def _output_text(output: str | list[Item]) -> str:
     """A tool's output as text: an image or a file as a line saying what it is."""
-    return parts_text(cast(list[Item], output)) if isinstance(output, list) else output
+    return parts_text(output) if isinstance(output, list) else output
 
 
 def _summary(items: list[Item], outputs: dict[str, str]) -> str:
@@ -198,7 +202,7 @@ def _summary(items: list[Item], outputs: dict[str, str]) -> str:
     return json.dumps(summary, ensure_ascii=False)
 
 
-def value_for_schema(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
+def value_for_schema(schema: JsonSchema, defs: dict[str, JsonSchema] | None = None) -> Any:
     """A value that a JSON schema admits, made deterministically from the schema.
 
     The simplest fitting value is chosen: the first choice of an enum, zero or the

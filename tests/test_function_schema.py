@@ -4,7 +4,7 @@ import functools
 import inspect
 import json
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import pytest
 from inline_snapshot import snapshot
@@ -19,6 +19,7 @@ from tooluse import (
     function_schema,
     function_tool,
 )
+from tooluse.tools._invocation import Invoker
 
 from .conftest import tool_context
 
@@ -440,7 +441,7 @@ class TestDeferredSchema:
         def f(counts: dict[str, int]) -> str:
             return str(counts)
 
-        schema = function_tool(f)._schema_source  # pyright: ignore[reportPrivateUsage]
+        schema = cast(Invoker, function_tool(f).on_invoke_tool).schema
         assert schema is not None
         assert "params_json_schema" in vars(schema)
 
@@ -454,7 +455,7 @@ class TestDeferredSchema:
             return str(a)
 
         eager = function_schema(f)
-        lazy = function_tool(f)._schema_source  # pyright: ignore[reportPrivateUsage]
+        lazy = cast(Invoker, function_tool(f).on_invoke_tool).schema
         assert lazy is not None
         assert lazy.params_pydantic_model.model_json_schema() == (
             eager.params_pydantic_model.model_json_schema()

@@ -28,6 +28,7 @@ from tooluse import check_strict_schema, function_schema, function_tool
 from tooluse.exceptions import UserError
 from tooluse.schema._function_schema import deferred_function_schema  # pyright: ignore[reportPrivateUsage]
 from tooluse.schema._plain import plain_json_schema  # pyright: ignore[reportPrivateUsage]
+from tooluse.tools._invocation import Invoker
 
 from .conftest import tool_context
 
@@ -204,7 +205,7 @@ def test_reading_the_schema_does_not_build_the_model() -> None:
     def f(a: int, b: list[str] | None = None) -> str:
         return str(a)
 
-    source = function_tool(f)._schema_source  # pyright: ignore[reportPrivateUsage]
+    source = cast(Invoker, function_tool(f).on_invoke_tool).schema
     assert source is not None
     assert source.params_json_schema["required"] == ["a", "b"]
     assert "params_pydantic_model" not in vars(source)
@@ -216,7 +217,7 @@ def test_the_model_first_then_the_schema() -> None:
     def f(a: int, b: int = 2) -> str:
         return str(a + b)
 
-    source = function_tool(f)._schema_source  # pyright: ignore[reportPrivateUsage]
+    source = cast(Invoker, function_tool(f).on_invoke_tool).schema
     assert source is not None
     model = source.params_pydantic_model
     assert "params_json_schema" not in vars(source)

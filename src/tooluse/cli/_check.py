@@ -279,7 +279,7 @@ def _lint(item: _Loaded) -> CheckReport:
     report.tools = len(item.tools)
     for tool in item.tools:
         place = _defined_at(tool)
-        findings = tool._findings  # pyright: ignore[reportPrivateUsage]
+        findings = tool.findings
         report.findings.extend(replace(finding, **place) for finding in findings)
     report.findings.extend(duplicate_name_findings(tool.name for tool in module_tools(item.module)))
     for offered in _tool_lists(vars(item.module).values()):

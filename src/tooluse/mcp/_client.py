@@ -45,6 +45,7 @@ from ..schema._argument_errors import (
     json_syntax_problem,
     not_an_object_problem,
 )
+from ..schema._strict_rules import JsonValue
 from ..tools._errors import default_tool_error_function
 from ..tools._function_tool import FunctionTool
 from ..tools._invocation import ToolErrorFunction
@@ -465,10 +466,10 @@ class ServerToolInvoker:
             raise ToolArgumentsError(name, [json_syntax_problem(error)]) from None
         if not isinstance(parsed, dict):
             raise ToolArgumentsError(name, [not_an_object_problem(parsed)])
-        values = cast("dict[str, object]", parsed)  # a JSON object's keys are strings
+        values = cast("dict[str, JsonValue]", parsed)  # what json.loads makes of an object
         adapters = self.schema.adapters
         if adapters is None:
-            return values
+            return dict(values)
         try:
             return adapters.apply(values)
         except AdapterMismatch as error:

@@ -114,6 +114,27 @@ class FuncSchema:
             slot.how == "keyword" and slot.attr == slot.name for slot in self._slots
         )
 
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Likely mistakes in the function's definition (`tooluse check` reports them)."""
+        return self._findings
+
+    @property
+    def keyword_call(self) -> bool:
+        """Whether the call passes every argument by keyword under its own name."""
+        return self._by_keyword
+
+    @property
+    def context_parameter(self) -> str | None:
+        """The name of the function's context parameter, if it has one."""
+        slot = self._context_slot
+        return None if slot is None else slot.name
+
+    @property
+    def adapts_arguments(self) -> bool:
+        """Whether validating the arguments undoes strict-mode rewrites of the schema."""
+        return self._adapters is not None
+
     def parse_arguments(self, arguments: str) -> BaseModel:
         """Validate the JSON arguments a model sent, undoing any strict-mode rewrites.
 

@@ -12,7 +12,7 @@ use (`params_json_schema` read, or a call): see `_deferred.py`.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import InitVar, dataclass, field, replace
 from typing import Any, Literal, TypeAlias, cast, overload
 
 from ..core._context import RunContextWrapper, ToolContext
@@ -25,7 +25,7 @@ from ..guardrails._tool_guardrails import (
     check_tool_guardrails,
 )
 from ..schema._docstrings import DocstringStyle
-from ..schema._function_schema import FuncSchema, deferred_function_schema
+from ..schema._function_schema import deferred_function_schema
 from ..schema._lints import Finding, tool_findings, warn
 from ..schema._strict import strict_or_error
 from ._changes import OFFERED_FIELDS, tool_changed
@@ -100,12 +100,12 @@ class FunctionTool:
     mcp_annotations: MCPAnnotations | None = None
     """What MCP clients are told of the tool when it is served over MCP (`tooluse serve`):
     `{"readOnlyHint": True, "title": "Weather"}`; hints, which a run does not read."""
+    _rebuild: InitVar[Callable[[bool], FunctionTool] | None] = None
+    """How the decorator's tool is rebuilt for `with_strict_mode` (from the function)."""
     _remake: Callable[[bool], FunctionTool] | None = field(
         default=None, init=False, repr=False, compare=False
     )
     _findings: tuple[Finding, ...] = field(default=(), init=False, repr=False, compare=False)
-    _schema_source: FuncSchema | None = field(default=None, init=False, repr=False, compare=False)
-    """Where a decorated tool's `params_json_schema` comes from on first read."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         # Setting an offered field again on a built tool makes the cached tool lists and
@@ -114,10 +114,14 @@ class FunctionTool:
             tool_changed()
         object.__setattr__(self, name, value)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, _rebuild: Callable[[bool], FunctionTool] | None) -> None:
+        self._remake = _rebuild
         self._findings = tuple(
             tool_findings(self.name, self.description, strict=self.strict_json_schema)
         )
+        invoker = self.on_invoke_tool
+        if isinstance(invoker, Invoker):  # decorated: the signature's findings come first
+            self._findings = (*invoker.schema.findings, *self._findings)
         if self.timeout_seconds is not None and not is_positive_number(self.timeout_seconds):
             raise UserError(
                 f"FunctionTool '{self.name}': timeout_seconds={self.timeout_seconds!r} (the "
@@ -133,13 +137,18 @@ class FunctionTool:
             f"FunctionTool '{self.name}'", self.tool_input_guardrails, self.tool_output_guardrails
         )
         _check_mcp_annotations(self.name, self.mcp_annotations)
-        if not self.strict_json_schema:
+        if not self.strict_json_schema or _rebuild is not None:  # decorated: strict already
             return
         loose = self.params_json_schema
         owner = f"FunctionTool '{self.name}'"
         strict = strict_or_error(loose, owner, "strict_json_schema=False", name=self.name)
         self._remake = lambda _: replace(self, params_json_schema=loose, strict_json_schema=False)
         object.__setattr__(self, "params_json_schema", strict)  # still being built: no change
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Likely mistakes in the tool's definition (`tooluse check` reports them)."""
+        return self._findings
 
     @property
     def __wrapped__(self) -> Callable[..., Any]:
@@ -321,7 +330,7 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         description=schema.description or "",
         params_json_schema={},  # read from the schema when first needed
         on_invoke_tool=Invoker(func, schema, options.failure_error_function),
-        strict_json_schema=False,  # already strict when asked: skip __post_init__'s transform
+        strict_json_schema=options.strict_mode,
         is_enabled=options.is_enabled,
         timeout_seconds=options.timeout,
         timeout_behavior=options.timeout_behavior,
@@ -330,23 +339,20 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         tool_input_guardrails=options.tool_input_guardrails,
         tool_output_guardrails=options.tool_output_guardrails,
         mcp_annotations=options.mcp_annotations,
+        # Rebuilding from the function (not the schema) keeps `with_strict_mode` exact.
+        _rebuild=lambda strict: _make_tool(func, replace(options, strict_mode=strict)),
     )
-    object.__setattr__(tool, "strict_json_schema", options.strict_mode)  # still being built
-    tool._schema_source = schema  # pyright: ignore[reportPrivateUsage]
     defer(tool, "params_json_schema")
-    # __post_init__ found the tool-level findings; a strict tool's bad name already failed.
-    tool._findings = (*schema._findings, *tool._findings)  # pyright: ignore[reportPrivateUsage]
-    warn(tool._findings, func)  # pyright: ignore[reportPrivateUsage]
-    # Rebuilding from the function (not the schema) keeps `with_strict_mode` exact.
-    tool._remake = lambda strict: _make_tool(func, replace(options, strict_mode=strict))  # pyright: ignore[reportPrivateUsage]
+    # __post_init__ found the findings; a strict tool's bad name already failed.
+    warn(tool.findings, func)
     return tool
 
 
 def _complete_tool(tool: FunctionTool) -> None:
     """Give a decorated tool its schema, built on this first read (see `_deferred`)."""
-    source = tool._schema_source  # pyright: ignore[reportPrivateUsage]
-    if source is not None:
-        vars(tool)["params_json_schema"] = source.params_json_schema
+    invoker = tool.on_invoke_tool
+    if isinstance(invoker, Invoker):  # only decorated tools defer their schema
+        vars(tool)["params_json_schema"] = invoker.schema.params_json_schema
 
 
 deferred_fields(FunctionTool, _complete_tool, "params_json_schema")

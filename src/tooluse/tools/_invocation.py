@@ -135,11 +135,10 @@ class Invoker:
         # The common call, every argument by keyword under its own name, is made here
         # straight from the validated model (what `to_call_args` would build, without the
         # copies); the slots it is decided from are fixed when the schema is made.
-        self._by_keyword: bool = schema._by_keyword  # pyright: ignore[reportPrivateUsage]
-        context_slot = schema._context_slot  # pyright: ignore[reportPrivateUsage]
-        self._context_keyword = None if context_slot is None else context_slot.name
+        self._by_keyword = schema.keyword_call
+        self._context_keyword = schema.context_parameter
         # The commonest tool of all: async, arguments by keyword, no context parameter.
-        self._direct = self._is_async and self._by_keyword and context_slot is None
+        self._direct = self._is_async and self._by_keyword and self._context_keyword is None
         self._fields: tuple[object, SchemaValidator | None] = (None, None)
         """The model's validator last seen, and the fields-only validator made from it."""
 
@@ -147,6 +146,11 @@ class Invoker:
     def func(self) -> Callable[..., Any]:
         """The function this invoker calls."""
         return self._func
+
+    @property
+    def schema(self) -> FuncSchema:
+        """What the function's arguments are, and how it is called."""
+        return self._schema
 
     async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
         try:
@@ -233,8 +237,7 @@ class Invoker:
         model = schema.params_pydantic_model
         seen, fields = self._fields
         if seen is not model.__pydantic_validator__:
-            plain = schema._adapters is None  # pyright: ignore[reportPrivateUsage]
-            fields = _fields_validator(model) if plain else None
+            fields = None if schema.adapts_arguments else _fields_validator(model)
             self._fields = (model.__pydantic_validator__, fields)
         if fields is not None:
             try:

@@ -22,6 +22,7 @@ from typing import Literal, TypeAlias
 from ..core._items import Item, assistant_message, function_call
 from ..tools._outputs import part_text
 from ._chat_messages import (
+    ChatAssistantMessage,
     ChatFile,
     ChatFilePart,
     ChatImagePart,
@@ -30,7 +31,6 @@ from ._chat_messages import (
     ChatSystemMessage,
     ChatTextPart,
     ChatToolCall,
-    ChatToolCallsMessage,
     ChatToolMessage,
     Message,
 )
@@ -222,7 +222,7 @@ def _open_assistant(messages: list[Message]) -> _Calls:
         messages[-1] = {**last, "tool_calls": joined}
         return joined
     calls: list[ChatToolCall] = []
-    opened: ChatToolCallsMessage = {"role": "assistant", "content": None, "tool_calls": calls}
+    opened: ChatAssistantMessage = {"role": "assistant", "content": None, "tool_calls": calls}
     messages.append(opened)
     return calls
 

@@ -16,6 +16,7 @@ from typing import Any, Literal, TypeAlias, TypedDict
 from typing_extensions import NotRequired
 
 __all__ = [
+    "ChatAssistantMessage",
     "ChatCustomTool",
     "ChatCustomToolCall",
     "ChatFile",
@@ -28,7 +29,6 @@ __all__ = [
     "ChatSystemMessage",
     "ChatTextPart",
     "ChatToolCall",
-    "ChatToolCallsMessage",
     "ChatToolMessage",
     "Message",
 ]
@@ -123,11 +123,11 @@ class ChatSystemMessage(TypedDict):
     content: str
 
 
-class ChatToolCallsMessage(TypedDict):
-    """An assistant message that only calls tools: the function calls that follow one another."""
+class ChatAssistantMessage(TypedDict):
+    """An assistant message: function calls that follow one another, or a streamed reply."""
 
     role: Literal["assistant"]
-    content: None
+    content: str | None
     tool_calls: list[ChatToolCall]
 
 

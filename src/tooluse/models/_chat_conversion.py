@@ -175,7 +175,12 @@ _ASSISTANT_SAYS = ("content", "refusal", "audio", "function_call")
 def _assistant(message: dict[str, object], error: InputError) -> Message:
     content = message.get("content")
     if is_list(content):
-        message["content"] = _assistant_content(content, error)
+        listed = part_list(content, error)
+        parts: list[JsonObject] = [
+            _assistant_part(part, error.part(i, part)) for i, part in enumerate(listed)
+        ]
+        text = _joined_text(parts) if any(p["type"] == "output_text" for p in listed) else None
+        message["content"] = parts if text is None else text  # a Responses message's text
     if not tool_calls(message, error):
         message.pop("tool_calls", None)  # the API refuses an empty list; none means the same
         if not any(message.get(key) is not None for key in _ASSISTANT_SAYS):
@@ -184,19 +189,6 @@ def _assistant(message: dict[str, object], error: InputError) -> Message:
                 "give it a 'content' text, or leave the message out",
             )
     return message
-
-
-def _assistant_content(content: list[object], error: InputError) -> str | list[JsonObject]:
-    """An assistant message's parts in Chat form; a Responses message's text, in one piece."""
-    listed = part_list(content, error)
-    parts: list[JsonObject] = [
-        _assistant_part(part, error.part(i, part)) for i, part in enumerate(listed)
-    ]
-    if any(part["type"] == "output_text" for part in listed):
-        text = _joined_text(parts)
-        if text is not None:
-            return text
-    return parts
 
 
 def _joined_text(parts: list[JsonObject]) -> str | None:
@@ -240,12 +232,10 @@ def _tool_call(item: Item, error: InputError) -> ChatToolCall:
 def _tool_message(item: Item, error: InputError) -> ChatToolMessage:
     call_id = required_text(item.get("call_id"), "call_id", error)
     output: object = item.get("output")
-    if is_list(output):
-        content: str | list[ChatTextPart] = [
-            _tool_output_part(part, index, error) for index, part in enumerate(output)
-        ]
-    elif isinstance(output, str):
-        content = output
+    if isinstance(output, str):
+        content: str | list[ChatTextPart] = output
+    elif is_list(output):
+        content = [_tool_output_part(part, index, error) for index, part in enumerate(output)]
     else:
         found = "no 'output'" if output is None else f"an 'output' of type {type(output).__name__}"
         raise error(

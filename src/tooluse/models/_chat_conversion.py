@@ -44,8 +44,8 @@ from ._input import (
     as_item,
     content_parts,
     describe,
+    fields_of,
     is_list,
-    is_object,
     message_role,
     part_list,
     required_text,
@@ -180,7 +180,7 @@ def _assistant(message: dict[str, object], error: InputError) -> Message:
             _assistant_part(part, error.part(i, part)) for i, part in enumerate(listed)
         ]
         text = _joined_text(parts) if any(p["type"] == "output_text" for p in listed) else None
-        message["content"] = parts if text is None else text  # a Responses message's text
+        message["content"] = parts if text is None else text  # text in pieces, as one
     if not tool_calls(message, error):
         message.pop("tool_calls", None)  # the API refuses an empty list; none means the same
         if not any(message.get(key) is not None for key in _ASSISTANT_SAYS):
@@ -245,7 +245,7 @@ def _tool_message(item: Item, error: InputError) -> ChatToolMessage:
 
 
 def _tool_output_part(part: object, index: int, error: InputError) -> ChatTextPart:
-    fields: JsonObject = part if is_object(part) else {}
+    fields = fields_of(part)
     kind = fields.get("type")
     where = InputError(f"{error.where}.output[{index}]", f"a {kind!r} part", _API)
     if kind in TEXT_PART_TYPES:

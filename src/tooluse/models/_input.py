@@ -194,7 +194,7 @@ def part_list(content: object, error: InputError) -> list[JsonObject]:
                 'Write a text part as {"type": "input_text", "text": "..."} '
                 '(Chat Completions: {"type": "text", "text": "..."})',
             )
-    return cast(list[JsonObject], content)  # each part checked above
+    return cast("list[JsonObject]", content)  # each part checked above
 
 
 def is_object(value: object) -> TypeGuard[JsonObject]:
@@ -280,13 +280,13 @@ def tool_calls(item: Item, error: InputError) -> list[JsonObject]:
     calls: object = item.get("tool_calls")
     if calls is None:
         return []
-    if not is_list(calls) or not all(is_object(call) for call in calls):
+    if not is_list(calls) or not all(isinstance(call, dict) for call in calls):
         raise error(
             "its 'tool_calls' is not a list of tool calls",
             'Write each as {"id": ..., "type": "function", "function": {"name": ..., '
             '"arguments": "..."}}',
         )
-    return cast(list[JsonObject], calls)  # each call checked above
+    return cast("list[JsonObject]", calls)  # each call checked above
 
 
 def with_extras(converted: P, part: JsonObject) -> P:
@@ -302,5 +302,5 @@ def with_extras(converted: P, part: JsonObject) -> P:
     for key in _PART_EXTRAS:
         if part.get(key) is not None:
             # A TypedDict is open to keys it does not declare, and is a dict at run time.
-            cast(dict[str, object], converted)[key] = part[key]
+            cast("dict[str, object]", converted)[key] = part[key]
     return converted

@@ -273,7 +273,7 @@ def _image(part: JsonObject, error: InputError) -> ImageFromChat:
 
 
 def _file(part: JsonObject) -> JsonObject:
-    # The Chat file's keys as they are: an input_file part spells them alike.
+    # Open, not a TypedDict: the Chat file's keys go as they are (input_file spells them alike).
     file = fields_of(part.get("file"))
     converted = {"type": "input_file", **{k: v for k, v in file.items() if v is not None}}
     return with_extras(converted, part)

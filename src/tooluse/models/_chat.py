@@ -30,8 +30,12 @@ from ._base import (
     TextDelta,
     ToolCallArgumentsDelta,
 )
-from ._chat_conversion import items_to_messages, message_to_items
-from ._chat_messages import ChatAssistantMessage, ChatFunctionToolCall
+from ._chat_conversion import (
+    ChatAssistantMessage,
+    ChatFunctionToolCall,
+    items_to_messages,
+    message_to_items,
+)
 from ._defaults import OpenAIModel, send_as_is
 from ._input import is_object
 from ._openai_errors import openai_failure

@@ -10,11 +10,17 @@ each of its `tool_calls` a `function_call` (or `custom_tool_call`) item, and a
 `tool` message a `function_call_output` (or `custom_tool_call_output`). What
 has no Responses form is refused: a message's `name`, an assistant's `audio`
 or deprecated `function_call`, a `function` message, an `input_audio` part.
+
+What is built has the shapes of `core/_items.py` (`FunctionCallItem`, `InputText`,
+`OutputText`, ...), and those below for what that module has none of: a custom
+tool call and its output, a refusal part, and an image part whose `detail` the
+input gave.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal, TypedDict
 
 from ..core._items import (
     FunctionCallItem,
@@ -42,14 +48,49 @@ from ._input import (
     tool_calls,
     with_extras,
 )
-from ._responses_items import (
-    CustomToolCallItem,
-    CustomToolCallOutputItem,
-    ImageFromChat,
-    RefusalPart,
-)
 
-__all__ = ["responses_input"]
+__all__ = [
+    "CustomToolCallItem",
+    "CustomToolCallOutputItem",
+    "ImageFromChat",
+    "RefusalPart",
+    "responses_input",
+]
+
+
+class CustomToolCallItem(TypedDict):
+    """A call of a custom tool (free-form input, no JSON arguments)."""
+
+    type: Literal["custom_tool_call"]
+    call_id: str
+    """The call's id, which its output repeats."""
+    name: str
+    input: str
+
+
+class CustomToolCallOutputItem(TypedDict):
+    """A custom tool's output for the model."""
+
+    type: Literal["custom_tool_call_output"]
+    call_id: str
+    output: str | list[InputPart]
+
+
+class RefusalPart(TypedDict):
+    """The model's refusal, as a part of its message."""
+
+    type: Literal["refusal"]
+    refusal: str
+
+
+class ImageFromChat(TypedDict):
+    """A Chat `image_url` part as an `input_image` part."""
+
+    type: Literal["input_image"]
+    image_url: str
+    detail: object
+    """As the input gave it (the API checks it); "auto" if it gave none."""
+
 
 _API = "Responses"
 _USE_CHAT = "or run this agent with OpenAIChatCompletionsModel, which takes it as it is"

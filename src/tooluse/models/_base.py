@@ -63,7 +63,7 @@ class ModelRequest:
     max_retries: int | None = None
     """Retries the model's client makes by itself for this call; None keeps the client's own.
     A run sends 0: it retries by its `RetryPolicy`, so that hooks and spans see each attempt."""
-    memo: dict[Any, Any] | None = field(default=None, repr=False, compare=False)
+    memo: dict[object, object] | None = field(default=None, repr=False, compare=False)
     """Where a model may keep what it derived from the run's earlier requests, for its next
     one (the OpenAI models keep the conversation converted so far, and convert only the new
     items): one dict per run, None outside a run."""

@@ -17,7 +17,7 @@ server should do, is kept in the call but not announced: it names no tool.)
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Awaitable, Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypedDict, cast
 
 from ..core._settings import ModelSettings
 from ._base import (
@@ -30,8 +30,14 @@ from ._base import (
     TextDelta,
     ToolCallArgumentsDelta,
 )
-from ._chat_conversion import items_to_messages, message_to_items
+from ._chat_conversion import (
+    ChatAssistantMessage,
+    ChatFunctionToolCall,
+    items_to_messages,
+    message_to_items,
+)
 from ._defaults import OpenAIModel, send_as_is
+from ._input import is_object
 from ._openai_errors import openai_failure
 from ._reading import (
     NOT_A_RESPONSE,
@@ -154,7 +160,7 @@ class OpenAIChatCompletionsModel(OpenAIModel):
         return {**params, **request.settings.extra_args}
 
 
-def _send_as_is(params: dict[str, Any], create: Any) -> None:
+def _send_as_is(params: dict[str, Any], create: object) -> None:
     """The messages and tools go as they are (`send_as_is`)."""
     if send_as_is(params, create, "messages", "tools"):
         # The client's signature requires `messages`: the list in `extra_body` replaces
@@ -164,11 +170,10 @@ def _send_as_is(params: dict[str, Any], create: Any) -> None:
 
 def _chat_settings(params: dict[str, Any], settings: ModelSettings) -> None:
     """The settings only Chat Completions has, or spells its own way."""
-    reasoning: Any = settings.reasoning
-    if isinstance(reasoning, dict):
-        effort: Any = cast(dict[str, Any], reasoning).get("effort")
-    else:
-        effort = getattr(reasoning, "effort", None)
+    reasoning: object = settings.reasoning  # `Reasoning`, or its dict
+    effort: object = (
+        reasoning.get("effort") if is_object(reasoning) else getattr(reasoning, "effort", None)
+    )
     given = {
         "frequency_penalty": settings.frequency_penalty,
         "presence_penalty": settings.presence_penalty,
@@ -179,7 +184,20 @@ def _chat_settings(params: dict[str, Any], settings: ModelSettings) -> None:
     params.update({key: value for key, value in given.items() if value is not None})
 
 
-def _tool_choice(choice: str) -> Any:
+class _Named(TypedDict):
+    """The function a `tool_choice` names."""
+
+    name: str
+
+
+class _FunctionChoice(TypedDict):
+    """A `tool_choice` that names the function to call."""
+
+    type: Literal["function"]
+    function: _Named
+
+
+def _tool_choice(choice: str) -> str | _FunctionChoice:
     if choice in ("auto", "required", "none"):
         return choice
     return {"type": "function", "function": {"name": choice}}
@@ -202,9 +220,9 @@ class _StreamedReply:
 
     def __init__(self) -> None:
         self.text: list[str] = []
-        self.calls: dict[Any, _StreamedCall] = {}
+        self.calls: dict[int, _StreamedCall] = {}
         """The tool calls, by the `index` their chunks give."""
-        self.usage: Any = None
+        self.usage: object = None
         self.id: str | None = None
         self.model: str | None = None
         self.finish_reason: str | None = None
@@ -217,8 +235,7 @@ class _StreamedReply:
         if chunk.usage is not None:
             self.usage = chunk.usage
         pieces = _NO_PIECES  # most chunks carry none: no list made for them
-        choices: list[Any] = chunk.choices or []  # a server may leave them out of a usage chunk
-        for choice in choices:
+        for choice in chunk.choices or ():  # a server may leave them out of a usage chunk
             if choice.index == 0 and choice.finish_reason is not None:
                 self.finish_reason = choice.finish_reason
             delta = choice.delta
@@ -246,7 +263,8 @@ class _StreamedReply:
         return pieces
 
     def response(self) -> ModelResponse:
-        message: dict[str, Any] = {
+        message: ChatAssistantMessage = {
+            "role": "assistant",
             "content": "".join(self.text),
             "tool_calls": [self.calls[i].as_dict() for i in sorted(self.calls)],
         }
@@ -282,9 +300,10 @@ class _StreamedCall:
         self.arguments.append(piece)
         return ToolCallArgumentsDelta(self.id, self.name, piece) if self.name else None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ChatFunctionToolCall:
         """The call as a Chat message's tool call."""
         return {
             "id": self.id,
+            "type": "function",
             "function": {"name": self.name, "arguments": "".join(self.arguments)},
         }

@@ -12,12 +12,21 @@ neither do images given by file id or files given by URL: each is refused with a
 `UserError` naming it and the fix. A tool message holds text only, so an image
 or file in a tool's output becomes a short line saying what it is
 (`[image: image/png, 1234 bytes]`, `[file: report.pdf]`).
+
+The messages, parts and tool calls built here are `TypedDict`s, so that building
+one with a wrong key, or a value of the wrong type, is a type error. A message
+the input gave in Chat form goes as it is (less the keys that say where it came
+from), so a conversation's messages are of the open type `Message`. A value
+carried over from the input without being read (an image's `detail`, a file's
+data) is typed `object`: the API checks it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, TypeAlias, TypedDict
+
+from typing_extensions import NotRequired
 
 from ..core._items import Item, assistant_message, function_call
 from ..tools._outputs import part_text
@@ -26,9 +35,13 @@ from ._input import (
     METADATA_KEYS,
     TEXT_PART_TYPES,
     InputError,
+    JsonObject,
+    Role,
     as_item,
     content_parts,
     describe,
+    fields_of,
+    is_list,
     message_role,
     part_list,
     required_text,
@@ -36,9 +49,131 @@ from ._input import (
     with_extras,
 )
 
-__all__ = ["items_to_messages", "message_to_items"]
+__all__ = [
+    "ChatAssistantMessage",
+    "ChatCustomTool",
+    "ChatCustomToolCall",
+    "ChatFile",
+    "ChatFilePart",
+    "ChatFunction",
+    "ChatFunctionToolCall",
+    "ChatImagePart",
+    "ChatImageURL",
+    "ChatRefusalPart",
+    "ChatSystemMessage",
+    "ChatTextPart",
+    "ChatToolCall",
+    "ChatToolMessage",
+    "Message",
+    "items_to_messages",
+    "message_to_items",
+]
 
-Message = dict[str, Any]
+Message: TypeAlias = Mapping[str, Any]
+"""One Chat Completions message: one of the shapes below, or one the input gave, as it is
+(any JSON object, as `Item` is); read-only."""
+
+
+class ChatTextPart(TypedDict):
+    """A text part of a message."""
+
+    type: Literal["text"]
+    text: str
+
+
+class ChatImageURL(TypedDict):
+    """Where an image part's image is: a URL, or a `data:` URL."""
+
+    url: str
+    detail: NotRequired[object]
+    """As the input gave it."""
+
+
+class ChatImagePart(TypedDict):
+    """An image in a user message."""
+
+    type: Literal["image_url"]
+    image_url: ChatImageURL
+
+
+class ChatFile(TypedDict, total=False):
+    """A file part's file: by id, or its data and name (each as the input gave it)."""
+
+    file_id: object
+    file_data: object
+    filename: object
+
+
+class ChatFilePart(TypedDict):
+    """A file in a user message."""
+
+    type: Literal["file"]
+    file: ChatFile
+
+
+class ChatRefusalPart(TypedDict):
+    """The model's refusal, as a part of an assistant message."""
+
+    type: Literal["refusal"]
+    refusal: str
+
+
+class ChatFunction(TypedDict):
+    """The function a tool call calls, and its JSON arguments."""
+
+    name: str
+    arguments: str
+
+
+class ChatFunctionToolCall(TypedDict):
+    """A function tool call of an assistant message."""
+
+    id: str
+    type: Literal["function"]
+    function: ChatFunction
+
+
+class ChatCustomTool(TypedDict):
+    """The custom tool a custom tool call calls, and its free-form input."""
+
+    name: str
+    input: str
+
+
+class ChatCustomToolCall(TypedDict):
+    """A custom tool call of an assistant message."""
+
+    id: str
+    type: Literal["custom"]
+    custom: ChatCustomTool
+
+
+ChatToolCall: TypeAlias = ChatFunctionToolCall | ChatCustomToolCall
+"""A tool call of an assistant message."""
+
+
+class ChatSystemMessage(TypedDict):
+    """The system prompt."""
+
+    role: Literal["system"]
+    content: str
+
+
+class ChatAssistantMessage(TypedDict):
+    """An assistant message: function calls that follow one another, or a streamed reply."""
+
+    role: Literal["assistant"]
+    content: str | None
+    tool_calls: list[ChatToolCall]
+
+
+class ChatToolMessage(TypedDict):
+    """A tool's output: a function call output's text, or its parts as text parts."""
+
+    role: Literal["tool"]
+    tool_call_id: str
+    content: str | list[ChatTextPart]
+
 
 _API = "Chat Completions"
 _USE_RESPONSES = "or run this agent with OpenAIResponsesModel, which takes it as it is"
@@ -48,11 +183,18 @@ _OUTPUTS = ("function_call_output", "custom_tool_call_output")
 _DROPPED = METADATA_KEYS | {"annotations"}
 _CHAT_USER_PARTS = ("image_url", "input_audio", "file")
 # The keys of an input_file part that a Chat file part has too.
-_FILE_KEYS = ("file_id", "file_data", "filename")
+_FILE_KEYS: tuple[Literal["file_id", "file_data", "filename"], ...] = (
+    "file_id",
+    "file_data",
+    "filename",
+)
+
+_Calls: TypeAlias = list[ChatToolCall] | list[JsonObject]
+"""The tool calls of an assistant message, which function calls join."""
 
 
 def items_to_messages(
-    instructions: str | None, items: Sequence[Item], memo: dict[Any, Any] | None = None
+    instructions: str | None, items: Sequence[Item], memo: dict[object, object] | None = None
 ) -> list[Message]:
     """The Chat Completions messages for a system prompt and a conversation.
 
@@ -71,27 +213,28 @@ def items_to_messages(
     given = items if isinstance(items, list) else list(items)
     messages = converted(memo, items_to_messages, list[Message]).extend(given, _add_messages)
     if instructions:
-        return [{"role": "system", "content": instructions}, *messages]
+        system: ChatSystemMessage = {"role": "system", "content": instructions}
+        return [system, *messages]
     return list(messages)  # the kept list grows with the next request: the caller gets a copy
 
 
 def _add_messages(messages: list[Message], items: list[Item], first: int) -> None:
     """Add the messages for `items[first:]`, the ones before having made `messages`."""
-    if messages and messages[-1]["role"] == "assistant":
-        # Tool calls may join it: a copy, the message an earlier request sent staying as it was.
-        last = messages[-1] = dict(messages[-1])
-        if "tool_calls" in last:
-            last["tool_calls"] = list(last["tool_calls"])
+    calls: _Calls | None = None  # those the next function call joins, once one opened them
     for index in range(first, len(items)):
         item = as_item(index, items[index], _API)
         kind = item.get("type") or "message"
         error = InputError(f"input[{index}]", describe(item), _API)
         if kind == "message":
             messages.append(_message(item, error))
+            calls = None
         elif kind in _CALLS:
-            _open_assistant(messages)["tool_calls"].append(_tool_call(item, error))
+            if calls is None:
+                calls = _open_assistant(messages)
+            calls.append(_tool_call(item, error))
         elif kind in _OUTPUTS:
             messages.append(_tool_message(item, error))
+            calls = None
         else:
             raise error(
                 "only the Responses API knows this item (it comes from a hosted tool or "
@@ -113,16 +256,15 @@ def message_to_items(message: Message) -> list[Item]:
     items: list[Item] = []
     if message.get("content"):
         items.append(assistant_message(str(message["content"])))
-    calls: list[dict[str, Any]] = message.get("tool_calls") or []
-    for call in calls:
-        fn: dict[str, Any] = call["function"]
-        items.append(function_call(call["id"], fn["name"], fn.get("arguments") or ""))
+    for call in message.get("tool_calls") or ():
+        function = call["function"]
+        items.append(function_call(call["id"], function["name"], function.get("arguments") or ""))
     return items
 
 
 def _message(item: Item, error: InputError) -> Message:
     role = message_role(item, error)
-    message = {key: value for key, value in item.items() if _kept(key, value)}
+    message: dict[str, object] = {key: value for key, value in item.items() if _kept(key, value)}
     if role == "function":
         return message  # deprecated, and still taken by the API as it is
     if role == "assistant":
@@ -137,7 +279,7 @@ def _message(item: Item, error: InputError) -> Message:
     return message
 
 
-def _kept(key: str, value: Any) -> bool:
+def _kept(key: str, value: object) -> bool:
     """Whether a message's key goes to Chat Completions.
 
     Not one that says where the message came from, nor one set to None
@@ -150,20 +292,16 @@ _ASSISTANT_SAYS = ("content", "refusal", "audio", "function_call")
 """What an assistant message without tool calls must have one of, for Chat Completions."""
 
 
-def _assistant(message: Message, error: InputError) -> Message:
+def _assistant(message: dict[str, object], error: InputError) -> Message:
     content = message.get("content")
-    if isinstance(content, list):
+    if is_list(content):
         listed = part_list(content, error)
-        parts = [_assistant_part(part, error.part(i, part)) for i, part in enumerate(listed)]
-        texts = [part["text"] for part in parts if part["type"] == "text"]
-        if any(part["type"] == "output_text" for part in listed) and len(texts) == len(parts):
-            message["content"] = "".join(texts)  # a Responses message's text, in pieces
-        else:
-            message["content"] = parts
-    calls = tool_calls(message, error)
-    if calls:
-        message["tool_calls"] = list(calls)  # a copy: function calls after it may join it
-    else:
+        parts: list[JsonObject] = [
+            _assistant_part(part, error.part(i, part)) for i, part in enumerate(listed)
+        ]
+        text = _joined_text(parts) if any(p["type"] == "output_text" for p in listed) else None
+        message["content"] = parts if text is None else text  # text in pieces, as one
+    if not tool_calls(message, error):
         message.pop("tool_calls", None)  # the API refuses an empty list; none means the same
         if not any(message.get(key) is not None for key in _ASSISTANT_SAYS):
             raise error(
@@ -173,16 +311,35 @@ def _assistant(message: Message, error: InputError) -> Message:
     return message
 
 
-def _open_assistant(messages: list[Message]) -> Message:
-    """The assistant message tool calls join: the last one, unless another message followed."""
-    if not messages or messages[-1]["role"] != "assistant":
-        messages.append({"role": "assistant", "content": None})
-    last = messages[-1]
-    last.setdefault("tool_calls", [])
-    return last
+def _joined_text(parts: list[JsonObject]) -> str | None:
+    """The text of the parts, if every one is a text part."""
+    texts: list[str] = []
+    for part in parts:
+        text = part.get("text")
+        if part["type"] != "text" or not isinstance(text, str):
+            return None
+        texts.append(text)
+    return "".join(texts)
 
 
-def _tool_call(item: Item, error: InputError) -> dict[str, Any]:
+def _open_assistant(messages: list[Message]) -> _Calls:
+    """The tool calls of the assistant message function calls join.
+
+    The last message's, if it is an assistant's, in a copy of it: the message an earlier
+    request sent stays as it was. Otherwise those of a new message.
+    """
+    last = messages[-1] if messages else None
+    if last is not None and last["role"] == "assistant":
+        joined: list[JsonObject] = [*last.get("tool_calls", ())]
+        messages[-1] = {**last, "tool_calls": joined}
+        return joined
+    calls: list[ChatToolCall] = []
+    opened: ChatAssistantMessage = {"role": "assistant", "content": None, "tool_calls": calls}
+    messages.append(opened)
+    return calls
+
+
+def _tool_call(item: Item, error: InputError) -> ChatToolCall:
     call_id = required_text(item.get("call_id"), "call_id", error)
     name = required_text(item.get("name"), "name", error)
     if item["type"] == "custom_tool_call":
@@ -192,36 +349,40 @@ def _tool_call(item: Item, error: InputError) -> dict[str, Any]:
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
 
 
-def _tool_message(item: Item, error: InputError) -> Message:
+def _tool_message(item: Item, error: InputError) -> ChatToolMessage:
     call_id = required_text(item.get("call_id"), "call_id", error)
-    output = item.get("output")
-    if isinstance(output, list):
-        parts = cast(list[Any], output)
-        output = [_tool_output_part(part, index, error) for index, part in enumerate(parts)]
-    elif not isinstance(output, str):
+    output: object = item.get("output")
+    if isinstance(output, str):
+        content: str | list[ChatTextPart] = output
+    elif is_list(output):
+        content = [_tool_output_part(part, index, error) for index, part in enumerate(output)]
+    else:
         found = "no 'output'" if output is None else f"an 'output' of type {type(output).__name__}"
         raise error(
             f"it has {found}", "Give 'output' as a string, or as a list of input_text parts"
         )
-    return {"role": "tool", "tool_call_id": call_id, "content": output}
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
 
 
-def _tool_output_part(part: Any, index: int, error: InputError) -> dict[str, Any]:
-    kind = cast(dict[str, Any], part).get("type") if isinstance(part, dict) else None
+def _tool_output_part(part: object, index: int, error: InputError) -> ChatTextPart:
+    fields = fields_of(part)
+    kind = fields.get("type")
     where = InputError(f"{error.where}.output[{index}]", f"a {kind!r} part", _API)
     if kind in TEXT_PART_TYPES:
-        text_part = cast(dict[str, Any], part)
-        text = required_text(text_part.get("text"), "text", where)
-        return with_extras({"type": "text", "text": text}, text_part)
+        text = required_text(fields.get("text"), "text", where)
+        converted: ChatTextPart = {"type": "text", "text": text}
+        return with_extras(converted, fields)
     if kind in ("input_image", "input_file"):  # a tool message holds text only: say what it is
-        return {"type": "text", "text": part_text(cast(dict[str, Any], part))}
+        return {"type": "text", "text": part_text(fields)}
     raise where(
         "a Chat Completions tool message holds text parts only",
         "Give the tool's output as input_text, input_image or input_file parts",
     )
 
 
-def _part(part: dict[str, Any], role: str, error: InputError) -> dict[str, Any]:
+def _part(
+    part: JsonObject, role: Role, error: InputError
+) -> ChatTextPart | ChatImagePart | ChatFilePart | JsonObject:
     """A user, system, developer or tool message's part, in Chat form."""
     kind = part["type"]
     if kind in ("text", "input_text"):
@@ -244,7 +405,9 @@ def _part(part: dict[str, Any], role: str, error: InputError) -> dict[str, Any]:
     )
 
 
-def _assistant_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+def _assistant_part(
+    part: JsonObject, error: InputError
+) -> ChatTextPart | ChatRefusalPart | JsonObject:
     kind = part["type"]
     if kind in TEXT_PART_TYPES:
         return _text_part(part, error)
@@ -256,27 +419,32 @@ def _assistant_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
     )
 
 
-def _text_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+def _text_part(part: JsonObject, error: InputError) -> ChatTextPart | JsonObject:
     if part["type"] == "text":
-        return part
-    text = required_text(part.get("text"), "text", error)
-    return with_extras({"type": "text", "text": text}, part)
+        return part  # in Chat form already
+    converted: ChatTextPart = {
+        "type": "text",
+        "text": required_text(part.get("text"), "text", error),
+    }
+    return with_extras(converted, part)
 
 
-def _image(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+def _image(part: JsonObject, error: InputError) -> ChatImagePart:
     url = part.get("image_url")
     if url is None:
         raise error(
             "Chat Completions takes images by URL or data URL, not by file id",
             f"Give 'image_url' (e.g. a data:image/png;base64,... URL), {_USE_RESPONSES}",
         )
-    image: dict[str, Any] = {"url": required_text(url, "image_url", error)}
-    if part.get("detail") is not None:
-        image["detail"] = part["detail"]
-    return with_extras({"type": "image_url", "image_url": image}, part)
+    image: ChatImageURL = {"url": required_text(url, "image_url", error)}
+    detail = part.get("detail")
+    if detail is not None:
+        image["detail"] = detail
+    converted: ChatImagePart = {"type": "image_url", "image_url": image}
+    return with_extras(converted, part)
 
 
-def _file(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+def _file(part: JsonObject, error: InputError) -> ChatFilePart:
     for key in ("file_url", "detail"):
         if part.get(key) not in (None, "auto"):
             raise error(
@@ -284,5 +452,10 @@ def _file(part: dict[str, Any], error: InputError) -> dict[str, Any]:
                 "Give the file by 'file_id', or as 'file_data' with a 'filename', "
                 + _USE_RESPONSES,
             )
-    file = {key: part[key] for key in _FILE_KEYS if part.get(key) is not None}
-    return with_extras({"type": "file", "file": file}, part)
+    file: ChatFile = {}
+    for key in _FILE_KEYS:
+        value = part.get(key)
+        if value is not None:
+            file[key] = value
+    converted: ChatFilePart = {"type": "file", "file": file}
+    return with_extras(converted, part)

@@ -18,7 +18,7 @@ request starts over and reports the same error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from ..core._items import Item
 
@@ -64,7 +64,9 @@ class Converted(Generic[S]):
         return self.state
 
 
-def converted(memo: dict[Any, Any] | None, key: object, start: Callable[[], S]) -> Converted[S]:
+def converted(
+    memo: dict[object, object] | None, key: object, start: Callable[[], S]
+) -> Converted[S]:
     """The run's `Converted` kept under `key` in a request's memo; a fresh one without a memo.
 
     Args:
@@ -77,7 +79,7 @@ def converted(memo: dict[Any, Any] | None, key: object, start: Callable[[], S]) 
     """
     if memo is None:
         return Converted(start)
-    found: Converted[S] | None = memo.get(key)
+    found = memo.get(key)
     if found is None:
         found = memo[key] = Converted(start)
-    return found
+    return cast("Converted[S]", found)  # a key keeps one form's conversion, made by `start`

@@ -161,7 +161,7 @@ class OpenAIModel(Model, ABC):
         return params
 
 
-def send_as_is(params: dict[str, Any], create: Any, *keys: str) -> bool:
+def send_as_is(params: dict[str, Any], create: object, *keys: str) -> bool:
     """Move the parameters named into `extra_body`, which the client sends as it is given.
 
     Before sending, the `openai` client walks every parameter against its declared
@@ -184,15 +184,15 @@ def send_as_is(params: dict[str, Any], create: Any, *keys: str) -> bool:
         Whether they were moved: not for a wrapped `create`, nor when the caller's
         `extra_body` is not a mapping (the client reports that).
     """
-    extra: Any = params.get("extra_body")
+    extra: object = params.get("extra_body")
     if (extra is not None and not isinstance(extra, Mapping)) or not _unwrapped(create):
         return False
     moved = {key: params.pop(key) for key in keys if key in params}
-    params["extra_body"] = {**moved, **cast(Mapping[str, Any], extra or {})}
+    params["extra_body"] = {**moved, **cast(Mapping[str, object], extra or {})}
     return True
 
 
-def _unwrapped(create: Any) -> bool:
+def _unwrapped(create: object) -> bool:
     """Whether a bound `create` is the `openai` package's own code, as it ships."""
     if type(create) is not MethodType:  # e.g. wrapt's proxies, which instrumentation uses
         return False

@@ -12,7 +12,9 @@ and how to fix it.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Literal, TypeAlias, TypeGuard, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -24,9 +26,14 @@ __all__ = [
     "ROLES",
     "TEXT_PART_TYPES",
     "InputError",
+    "JsonObject",
+    "Role",
     "as_item",
     "content_parts",
     "describe",
+    "fields_of",
+    "is_list",
+    "is_object",
     "message_role",
     "part_list",
     "required_text",
@@ -34,16 +41,24 @@ __all__ = [
     "with_extras",
 ]
 
-ROLES = ("user", "system", "developer", "assistant", "tool", "function")
+Role: TypeAlias = Literal["user", "system", "developer", "assistant", "tool", "function"]
+"""A message's role, in either API."""
+ROLES: tuple[Role, ...] = ("user", "system", "developer", "assistant", "tool", "function")
 """Every role a message may have in either API."""
 
+JsonObject: TypeAlias = Mapping[str, object]
+"""A JSON object of the input (a content part, a tool call): each value is checked as it is read."""
+
 METADATA_KEYS = frozenset({"type", "id", "status", "phase"})
+"""Keys of a Responses message that say where it came from, not what it says."""
 TEXT_PART_TYPES = ("text", "input_text", "output_text")
 """Content parts that carry text, in either API's spelling."""
-"""Keys of a Responses message that say where it came from, not what it says."""
 
 _PART_EXTRAS = ("prompt_cache_breakpoint",)
 """Keys content parts of both APIs spell alike, carried across a conversion."""
+
+P = TypeVar("P", bound=JsonObject)
+"""A part a conversion built."""
 
 
 class InputError:
@@ -71,12 +86,12 @@ class InputError:
             f"{self.where} ({self.what}) cannot be sent to the {self.api} API: {problem}. {fix}"
         )
 
-    def part(self, index: int, part: dict[str, Any]) -> InputError:
+    def part(self, index: int, part: JsonObject) -> InputError:
         """The error builder for the item's content part `index`."""
         return InputError(f"{self.where}.content[{index}]", f"a {part['type']!r} part", self.api)
 
 
-def as_item(index: int, value: Any, api: str) -> Item:
+def as_item(index: int, value: object, api: str) -> Item:
     """The item at `input[index]` as a dict: a dict as it is, a pydantic model dumped.
 
     Args:
@@ -90,7 +105,7 @@ def as_item(index: int, value: Any, api: str) -> Item:
     Raises:
         UserError: For anything else.
     """
-    if isinstance(value, dict):
+    if isinstance(value, dict):  # inline, not `is_object`: this runs for every item
         return cast(Item, value)
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json", exclude_none=True)
@@ -111,7 +126,7 @@ def describe(item: Item) -> str:
     return f"{'an' if role == 'assistant' else 'a'} {role!r} message" if role else "a message"
 
 
-def message_role(item: Item, error: InputError) -> str:
+def message_role(item: Item, error: InputError) -> Role:
     """The role of a message item, checked.
 
     Args:
@@ -124,9 +139,9 @@ def message_role(item: Item, error: InputError) -> str:
     Raises:
         UserError: If it has no role, or an unknown one.
     """
-    role = item.get("role")
+    role: object = item.get("role")
     if role in ROLES:
-        return cast(str, role)
+        return role
     if role is None:
         raise error(
             "it has neither a 'type' nor a 'role'",
@@ -136,7 +151,7 @@ def message_role(item: Item, error: InputError) -> str:
     raise error(f"the role {role!r} is unknown", f"Use one of {', '.join(ROLES)}")
 
 
-def content_parts(item: Item, error: InputError) -> str | list[dict[str, Any]]:
+def content_parts(item: Item, error: InputError) -> str | list[JsonObject]:
     """A message's content, checked to be text or a list of parts.
 
     Args:
@@ -149,13 +164,13 @@ def content_parts(item: Item, error: InputError) -> str | list[dict[str, Any]]:
     Raises:
         UserError: If it has no content, or content of another type, or a part is not a dict.
     """
-    content = item.get("content")
+    content: object = item.get("content")
     if isinstance(content, str):
         return content
     return part_list(content, error)
 
 
-def part_list(content: Any, error: InputError) -> list[dict[str, Any]]:
+def part_list(content: object, error: InputError) -> list[JsonObject]:
     """A message's content, checked to be a list of parts.
 
     Args:
@@ -168,11 +183,10 @@ def part_list(content: Any, error: InputError) -> list[dict[str, Any]]:
     Raises:
         UserError: If it is not a list, or a part is not a dict with a `type`.
     """
-    if not isinstance(content, list):
+    if not is_list(content):
         found = "no 'content'" if content is None else f"'content' of type {_type_name(content)}"
         raise error(f"it has {found}", "Give 'content' as a string, or as a list of content parts")
-    parts = cast(list[Any], content)
-    for index, part in enumerate(parts):
+    for index, part in enumerate(content):
         if not _is_part(part):
             where = f"{error.where}.content[{index}]"
             raise InputError(where, f"a {_type_name(part)}", error.api)(
@@ -180,10 +194,49 @@ def part_list(content: Any, error: InputError) -> list[dict[str, Any]]:
                 'Write a text part as {"type": "input_text", "text": "..."} '
                 '(Chat Completions: {"type": "text", "text": "..."})',
             )
-    return cast(list[dict[str, Any]], parts)
+    return cast("list[JsonObject]", content)  # each part checked above
 
 
-def _is_part(value: Any) -> bool:
+def is_object(value: object) -> TypeGuard[JsonObject]:
+    """Whether a value of the input is a JSON object (a dict).
+
+    Args:
+        value: The value.
+
+    Returns:
+        True for a dict.
+    """
+    return isinstance(value, dict)
+
+
+def is_list(value: object) -> TypeGuard[list[object]]:
+    """Whether a value of the input is a JSON array (a list).
+
+    Args:
+        value: The value.
+
+    Returns:
+        True for a list.
+    """
+    return isinstance(value, list)
+
+
+_NO_FIELDS: JsonObject = MappingProxyType({})
+
+
+def fields_of(value: object) -> JsonObject:
+    """A JSON object of the input, as it is; anything else as an object without fields.
+
+    Args:
+        value: What the input holds where an object belongs (e.g. a tool call's `function`).
+
+    Returns:
+        The object, or an empty one: a field read from it is then missing, and refused as such.
+    """
+    return value if is_object(value) else _NO_FIELDS
+
+
+def _is_part(value: object) -> bool:
     return isinstance(value, dict) and "type" in value
 
 
@@ -191,7 +244,7 @@ def _type_name(value: object) -> str:
     return type(value).__name__
 
 
-def required_text(value: Any, key: str, error: InputError) -> str:
+def required_text(value: object, key: str, error: InputError) -> str:
     """`value`, checked to be a string, as an item's or part's `key` must be.
 
     Args:
@@ -211,7 +264,7 @@ def required_text(value: Any, key: str, error: InputError) -> str:
     raise error(f"it has {found} {key!r}", f"Give {key!r} as a string")
 
 
-def tool_calls(item: Item, error: InputError) -> list[dict[str, Any]]:
+def tool_calls(item: Item, error: InputError) -> list[JsonObject]:
     """An assistant message's `tool_calls`, checked to be a list of dicts.
 
     Args:
@@ -224,21 +277,30 @@ def tool_calls(item: Item, error: InputError) -> list[dict[str, Any]]:
     Raises:
         UserError: If `tool_calls` is not a list of dicts.
     """
-    calls = item.get("tool_calls")
+    calls: object = item.get("tool_calls")
     if calls is None:
         return []
-    if not isinstance(calls, list) or not all(isinstance(c, dict) for c in cast(list[Any], calls)):
+    if not is_list(calls) or not all(isinstance(call, dict) for call in calls):
         raise error(
             "its 'tool_calls' is not a list of tool calls",
             'Write each as {"id": ..., "type": "function", "function": {"name": ..., '
             '"arguments": "..."}}',
         )
-    return cast(list[dict[str, Any]], calls)
+    return cast("list[JsonObject]", calls)  # each call checked above
 
 
-def with_extras(converted: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
-    """A converted part, with the keys both APIs' parts spell alike carried over."""
+def with_extras(converted: P, part: JsonObject) -> P:
+    """A part a conversion built, with the keys both APIs' parts spell alike carried over.
+
+    Args:
+        converted: The part built, changed in place.
+        part: The part it was built from.
+
+    Returns:
+        `converted`.
+    """
     for key in _PART_EXTRAS:
         if part.get(key) is not None:
-            converted[key] = part[key]
+            # A TypedDict is open to keys it does not declare, and is a dict at run time.
+            cast("dict[str, object]", converted)[key] = part[key]
     return converted

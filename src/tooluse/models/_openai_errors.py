@@ -14,7 +14,6 @@ The client's error stays the `__cause__`. Anything else passes through.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ._base import ERROR_STATUS, ModelTransportError
 from ._http import retry_after
@@ -63,6 +62,6 @@ def openai_failure(error: BaseException) -> ModelTransportError | None:
 
 def _headers(error: BaseException) -> Mapping[str, str]:
     """The headers of the answer an `APIStatusError` carries; empty if it has none."""
-    response: Any = getattr(error, "response", None)
-    headers: Any = getattr(response, "headers", None)
+    response: object = getattr(error, "response", None)
+    headers: object = getattr(response, "headers", None)
     return headers if isinstance(headers, Mapping) else {}  # pyright: ignore[reportUnknownVariableType]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 from pydantic import BaseModel
 
@@ -48,6 +48,8 @@ NOT_JSON_EVENT = "a streamed event from the model's API was not valid JSON"
 NOT_JSON_OBJECT_EVENT = "a streamed event from the model's API was not a JSON object"
 STREAM_ENDED = "the stream ended before the response was complete"
 
+T = TypeVar("T")
+
 
 def error_event(code: str | None, message: str, status_code: int | None) -> ModelTransportError:
     """The error for an error event in the middle of a stream.
@@ -66,7 +68,7 @@ def error_event(code: str | None, message: str, status_code: int | None) -> Mode
     )
 
 
-def token_count(usage: Any, *path: str) -> int:
+def token_count(usage: object, *path: str) -> int:
     """A token count from the API's usage, or 0 where a server left it out.
 
     Args:
@@ -83,7 +85,7 @@ def token_count(usage: Any, *path: str) -> int:
     return value if type(value) is int else 0  # not bool, nor a number sent as text
 
 
-def read_usage(usage: Any, input_field: str, output_field: str) -> Usage:
+def read_usage(usage: object, input_field: str, output_field: str) -> Usage:
     """The usage the API reported for one call; what a compatible server leaves out counts 0.
 
     Args:
@@ -112,7 +114,7 @@ def read_usage(usage: Any, input_field: str, output_field: str) -> Usage:
     )
 
 
-def model_name(value: Any) -> str | None:
+def model_name(value: object) -> str | None:
     """The model name the API reported, or None if it sent none (or an empty one).
 
     Args:
@@ -124,7 +126,7 @@ def model_name(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-async def read_whole(call: Awaitable[Any]) -> Any:
+async def read_whole(call: Awaitable[T]) -> T:
     """Await a whole (not streamed) call, raising `ModelTransportError` for a body not JSON.
 
     Args:
@@ -159,7 +161,7 @@ class EventReader:
     def __aiter__(self) -> EventReader:
         return self
 
-    async def __anext__(self) -> Any:
+    async def __anext__(self) -> BaseModel:
         try:
             event = await self._stream.__anext__()
         except json.JSONDecodeError as error:

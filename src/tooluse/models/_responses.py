@@ -17,8 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from collections.abc import AsyncGenerator, Awaitable
-from typing import Any, Literal, cast
+from collections.abc import AsyncGenerator, AsyncIterable, Awaitable, Mapping
+from typing import Any, Literal, TypedDict, cast
 
 from ..core._items import Item
 from ..core._settings import ModelSettings
@@ -168,13 +168,29 @@ def _responses_settings(params: dict[str, Any], settings: ModelSettings) -> None
         params["text"] = {**params.get("text", {}), "verbosity": settings.verbosity}
 
 
-def _tool_choice(choice: str) -> Any:
+class _FunctionChoice(TypedDict):
+    """A `tool_choice` that names the function to call."""
+
+    type: Literal["function"]
+    name: str
+
+
+def _tool_choice(choice: str) -> str | _FunctionChoice:
     if choice in ("auto", "required", "none"):
         return choice
     return {"type": "function", "name": choice}
 
 
-def _json_schema_format(schema: dict[str, Any]) -> dict[str, Any]:
+class _JsonSchemaFormat(TypedDict):
+    """The text format of a final answer that follows a JSON schema."""
+
+    type: Literal["json_schema"]
+    name: str
+    schema: Mapping[str, object]
+    strict: bool
+
+
+def _json_schema_format(schema: Mapping[str, object]) -> _JsonSchemaFormat:
     return {"type": "json_schema", "name": "final_output", "schema": schema, "strict": True}
 
 
@@ -223,14 +239,14 @@ class _StreamedResponse:
                 self.done.output = [self.items[index] for index in sorted(self.items)]
         return None
 
-    def _call(self, item_id: Any, output_index: Any) -> _StreamingCall | None:
+    def _call(self, item_id: object, output_index: object) -> _StreamingCall | None:
         """The call an event names: by item id, else by output index; None if unknown."""
         call = self.calls.get(item_id) if isinstance(item_id, str) else None
         if call is None and isinstance(output_index, int):
             call = self.calls.get(output_index)
         return call
 
-    def _start(self, item: Any, output_index: Any) -> None:
+    def _start(self, item: object, output_index: object) -> None:
         """Remember a function call that starts streaming (other items are not followed)."""
         if getattr(item, "type", None) != "function_call":
             return
@@ -241,7 +257,7 @@ class _StreamedResponse:
             if isinstance(key, (str, int)):
                 self.calls[key] = call
 
-    def _finish(self, item: Item, output_index: Any) -> ToolCallArgumentsDelta | None:
+    def _finish(self, item: Item, output_index: object) -> ToolCallArgumentsDelta | None:
         """What of a finished call's arguments no delta carried, if anything.
 
         Servers that send the arguments whole, with the item, stream none of them.
@@ -264,7 +280,7 @@ Short: the response is held back meanwhile, and a server or proxy that keeps the
 open (keep-alive comments) would add it to every model call."""
 
 
-async def _read_to_the_end(stream: Any) -> None:
+async def _read_to_the_end(stream: AsyncIterable[object]) -> None:
     """Read what follows the terminal event, so that the connection serves the next call.
 
     An HTTP/1.1 connection goes back to the client's pool only once its response has
@@ -304,7 +320,7 @@ class _StreamingCall:
         self.sent = 0
         """Characters of the arguments yielded so far."""
 
-    def piece(self, delta: Any) -> ToolCallArgumentsDelta | None:
+    def piece(self, delta: object) -> ToolCallArgumentsDelta | None:
         """The event for the next piece of the arguments; None for an empty one."""
         if not isinstance(delta, str) or not delta:
             return None
@@ -312,7 +328,7 @@ class _StreamingCall:
         return ToolCallArgumentsDelta(self.call_id, self.tool_name, delta)
 
 
-def _new_call(call_id: Any, name: Any) -> _StreamingCall | None:
+def _new_call(call_id: object, name: object) -> _StreamingCall | None:
     """A call to follow, if it has an id and a name (a compatible server may send None)."""
     if isinstance(call_id, str) and call_id and isinstance(name, str) and name:
         return _StreamingCall(call_id, name)
@@ -321,8 +337,7 @@ def _new_call(call_id: Any, name: Any) -> _StreamingCall | None:
 
 def _to_model_response(response: Any, status: _Status = "completed") -> ModelResponse:
     """The model response for an API response; `status` stands in if the API's is missing."""
-    items: list[Any] = response.output or []  # a compatible server may leave it out
-    output = [_item(item) for item in items]
+    output = [_item(item) for item in response.output or ()]  # a compatible server may leave it out
     ending, reason = _ending(response, status)
     return ModelResponse(
         output,
@@ -335,7 +350,7 @@ def _to_model_response(response: Any, status: _Status = "completed") -> ModelRes
 
 
 def _item(item: Any) -> Item:
-    return cast(Item, item.model_dump(mode="json", exclude_none=True))
+    return item.model_dump(mode="json", exclude_none=True)
 
 
 def _ending(response: Any, status: _Status) -> tuple[_Status, str | None]:

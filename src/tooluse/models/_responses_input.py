@@ -10,21 +10,38 @@ each of its `tool_calls` a `function_call` (or `custom_tool_call`) item, and a
 `tool` message a `function_call_output` (or `custom_tool_call_output`). What
 has no Responses form is refused: a message's `name`, an assistant's `audio`
 or deprecated `function_call`, a `function` message, an `input_audio` part.
+
+What is built has the shapes of `core/_items.py` (`FunctionCallItem`, `InputText`,
+`OutputText`, ...), and those below for what that module has none of: a custom
+tool call and its output, a refusal part, and an image part whose `detail` the
+input gave.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Literal, TypedDict
 
-from ..core._items import Item
+from ..core._items import (
+    FunctionCallItem,
+    FunctionCallOutputItem,
+    InputPart,
+    InputText,
+    Item,
+    OutputText,
+    function_call_output,
+)
 from ._converted import converted
 from ._input import (
     TEXT_PART_TYPES,
     InputError,
+    JsonObject,
     as_item,
     content_parts,
     describe,
+    fields_of,
+    is_list,
+    is_object,
     message_role,
     part_list,
     required_text,
@@ -32,7 +49,48 @@ from ._input import (
     with_extras,
 )
 
-__all__ = ["responses_input"]
+__all__ = [
+    "CustomToolCallItem",
+    "CustomToolCallOutputItem",
+    "ImageFromChat",
+    "RefusalPart",
+    "responses_input",
+]
+
+
+class CustomToolCallItem(TypedDict):
+    """A call of a custom tool (free-form input, no JSON arguments)."""
+
+    type: Literal["custom_tool_call"]
+    call_id: str
+    """The call's id, which its output repeats."""
+    name: str
+    input: str
+
+
+class CustomToolCallOutputItem(TypedDict):
+    """A custom tool's output for the model."""
+
+    type: Literal["custom_tool_call_output"]
+    call_id: str
+    output: str | list[InputPart]
+
+
+class RefusalPart(TypedDict):
+    """The model's refusal, as a part of its message."""
+
+    type: Literal["refusal"]
+    refusal: str
+
+
+class ImageFromChat(TypedDict):
+    """A Chat `image_url` part as an `input_image` part."""
+
+    type: Literal["input_image"]
+    image_url: str
+    detail: object
+    """As the input gave it (the API checks it); "auto" if it gave none."""
+
 
 _API = "Responses"
 _USE_CHAT = "or run this agent with OpenAIChatCompletionsModel, which takes it as it is"
@@ -48,7 +106,7 @@ _NO_RESPONSES_FORM = {
 _CHAT_KEYS = frozenset({*_NO_RESPONSES_FORM, "refusal", "tool_calls", "annotations"})
 
 
-def responses_input(items: Sequence[Item], memo: dict[Any, Any] | None = None) -> list[Item]:
+def responses_input(items: Sequence[Item], memo: dict[object, object] | None = None) -> list[Item]:
     """The Responses `input` for a conversation given in either API's form.
 
     Args:
@@ -101,18 +159,18 @@ def _add_items(converted: _Input, items: list[Item], first: int) -> None:
         converted.items.append(item)  # every other item (reasoning, hosted tools, ...) as it is
 
 
-def _check_output(output: Any, error: InputError) -> None:
+def _check_output(output: object, error: InputError) -> None:
     if isinstance(output, str):
         return
-    if not isinstance(output, list):
+    if not is_list(output):
         found = "no 'output'" if output is None else f"an 'output' of type {type(output).__name__}"
         raise error(
             f"it has {found}",
             "Give 'output' as a string, or as a list of input_text, input_image and "
             "input_file parts",
         )
-    for index, part in enumerate(cast(list[Any], output)):
-        kind = cast(dict[str, Any], part).get("type") if isinstance(part, dict) else None
+    for index, part in enumerate(output):
+        kind = part.get("type") if is_object(part) else None
         if kind not in ("input_text", "input_image", "input_file"):
             raise InputError(f"{error.where}.output[{index}]", f"a {kind!r} part", _API)(
                 "a function call's output holds input_text, input_image and input_file parts",
@@ -149,15 +207,15 @@ def _without_chat_keys(item: Item) -> Item:
 
 def _assistant(item: Item, message: Item, error: InputError, custom_calls: set[str]) -> list[Item]:
     """An assistant message (`message`: without its Chat keys) and its tool calls."""
-    calls = [
+    calls: list[Item] = [
         _call(call, index, error, custom_calls)
         for index, call in enumerate(tool_calls(item, error))
     ]
-    refusal = item.get("refusal")
-    content = item.get("content")
+    refusal: object = item.get("refusal")
+    content: object = item.get("content")
     if not calls and refusal is None and isinstance(content, str):
         return [message]  # an easy assistant message: the Responses API takes it as it is
-    parts: list[dict[str, Any]] = []
+    parts: list[JsonObject] = []
     if isinstance(content, str) and content:
         parts.append(_output_text(content))
     elif content is not None and not isinstance(content, str):
@@ -166,65 +224,67 @@ def _assistant(item: Item, message: Item, error: InputError, custom_calls: set[s
         if not calls and refusal is None and _same(parts, listed):
             return [message]  # an output message, as the Responses API itself sends them
     if refusal is not None:
-        parts.append({"type": "refusal", "refusal": required_text(refusal, "refusal", error)})
+        parts.append(_refusal(required_text(refusal, "refusal", error)))
     if not parts and calls:
         return calls  # a Chat assistant message that only calls tools
     return [{**message, "type": "message", "content": parts}, *calls]
 
 
-def _call(call: dict[str, Any], index: int, error: InputError, custom_calls: set[str]) -> Item:
+def _call(
+    call: JsonObject, index: int, error: InputError, custom_calls: set[str]
+) -> FunctionCallItem | CustomToolCallItem:
     kind = call.get("type", "function")
     where = InputError(f"{error.where}.tool_calls[{index}]", f"a {kind!r} tool call", _API)
     call_id = required_text(call.get("id"), "id", where)
     if kind == "custom":
-        custom: dict[str, Any] = call.get("custom") or {}
+        custom = fields_of(call.get("custom"))
         custom_calls.add(call_id)
         name = required_text(custom.get("name"), "custom.name", where)
         text = required_text(custom.get("input"), "custom.input", where)
         return {"type": "custom_tool_call", "call_id": call_id, "name": name, "input": text}
     if kind != "function":
         raise where("a tool call's type is 'function' or 'custom'", "Fix its 'type'")
-    function: dict[str, Any] = call.get("function") or {}
+    function = fields_of(call.get("function"))
     name = required_text(function.get("name"), "function.name", where)
     arguments = required_text(function.get("arguments"), "function.arguments", where)
     return {"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments}
 
 
-def _tool_output(item: Item, error: InputError, custom_calls: set[str]) -> Item:
+def _tool_output(
+    item: Item, error: InputError, custom_calls: set[str]
+) -> FunctionCallOutputItem | CustomToolCallOutputItem:
     call_id = required_text(item.get("tool_call_id"), "tool_call_id", error)
     content = content_parts(item, error)
-    output: str | list[dict[str, Any]] = content
-    if not isinstance(content, str):
+    output: str | list[InputPart]
+    if isinstance(content, str):
+        output = content
+    else:
         output = [_tool_output_part(part, error.part(i, part)) for i, part in enumerate(content)]
-    kind = "custom_tool_call_output" if call_id in custom_calls else "function_call_output"
-    return {"type": kind, "call_id": call_id, "output": output}
+    if call_id in custom_calls:
+        return {"type": "custom_tool_call_output", "call_id": call_id, "output": output}
+    return function_call_output(call_id, output)
 
 
-def _tool_output_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+def _tool_output_part(part: JsonObject, error: InputError) -> InputText:
     if part["type"] in TEXT_PART_TYPES:
-        return with_extras({"type": "input_text", "text": _text(part, error)}, part)
+        return _input_text(part, error)
     raise error(
         "a Chat Completions tool message holds text parts only",
         "Give the output as text",
     )
 
 
-def _input_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+def _input_part(part: JsonObject, error: InputError) -> InputText | ImageFromChat | JsonObject:
     """A user, system or developer message's part, in Responses form."""
     kind = part["type"]
     if kind in ("input_text", "input_image", "input_file"):
         return part
     if kind == "text":
-        return with_extras({"type": "input_text", "text": _text(part, error)}, part)
+        return _input_text(part, error)
     if kind == "image_url":
-        image: dict[str, Any] = part.get("image_url") or {}
-        url = required_text(image.get("url"), "image_url.url", error)
-        converted = {"type": "input_image", "image_url": url, "detail": image.get("detail", "auto")}
-        return with_extras(converted, part)
+        return _image(part, error)
     if kind == "file":
-        file: dict[str, Any] = part.get("file") or {}
-        converted = {"type": "input_file", **{k: v for k, v in file.items() if v is not None}}
-        return with_extras(converted, part)
+        return _file(part)
     if kind == "input_audio":
         raise error(
             "Responses messages take no audio parts",
@@ -237,7 +297,30 @@ def _input_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
     )
 
 
-def _output_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
+def _input_text(part: JsonObject, error: InputError) -> InputText:
+    converted: InputText = {"type": "input_text", "text": _text(part, error)}
+    return with_extras(converted, part)
+
+
+def _image(part: JsonObject, error: InputError) -> ImageFromChat:
+    image = fields_of(part.get("image_url"))
+    url = required_text(image.get("url"), "image_url.url", error)
+    converted: ImageFromChat = {
+        "type": "input_image",
+        "image_url": url,
+        "detail": image.get("detail", "auto"),
+    }
+    return with_extras(converted, part)
+
+
+def _file(part: JsonObject) -> JsonObject:
+    # Open, not a TypedDict: the Chat file's keys go as they are (input_file spells them alike).
+    file = fields_of(part.get("file"))
+    converted = {"type": "input_file", **{k: v for k, v in file.items() if v is not None}}
+    return with_extras(converted, part)
+
+
+def _output_part(part: JsonObject, error: InputError) -> OutputText | JsonObject:
     """An assistant message's part, in Responses form."""
     kind = part["type"]
     if kind in ("output_text", "refusal"):
@@ -250,13 +333,17 @@ def _output_part(part: dict[str, Any], error: InputError) -> dict[str, Any]:
     )
 
 
-def _output_text(text: str) -> dict[str, Any]:
+def _output_text(text: str) -> OutputText:
     return {"type": "output_text", "text": text, "annotations": []}
 
 
-def _text(part: dict[str, Any], error: InputError) -> str:
+def _refusal(text: str) -> RefusalPart:
+    return {"type": "refusal", "refusal": text}
+
+
+def _text(part: JsonObject, error: InputError) -> str:
     return required_text(part.get("text"), "text", error)
 
 
-def _same(new: list[dict[str, Any]], old: list[dict[str, Any]]) -> bool:
+def _same(new: Sequence[object], old: Sequence[object]) -> bool:
     return all(a is b for a, b in zip(new, old, strict=True))

@@ -187,3 +187,14 @@ def test_architecture_page_draws_the_same_layers() -> None:
         "docs/architecture.md's numbered list of layers should name LAYERS' first entries, "
         "bottom first"
     )
+
+
+def test_any_is_used_at_most_25_times_per_1000_lines() -> None:
+    """`scripts/count_any.py`'s figure for src/ stays under its bound (issue #27)."""
+    import runpy
+
+    script = runpy.run_path(str(SRC.parent / "scripts" / "count_any.py"))
+    lines, used, _ = script["count"](SRC)
+    assert used * 1000 / lines <= 25, (
+        f"Any: {used} uses in {lines} lines; run python scripts/count_any.py to see where"
+    )

@@ -74,7 +74,10 @@ async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools:
     limits = run.config.usage_limits
     named = run.config.model or agent.model
     backend = run_backend.get()
-    model = _model(run, record, named) if backend is None else backend.model(named)
+    if backend is not None:
+        model = backend.model(named)
+    else:
+        model = named if isinstance(named, Model) else _resolved(run, record, named)
     request = await _request(run, record, setup, tools)
     reserve_request(limits, state.usage)  # counted here, whatever the model reports
     state.turns += 1
@@ -93,10 +96,8 @@ async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools:
         limits.check_tokens(state.usage)
 
 
-def _model(run: RunSetup, record: RunRecord, named: str | Model | None) -> Model:
-    """The model to call: one given, or the one the run's provider gives for the name."""
-    if isinstance(named, Model):
-        return named
+def _resolved(run: RunSetup, record: RunRecord, named: str | None) -> Model:
+    """The model the run's provider gives for a name, resolved once a run."""
     models = record.models
     if models is None:
         models = record.models = {}

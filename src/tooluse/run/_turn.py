@@ -353,7 +353,12 @@ async def run_calls(
 
 def _to_run(groups: Sequence[CallGroup]) -> int:
     """How many of the groups' calls run a tool (unknown tools and rejections do not)."""
-    return sum(call.tool is not None for group in groups for call in group.calls)
+    coming = 0
+    for group in groups:  # plain loops: most turns hold one call
+        for call in group.calls:
+            if call.tool is not None:
+                coming += 1
+    return coming
 
 
 async def _run_at_once(
@@ -444,7 +449,7 @@ def _returned_agent(outcomes: list[GroupOutcome]) -> AgentHandoff | None:
     """A Swarm-style handoff: the first agent a tool returned."""
     for group in outcomes:
         for outcome in group.outcomes:
-            agent = as_agent(outcome.handoff)
+            agent = as_agent(outcome.handoff) if outcome.handoff is not None else None
             if agent is not None:
                 return handoff(agent)
     return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -42,6 +43,39 @@ def _spawn(*args: str) -> Any:
         encoding="utf-8",
         dimensions=(24, 200),
     )
+
+
+def _interrupt_when_waiting(child: Any) -> None:
+    """Send Ctrl-C once the child's main thread waits for input (a prompt or the event loop).
+
+    CPython notices a signal that lands just before it blocks in `select` (readline's
+    prompt) or `epoll_wait` (the event loop) only when that call returns: under load
+    such a Ctrl-C, sent as soon as the output appeared, went unseen. The kernel says
+    where the thread sleeps (`/proc/PID/wchan`); where it cannot, the signal is sent
+    at once.
+    """
+    wchan = Path(f"/proc/{child.pid}/wchan")
+    deadline = time.monotonic() + 10
+    while wchan.exists() and time.monotonic() < deadline:
+        if wchan.read_text().startswith(_WAITING_FOR_INPUT):
+            break
+        time.sleep(0.01)
+    else:
+        if wchan.exists():
+            pytest.fail(
+                f"the chat never waited for input: its main thread sits in {wchan.read_text()}"
+            )
+    child.sendintr()
+
+
+# Where the kernel shows a thread blocked in select/poll (readline) or epoll (asyncio).
+_WAITING_FOR_INPUT = (
+    "poll_schedule_timeout",
+    "do_select",
+    "do_sys_poll",
+    "do_epoll_wait",
+    "ep_poll",
+)
 
 
 def _ends(child: Any) -> None:
@@ -83,14 +117,14 @@ def test_ctrl_c_cancels_the_run_and_the_chat_goes_on() -> None:
     child.expect_exact("you> ")
     child.sendline("slow")
     child.expect_exact('[tool] wait({"seconds": 30})')
-    child.sendintr()
+    _interrupt_when_waiting(child)
     child.expect_exact("[cancelled]")
     child.expect_exact("you> ")
     child.sendline("transfer")
     child.expect_exact("[handoff] assistant -> helper")
     child.expect_exact("helper> helper here")
     child.expect_exact("you> ")
-    child.sendintr()  # at the prompt: says how to quit
+    _interrupt_when_waiting(child)  # at the prompt: says how to quit
     child.expect_exact("(Ctrl-D or /exit quits)")
     child.sendline("/exit")
     _ends(child)

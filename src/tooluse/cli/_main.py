@@ -115,7 +115,7 @@ def _in_mode(tool: FunctionTool, location: str, *, strict: bool) -> FunctionTool
 def _serve(args: argparse.Namespace) -> int:
     try:
         from ..mcp._server import serve  # noqa: PLC0415 - `mcp` is an optional extra
-    except ModuleNotFoundError as error:
+    except ImportError as error:  # tooluse.mcp's own guard raises ImportError(name="mcp")
         if (error.name or "").partition(".")[0] not in _MCP_MODULES:
             raise
         raise CliError(
@@ -123,6 +123,14 @@ def _serve(args: argparse.Namespace) -> int:
             "pip install 'tooluse[mcp]'"
         ) from None
     tools = _tools_of(args.targets)
+    if args.transport == "stdio" and sys.stdin.isatty():
+        # A person who typed the command sees why nothing happens: MCP clients start it.
+        print(
+            f"tooluse serve: {_count(len(tools), 'tool')} over MCP on stdio, waiting for an "
+            "MCP client to speak on stdin (Ctrl-C stops; --transport http serves over HTTP)",
+            file=sys.stderr,
+            flush=True,
+        )
     try:
         asyncio.run(
             serve(tools, name=args.name, transport=args.transport, host=args.host, port=args.port)

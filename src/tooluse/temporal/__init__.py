@@ -9,6 +9,14 @@ model-call retries are off inside a workflow).
 Imports: any layer up to the run loop (`run`); it is an integration on top of it.
 """
 
+from importlib.util import find_spec
+
+if find_spec("temporalio") is None:  # pragma: no cover - the tests run with the extra installed
+    raise ImportError(
+        "tooluse.temporal needs the temporalio package: pip install 'tooluse[temporal]'",
+        name="temporalio",
+    )
+
 from ..models import ModelProvider
 from ._activities import MODEL_ACTIVITY, ModelSource, model_activity, tool_activity
 from ._approvals import UNKNOWN_APPROVAL, AgentWorkflow, ApproveCall, PendingApproval, RejectCall

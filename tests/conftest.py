@@ -19,10 +19,22 @@ from .temporal_server import temporal_server
 __all__ = ["temporal_server"]  # one dev server for the session, for every module using it
 
 # CI explores the same examples every time, so a red build always points at a change;
-# runs on a developer's machine keep exploring new ones.
+# runs on a developer's machine keep exploring new ones, fewer of them (see `examples`).
+EVERY_EXAMPLE = bool(os.environ.get("CI"))
+"""Whether property tests try all their examples: in CI (`CI` set), as `.ci/run` does."""
+_QUICK_SHARE = 10  # a quick run tries a tenth: most of the suite's time went on examples
 settings.register_profile("ci", derandomize=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+settings.register_profile("quick", max_examples=100 // _QUICK_SHARE)
+settings.load_profile("ci" if EVERY_EXAMPLE else "quick")
+
+
+def examples(count: int) -> int:
+    """How many examples a property test tries: `count` in CI, a tenth (at least 10) elsewhere.
+
+    The README's `pytest` finishes in minutes this way; CI tries every example, and a
+    developer's runs, exploring new ones each time, add up to more over a week.
+    """
+    return count if EVERY_EXAMPLE else max(10, count // _QUICK_SHARE)
 
 
 @pytest.fixture

@@ -21,6 +21,8 @@ from tooluse.schema._docstrings import (  # pyright: ignore[reportPrivateUsage]
     generate_func_documentation,
 )
 
+from .conftest import examples
+
 
 def google(city: str, days: int = 1, *args: str, **kwargs: int) -> str:
     """Forecast the weather.
@@ -362,7 +364,7 @@ def read(doc: str, style: DocstringStyle | None) -> FuncDocumentation:
     return generate_func_documentation(f, style)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(st.one_of(SIMPLE, st.lists(LINES, max_size=10)), st.sampled_from([None, "google"]))
 @example(["Search.", "", "```", "", "Args:", "    a: x."], None)  # Args inside a code block
 @example(["Search.", "Args:", "    a: x."], None)  # no blank line above the header

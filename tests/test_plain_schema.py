@@ -30,7 +30,7 @@ from tooluse.schema._function_schema import deferred_function_schema  # pyright:
 from tooluse.schema._plain import plain_json_schema  # pyright: ignore[reportPrivateUsage]
 from tooluse.tools._invocation import Invoker
 
-from .conftest import tool_context
+from .conftest import examples, tool_context
 
 _P = inspect.Parameter
 SCALARS: list[Any] = [str, int, float, bool, NoneType]
@@ -140,7 +140,7 @@ def outcome(build: Callable[[], dict[str, Any]]) -> str:
 
 
 SETTINGS = settings(
-    max_examples=400,
+    max_examples=examples(400),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

@@ -26,6 +26,7 @@ from tooluse import (
 )
 from tooluse.exceptions import MaxTurnsExceeded
 
+from .conftest import examples
 from .scripted import ScriptModel, call, outputs, parallel, shell, text
 
 
@@ -153,7 +154,7 @@ def script_for(turns: list[list[str]], numbers: list[int]) -> list[list[TRespons
     return script
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     turns=st.lists(st.lists(ACTIONS, min_size=1, max_size=3), min_size=1, max_size=4),
     numbers=st.lists(st.integers(0, 9), min_size=1, max_size=5),

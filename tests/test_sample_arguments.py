@@ -39,7 +39,7 @@ from tooluse.testing._regex_sample import strings_matching
 from tooluse.testing._schema_check import admits, is_multiple, resolve
 from tooluse.testing._schema_hints import UNIQUE_KEYS, with_hints
 
-from .conftest import tool_context
+from .conftest import examples, tool_context
 from .test_reference_tools import fetch_weather, read_file
 from .test_strict_properties import Signature, signatures
 from .test_types import TYPES
@@ -281,7 +281,7 @@ async def test_constrained_arguments_are_the_simplest_that_fit() -> None:
     }
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(signatures())
 async def test_test_model_fits_generated_signatures(sig: Signature) -> None:
     arguments, output = await arguments_and_output(sig.tool)
@@ -551,7 +551,7 @@ def _extend(inner: st.SearchStrategy[Drawn]) -> st.SearchStrategy[Drawn]:
 SCHEMAS = st.recursive(st.one_of(LEAF_SCHEMAS, exclusive_unions()), _extend, max_leaves=8)
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SCHEMAS)
 def test_the_sample_of_a_constrained_schema_validates(drawn: Drawn) -> None:
     schema = {**drawn.schema, "$defs": drawn.defs} if drawn.defs else drawn.schema
@@ -656,7 +656,7 @@ def constrained_tools(draw: st.DrawFn) -> FunctionTool:
     return function_tool(strict_mode=draw(st.booleans()))(call)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(constrained_tools())
 async def test_test_model_fits_generated_constrained_signatures(tool: FunctionTool) -> None:
     arguments, output = await arguments_and_output(tool)
@@ -764,7 +764,7 @@ PydanticDraft: Any = cast(Any, jsonschema.validators).extend(
 )
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SCHEMAS, JSON_VALUES, st.data())
 def test_the_checker_agrees_with_jsonschema(drawn: Drawn, value: Any, data: st.DataObject) -> None:
     schema = {**drawn.schema, "$defs": drawn.defs} if drawn.defs else drawn.schema
@@ -902,7 +902,7 @@ def test_multiples_are_judged_as_pydantic_judges_them(
         assert PydanticDraft({"multipleOf": step}).is_valid(value) is fits
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.sampled_from(["0.1", "0.01", "0.05", "0.3", "0.001", "2.5", "1e-05", "0.07", "3"]),
     st.integers(-(10**6), 10**6),

@@ -26,7 +26,7 @@ from jsonschema import Draft202012Validator
 
 from tooluse import FunctionTool, check_strict_schema, function_tool
 
-from .conftest import tool_context
+from .conftest import examples, tool_context
 from .types_for_tests import Color
 
 _names = itertools.count()
@@ -211,7 +211,7 @@ def admitted(schema: dict[str, Any], instance: Any) -> bool:
 
 
 PROPERTY_SETTINGS = settings(
-    max_examples=500,
+    max_examples=examples(500),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

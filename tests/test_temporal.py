@@ -45,6 +45,9 @@ from .temporal_workflows import (
     add,
 )
 
+# One worker runs every test of the Temporal dev server, which starts once per worker.
+pytestmark = pytest.mark.xdist_group("temporal")
+
 
 def test_dev_server_starts(temporal_server: TemporalDevServer) -> None:
     assert temporal_server.start_seconds is not None

@@ -23,6 +23,9 @@ from .openai_server import Call, ScriptedServer, Turn, sent_tool_outputs
 from .temporal_approval_workflows import DELETED, CleanupWorkflow, delete_file
 from .temporal_server import TemporalDevServer
 
+# One worker runs every test of the Temporal dev server, which starts once per worker.
+pytestmark = pytest.mark.xdist_group("temporal")
+
 Handle = WorkflowHandle[CleanupWorkflow, str]
 
 

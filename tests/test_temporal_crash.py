@@ -36,6 +36,9 @@ from .temporal_crash_workflows import GATE, TOOL_LOG, ToolsWorkflow
 from .temporal_server import TemporalDevServer
 from .temporal_worker_main import LOADED, READY, WorkerProcess
 
+# One worker runs every test of the Temporal dev server, which starts once per worker.
+pytestmark = pytest.mark.xdist_group("temporal")
+
 WAIT = 20.0
 """Seconds any one step may take before the test fails (a worker loads in 1 to 4 s)."""
 WORKFLOW_TASK_TIMEOUT = timedelta(seconds=2)

@@ -41,6 +41,9 @@ from .temporal_server import TemporalDevServer
 from .temporal_workflows import AgentWorkflow, add
 from .test_tracing import Traced
 
+# One worker runs every test of the Temporal dev server, which starts once per worker.
+pytestmark = pytest.mark.xdist_group("temporal")
+
 ONE_TRACE = """\
 client
   StartWorkflow:AgentWorkflow

@@ -9,9 +9,9 @@ model-call retries are off inside a workflow).
 Imports: any layer up to the run loop (`run`); it is an integration on top of it.
 """
 
-from importlib.util import find_spec
+import importlib.util
 
-if find_spec("temporalio") is None:  # pragma: no cover - the tests run with the extra installed
+if importlib.util.find_spec("temporalio") is None:  # pragma: no cover - tests have the extra
     raise ImportError(
         "tooluse.temporal needs the temporalio package: pip install 'tooluse[temporal]'",
         name="temporalio",

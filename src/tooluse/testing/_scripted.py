@@ -11,7 +11,8 @@ from typing import Any
 
 from ..core._context import Usage
 from ..core._items import Item, assistant_message, function_call, message_text
-from ..exceptions import ToolArgumentsError
+from ..core._values import is_whole_number
+from ..exceptions import ToolArgumentsError, UserError
 from ..models import (
     Model,
     ModelRequest,
@@ -59,17 +60,20 @@ ReplyFunction = Callable[
 ]
 
 
-# Streamed arguments go out in pieces this long, so that code joining them is exercised.
-_PIECE_LENGTH = 16
-
-
 class _ScriptedModel(Model):
     """Turns replies into responses, whole or streamed."""
 
     model = "scripted"
     """The name its responses give as `ModelResponse.model`."""
 
-    def __init__(self) -> None:
+    def __init__(self, piece_size: int = 16) -> None:
+        if not is_whole_number(piece_size, 1):
+            raise UserError(
+                f"{type(self).__name__}(piece_size={piece_size!r}): the characters per streamed "
+                "piece must be a whole number of at least 1"
+            )
+        self.piece_size = piece_size
+        """Characters per streamed piece of text or arguments (the last piece may be shorter)."""
         self._ids = itertools.count(1)
 
     async def _reply(self, request: ModelRequest) -> ModelReply:
@@ -105,35 +109,43 @@ class _ScriptedModel(Model):
         Yields:
             A `StreamDelta` holding the response; a `TextDelta` for each piece of its
             text and a `ToolCallArgumentsDelta` for each piece of each function call's
-            arguments (at most 16 characters each, in order); then `ResponseDone`.
+            arguments (`piece_size` characters each, the last maybe fewer, in order);
+            then `ResponseDone`.
         """
         response = await self.get_response(request)
         yield StreamDelta(response)
         for item in response.output:
             if item.get("type") == "function_call":
-                for piece in _pieces(item["arguments"]):
+                for piece in _pieces(item["arguments"], self.piece_size):
                     yield ToolCallArgumentsDelta(item["call_id"], item["name"], piece)
             elif (text := message_text(item)) is not None:
-                for piece in _pieces(text):
+                for piece in _pieces(text, self.piece_size):
                     yield TextDelta(piece)
         yield ResponseDone(response)
 
 
-def _pieces(text: str) -> list[str]:
-    return [text[i : i + _PIECE_LENGTH] for i in range(0, len(text), _PIECE_LENGTH)]
+def _pieces(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
 
 
 class FunctionModel(_ScriptedModel):
     """A model whose every reply comes from your function."""
 
-    def __init__(self, fn: ReplyFunction) -> None:
+    def __init__(self, fn: ReplyFunction, *, piece_size: int = 16) -> None:
         """Answer with `fn(messages, tools)`.
 
         Args:
             fn: Receives the conversation items and the offered tools; returns a string
                 (a text answer) or a `ModelReply`, or an awaitable of either.
+            piece_size: Characters per piece when a streamed run asks for the reply:
+                its text comes as `TextDelta`s and each call's arguments as
+                `ToolCallArgumentsDelta`s of this many characters (short by default, so
+                that code joining pieces is exercised).
+
+        Raises:
+            UserError: If `piece_size` is not a whole number of at least 1.
         """
-        super().__init__()
+        super().__init__(piece_size)
         self.fn = fn
         self.model = f"function:{getattr(fn, '__name__', type(fn).__name__)}"
         """The name its responses give as `ModelResponse.model`: `function:` and fn's name."""
@@ -150,6 +162,20 @@ class TestModel(_ScriptedModel):
     __test__ = False  # not a pytest test class, despite its name
     model = "test"
     """The name its responses give as `ModelResponse.model`."""
+
+    def __init__(self, *, piece_size: int = 16) -> None:
+        """Call each offered function tool once, then summarise their outputs.
+
+        Args:
+            piece_size: Characters per piece when a streamed run asks for the reply:
+                its text comes as `TextDelta`s and each call's arguments as
+                `ToolCallArgumentsDelta`s of this many characters (short by default, so
+                that code joining pieces is exercised).
+
+        Raises:
+            UserError: If `piece_size` is not a whole number of at least 1.
+        """
+        super().__init__(piece_size)
 
     async def _reply(self, request: ModelRequest) -> ModelReply:
         tools = [tool for tool in request.tools if isinstance(tool, FunctionTool)]

@@ -2,6 +2,8 @@
 
 Run with:
     python examples/approval.py
+Or chat with its agent, approving calls yourself:
+    tooluse chat examples/approval.py
 
 Uses OpenAI when OPENAI_API_KEY is set; otherwise a scripted FunctionModel.
 """
@@ -15,7 +17,7 @@ from typing import Any
 
 from tooluse import Agent, Runner, RunState, TResponseInputItem, function_tool
 from tooluse.models import Model
-from tooluse.testing import FunctionModel, ModelReply, ToolCall
+from tooluse.testing import FunctionModel, ModelReply, ToolCall, current_turn
 
 
 @function_tool(needs_approval=True)
@@ -29,7 +31,8 @@ def delete_file(path: str) -> str:
 
 
 def scripted(items: list[TResponseInputItem], tools: Sequence[Any]) -> ModelReply | str:
-    outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
+    turn = current_turn(items)  # outputs before the last user message answered earlier ones
+    outputs = [item["output"] for item in turn if item.get("type") == "function_call_output"]
     if not outputs:
         return ModelReply(
             tool_calls=[
@@ -41,20 +44,24 @@ def scripted(items: list[TResponseInputItem], tools: Sequence[Any]) -> ModelRepl
 
 
 def pick_model() -> str | Model:
-    if os.environ.get("OPENAI_API_KEY"):
-        print("Using OpenAI (OPENAI_API_KEY is set).")
-        return "gpt-4.1-mini"
-    print("No OPENAI_API_KEY: using a scripted FunctionModel.")
-    return FunctionModel(scripted)
+    """OpenAI's model when OPENAI_API_KEY is set, else the scripted FunctionModel."""
+    return "gpt-4.1-mini" if os.environ.get("OPENAI_API_KEY") else FunctionModel(scripted)
+
+
+# At module level, so that `tooluse chat examples/approval.py` finds it: the chat asks you.
+agent = Agent(
+    "janitor",
+    instructions="Clean up files the user names.",
+    tools=[delete_file],
+    model=pick_model(),
+)
 
 
 async def main() -> None:
-    agent = Agent(
-        "janitor",
-        instructions="Clean up files the user names.",
-        tools=[delete_file],
-        model=pick_model(),
-    )
+    if isinstance(agent.model, str):
+        print("Using OpenAI (OPENAI_API_KEY is set).")
+    else:
+        print("No OPENAI_API_KEY: using a scripted FunctionModel.")
     paused = await Runner.run(agent, "Delete /tmp/cache.db and /etc/passwd.")
     for call in paused.interruptions:
         safe = call.arguments.find("/tmp/") != -1

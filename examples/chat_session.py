@@ -83,8 +83,12 @@ async def converse(session: SQLiteSession) -> None:
     resumed = await Runner.run(agent, state, session=session)
     print(f"run 1 answer: {resumed.final_output}")
 
-    # Run 2 starts from the stored history: the model sees run 1's calls and outputs.
-    second = await Runner.run(agent, "What did you do?", session=session)
+    # Run 2 starts from the stored history: the model sees run 1's calls and outputs,
+    # and answers the new message (TestModel calls each tool again; delete_file waits).
+    second = await Runner.run(agent, "Tidy up once more.", session=session)
+    for call in second.interruptions:
+        second.reject(call, rejection_message="Not twice.")
+    second = await Runner.run(agent, second.to_state(), session=session)
     print(f"run 2 answer: {second.final_output}")
     items = await session.get_items()
     print(f"the session holds {len(items)} items")

@@ -21,7 +21,7 @@ from typing import Any
 from tooluse import Agent, Runner, TResponseInputItem, function_tool
 from tooluse.mcp import MCPServerStdio
 from tooluse.models import Model
-from tooluse.testing import FunctionModel, ModelReply, ToolCall
+from tooluse.testing import FunctionModel, ModelReply, ToolCall, current_turn
 
 WEATHER = Path("examples", "weather.py")  # run from the repository's root, as above
 
@@ -37,7 +37,8 @@ def celsius_to_fahrenheit(celsius: float) -> float:
 
 
 def scripted(items: list[TResponseInputItem], tools: Sequence[Any]) -> ModelReply | str:
-    outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
+    turn = current_turn(items)  # outputs before the last user message answered earlier ones
+    outputs = [item["output"] for item in turn if item.get("type") == "function_call_output"]
     if not outputs:
         names = sorted(tool.name for tool in tools)
         print("tools offered:", ", ".join(names))
@@ -51,25 +52,29 @@ def scripted(items: list[TResponseInputItem], tools: Sequence[Any]) -> ModelRepl
 
 
 def pick_model() -> str | Model:
-    if os.environ.get("OPENAI_API_KEY"):
-        return "gpt-4.1"
-    print("No OPENAI_API_KEY: using a scripted FunctionModel.")
-    return FunctionModel(scripted)
+    """OpenAI's model when OPENAI_API_KEY is set, else the scripted FunctionModel."""
+    return "gpt-4.1" if os.environ.get("OPENAI_API_KEY") else FunctionModel(scripted)
+
+
+# At module level, so that `tooluse chat examples/mcp_roundtrip.py` finds it; the server
+# process starts when a run first lists the agent's tools.
+server = MCPServerStdio(
+    params={"command": sys.executable, "args": ["-m", "tooluse", "serve", str(WEATHER)]},
+    name="weather",
+    tool_name_prefix="weather",
+)
+agent = Agent(
+    "assistant",
+    instructions="Answer with the weather in Paris, in Celsius and Fahrenheit.",
+    tools=[celsius_to_fahrenheit],
+    mcp_servers=[server],
+    model=pick_model(),
+)
 
 
 async def main() -> None:
-    server = MCPServerStdio(
-        params={"command": sys.executable, "args": ["-m", "tooluse", "serve", str(WEATHER)]},
-        name="weather",
-        tool_name_prefix="weather",
-    )
-    agent = Agent(
-        "assistant",
-        instructions="Answer with the weather in Paris, in Celsius and Fahrenheit.",
-        tools=[celsius_to_fahrenheit],
-        mcp_servers=[server],
-        model=pick_model(),
-    )
+    if not isinstance(agent.model, str):
+        print("No OPENAI_API_KEY: using a scripted FunctionModel.")
     result = await Runner.run(agent, "What's the weather in Paris?")
     print("answer:", result.final_output)
 

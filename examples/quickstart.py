@@ -2,6 +2,8 @@
 
 Run with:
     python examples/quickstart.py
+Or chat with its agent:
+    tooluse chat examples/quickstart.py
 """
 
 from __future__ import annotations
@@ -43,20 +45,24 @@ def convert_temperature(celsius: float, unit: Literal["F", "K"] = "F") -> str:
 
 
 def pick_model() -> str | Model:
-    if os.environ.get("OPENAI_API_KEY"):
-        print("Using OpenAI (OPENAI_API_KEY is set).")
-        return "gpt-4.1-mini"
-    print("No OPENAI_API_KEY: using tooluse.testing.TestModel, which calls each tool once.")
-    return TestModel()
+    """OpenAI's model when OPENAI_API_KEY is set, else the scripted TestModel."""
+    return "gpt-4.1-mini" if os.environ.get("OPENAI_API_KEY") else TestModel()
+
+
+# At module level, so that `tooluse chat examples/quickstart.py` finds it too.
+agent = Agent(
+    name="weather",
+    instructions="Answer weather questions with the tools. Be brief.",
+    tools=[fetch_weather, convert_temperature],
+    model=pick_model(),
+)
 
 
 async def main() -> None:
-    agent = Agent(
-        name="weather",
-        instructions="Answer weather questions with the tools. Be brief.",
-        tools=[fetch_weather, convert_temperature],
-        model=pick_model(),
-    )
+    if isinstance(agent.model, str):
+        print("Using OpenAI (OPENAI_API_KEY is set).")
+    else:
+        print("No OPENAI_API_KEY: using tooluse.testing.TestModel, which calls each tool once.")
     result = await Runner.run(agent, "What's the weather at 48.85, 2.35, in Fahrenheit?")
     for item in result.new_items:
         if item.get("type") == "function_call":

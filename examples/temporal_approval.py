@@ -40,7 +40,7 @@ from tooluse.temporal import (
     RejectCall,
     TooluseTemporalPlugin,
 )
-from tooluse.testing import FunctionModel, ModelReply, ToolCall
+from tooluse.testing import FunctionModel, ModelReply, ToolCall, current_turn
 
 
 @function_tool(needs_approval=True)
@@ -72,7 +72,8 @@ class Cleanup(AgentWorkflow):
 
 
 def scripted(items: list[TResponseInputItem], tools: Sequence[Any]) -> ModelReply | str:
-    outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
+    turn = current_turn(items)  # outputs before the last user message answered earlier ones
+    outputs = [item["output"] for item in turn if item.get("type") == "function_call_output"]
     if not outputs:
         return ModelReply(
             tool_calls=[

@@ -1,8 +1,8 @@
-"""300 streamed runs, 100 at a time, with the cyclic collector off, in a process of their own.
+"""Streamed runs, 100 at a time, with the cyclic collector off, in a process of their own.
 
-Run as `python -m tests.stream_leak_main API` (API: `responses` or `chat`) from the
-repository's root; prints one JSON line: the sockets left open beyond those open before,
-and the requests the scripted server received.
+Run as `python -m tests.stream_leak_main API ROUNDS` (API: `responses` or `chat`; ROUNDS
+of 100 runs each) from the repository's root; prints one JSON line: the sockets left
+open beyond those open before, and the requests the scripted server received.
 
 `tests/test_run_failures.py` runs it in a fresh interpreter rather than inside the suite.
 Inside it, with the collector off on top of all that earlier tests left and under the
@@ -24,7 +24,6 @@ from tooluse import Agent, Runner, function_tool
 from .openai_server import Call, ScriptedServer, Turn, open_sockets
 
 RUNS_AT_ONCE = 100
-ROUNDS = 3
 
 
 @function_tool
@@ -48,7 +47,7 @@ async def streamed_run(agent: Agent[Any]) -> None:
     assert result.final_output == "done", result.final_output
 
 
-async def main(api: str) -> dict[str, Any]:
+async def main(api: str, rounds: int) -> dict[str, Any]:
     server = ScriptedServer()
     server.start()
     try:
@@ -56,7 +55,7 @@ async def main(api: str) -> dict[str, Any]:
         before = open_sockets()
         gc.disable()  # an unclosed stream must show as a socket, not be freed by the collector
         try:
-            for _ in range(ROUNDS):
+            for _ in range(rounds):
                 server.script(*(t for _ in range(RUNS_AT_ONCE) for t in (FIRST, Turn(text="done"))))
                 await asyncio.gather(*(streamed_run(agent) for _ in range(RUNS_AT_ONCE)))
             left_open = open_sockets() - before
@@ -72,4 +71,4 @@ async def main(api: str) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(asyncio.run(main(sys.argv[1]))), flush=True)
+    print(json.dumps(asyncio.run(main(sys.argv[1], int(sys.argv[2])))), flush=True)

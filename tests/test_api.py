@@ -150,7 +150,7 @@ PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
     ),
     "tooluse.testing": (
         {"FunctionModel", "ModelReply", "TestModel", "ToolCall", "value_for_schema"},
-        set(),
+        {"current_turn"},
     ),
     "tooluse.exceptions": (
         {

@@ -220,11 +220,14 @@ def test_scripted_session_chat_keeps_history_and_a_paused_run(tmp_path: Path) ->
     assert "you: tidy up\n" in shown
     assert shown.endswith("[reset] the conversation starts over\n(no messages yet)\n\n")
     # A run left paused, then a new message: the run is offered before it is sent.
-    shown = _chat(EXAMPLE, Script("tidy up", EOFError, "more", "y", "/history"), **options)
+    shown = _chat(EXAMPLE, Script("tidy up", EOFError, "more", "y", "n", "/history"), **options)
     assert shown.count("holds a run waiting for approval") == 1
     assert "[tool] delete_file -> deleted a" in shown
     history = shown.rsplit("you: tidy up\n", 1)[1]
-    assert "[tool] delete_file -> deleted a\n" in history.split("you: more\n")[0]
+    before, after = history.split("you: more\n")
+    assert "[tool] delete_file -> deleted a\n" in before
+    # The new message is a turn of its own: TestModel calls the tools again (refused here).
+    assert "[tool] delete_file -> The user rejected this call.\n" in after
 
 
 @pytest.mark.usefixtures("in_root")
@@ -273,10 +276,26 @@ def test_finding_the_agent() -> None:
     assert find_agent(_module(bot=helper), "m.py", "bot") is helper
     with pytest.raises(CliError, match=r"m\.py: no agent named 'x'; agents found: 'helper'"):
         find_agent(_module(bot=helper), "m.py", "x")
-    with pytest.raises(CliError, match=r"m\.py: defines no Agent at module level"):
+    with pytest.raises(CliError, match=r"m\.py: defines no Agent and no tool at module level"):
         find_agent(_module(), "m.py", "")
     with pytest.raises(CliError, match=r"several agents \('helper', 'front'\).* as m\.py:a$"):
         find_agent(_module(a=helper, b=Agent("front")), "m.py", "")
+
+
+def test_an_agent_used_as_a_tool_is_not_where_the_chat_starts() -> None:
+    french = Agent("french")
+    manager = Agent("manager", tools=[french.as_tool(tool_description="Translates.")])
+    assert find_agent(_module(a=french, b=manager), "m.py", "") is manager
+    assert find_agent(_module(a=french, b=manager), "m.py", "french") is french
+
+
+def test_a_module_of_tools_and_no_agent_gives_an_agent_holding_them() -> None:
+    module = _module(wait=chat_agents.wait)
+    module.__name__ = "pkg.clock"
+
+    agent = find_agent(module, "pkg/clock.py", "")
+
+    assert (agent.name, agent.tools) == ("clock", [chat_agents.wait])
 
 
 def testhistory_lines() -> None:

@@ -106,8 +106,8 @@ def test_chat_session_runs_offline() -> None:
         'waiting for approval: delete_file({"path": "a"})',
         "the session holds a paused run: True",
         'run 1 answer: {"list_files": "a: notes.txt, old.log", "delete_file": "deleted a"}',
-        'run 2 answer: {"list_files": "a: notes.txt, old.log", "delete_file": "deleted a"}',
-        "the session holds 8 items",
+        'run 2 answer: {"list_files": "a: notes.txt, old.log", "delete_file": "Not twice."}',
+        "the session holds 12 items",
     ]
 
 

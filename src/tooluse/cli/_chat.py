@@ -28,6 +28,7 @@ from types import FrameType, ModuleType
 from typing import Any, TextIO, TypeVar, cast
 
 from ..agents._agent import Agent
+from ..agents._agent_tool import tool_agent
 from ..agents._handoffs import Handoff
 from ..core._items import Item, message_text
 from ..core._state import RunState, ToolApproval
@@ -38,7 +39,8 @@ from ..run._runner import Runner
 from ..run._stream_events import RunStreamEvent
 from ..sessions import SQLiteSession
 from ..testing._scripted import TestModel
-from ._loading import CliError, import_failed, import_location, split_target
+from ..tools._function_tool import FunctionTool
+from ._loading import CliError, import_failed, import_location, module_tools, split_target
 
 __all__ = [
     "DEFAULT_DB",
@@ -59,8 +61,10 @@ _T = TypeVar("_T")
 def find_agent(module: ModuleType, location: str, name: str) -> Agent[object]:
     """The agent a target names: by agent or attribute name, else the module's only one.
 
-    Without a name, agents that another agent of the module hands off to are left
-    out: a module with a triage agent and its specialists gives the triage agent.
+    Without a name, agents that another agent of the module hands off to or uses
+    as a tool are left out: a module with a triage agent and its specialists gives
+    the triage agent, a manager and its agents as tools the manager. A module of
+    tools and no agent gives an agent named after the module, holding its tools.
 
     Args:
         module: The imported module.
@@ -71,7 +75,8 @@ def find_agent(module: ModuleType, location: str, name: str) -> Agent[object]:
         The agent.
 
     Raises:
-        CliError: If the module has no agent, none by that name, or several to pick from.
+        CliError: If the module has neither agent nor tool, no agent by that name, or
+            several to pick from.
     """
     agents = _module_agents(module)
     found = ", ".join(repr(agent.name) for agent in agents) or "none"
@@ -86,11 +91,8 @@ def find_agent(module: ModuleType, location: str, name: str) -> Agent[object]:
             )
         return named[0]
     if not agents:
-        raise CliError(
-            f"{location}: defines no Agent at module level; assign one to a module "
-            "variable (agent = Agent(...)), or name the module that holds it"
-        )
-    targets = {id(target) for agent in agents for target in _handoff_agents(agent)}
+        return _agent_of_tools(module, location)
+    targets = {id(target) for agent in agents for target in _agents_led_by(agent)}
     entries = [agent for agent in agents if id(agent) not in targets] or agents
     if len(entries) > 1:
         raise CliError(
@@ -98,6 +100,18 @@ def find_agent(module: ModuleType, location: str, name: str) -> Agent[object]:
             f"{location}:{_attribute_of(module, entries[0])}"
         )
     return entries[0]
+
+
+def _agent_of_tools(module: ModuleType, location: str) -> Agent[object]:
+    """For a module of tools and no agent: an agent holding its tools, to try them."""
+    tools = module_tools(module)
+    if not tools:
+        raise CliError(
+            f"{location}: defines no Agent and no tool at module level; assign an agent to a "
+            "module variable (agent = Agent(...)), or name the module that holds it"
+        )
+    name = module.__name__.rpartition(".")[2]
+    return Agent(name, instructions="Answer with the tools.", tools=list(tools))
 
 
 def _module_agents(module: ModuleType) -> list[Agent[object]]:
@@ -114,6 +128,12 @@ def _attribute_of(module: ModuleType, agent: Agent[object]) -> str:
 
 def _handoff_agents(agent: Agent[object]) -> list[Agent[object]]:
     return [target.agent if isinstance(target, Handoff) else target for target in agent.handoffs]
+
+
+def _agents_led_by(agent: Agent[object]) -> list[object]:
+    """The agents `agent` hands off to or asks as tools: none of them is where a chat starts."""
+    as_tools = [tool_agent(tool) for tool in agent.tools if isinstance(tool, FunctionTool)]
+    return [*_handoff_agents(agent), *(each for each in as_tools if each is not None)]
 
 
 def offline_run_config(agent: Agent[object], environ: dict[str, str] | None = None) -> RunConfig:

@@ -6,7 +6,9 @@
   answers with a summary of their outputs (or, for an agent with an `output_type`,
   with a value made from that schema).
 - `FunctionModel(fn)` answers with whatever `fn(messages, tools)` returns: a
-  string, or a `ModelReply` with text and/or `ToolCall`s.
+  string, or a `ModelReply` with text and/or `ToolCall`s. `current_turn(messages)`
+  gives what `fn` should read: the last user message and what followed it.
+- Both stream a reply in pieces (`piece_size=` characters each) when the run streams.
 
 ```python
 from tooluse import Agent, Runner, function_tool
@@ -27,6 +29,20 @@ print(result.final_output)  # {"add": "0"}
 Imports: any layer up to the run loop; scripted models implement `tooluse.models.Model`.
 """
 
-from ._scripted import FunctionModel, ModelReply, TestModel, ToolCall, value_for_schema
+from ._scripted import (
+    FunctionModel,
+    ModelReply,
+    TestModel,
+    ToolCall,
+    current_turn,
+    value_for_schema,
+)
 
-__all__ = ["FunctionModel", "ModelReply", "TestModel", "ToolCall", "value_for_schema"]
+__all__ = [
+    "FunctionModel",
+    "ModelReply",
+    "TestModel",
+    "ToolCall",
+    "current_turn",
+    "value_for_schema",
+]

@@ -30,7 +30,14 @@ from ..tools._invocation import Invoker
 from ..tools._outputs import parts_text
 from ._samples import accepted_sample, sample
 
-__all__ = ["FunctionModel", "ModelReply", "TestModel", "ToolCall", "value_for_schema"]
+__all__ = [
+    "FunctionModel",
+    "ModelReply",
+    "TestModel",
+    "ToolCall",
+    "current_turn",
+    "value_for_schema",
+]
 
 
 @dataclass
@@ -179,9 +186,10 @@ class TestModel(_ScriptedModel):
 
     async def _reply(self, request: ModelRequest) -> ModelReply:
         tools = [tool for tool in request.tools if isinstance(tool, FunctionTool)]
+        turn = current_turn(request.input)  # earlier turns' outputs answer earlier messages
         outputs = {
             item["call_id"]: _output_text(item["output"])
-            for item in request.input
+            for item in turn
             if item.get("type") == "function_call_output"
         }
         if not outputs and tools:
@@ -190,7 +198,27 @@ class TestModel(_ScriptedModel):
             )
         if request.output_schema is not None:
             return ModelReply(text=json.dumps(value_for_schema(request.output_schema)))
-        return ModelReply(text=_summary(request.input, outputs))
+        return ModelReply(text=_summary(turn, outputs))
+
+
+def current_turn(items: list[Item]) -> list[Item]:
+    """The items since the last user message: what the turn being answered holds so far.
+
+    A scripted model given a conversation (a session's, or `to_input_list()` of an
+    earlier run, plus a new message) should read the tool outputs of this turn only:
+    those before the last user message answered earlier questions.
+
+    Args:
+        items: The conversation, as a model receives it.
+
+    Returns:
+        The last user message and the items after it; all the items if none is a
+        user message.
+    """
+    for index in range(len(items) - 1, -1, -1):
+        if items[index].get("role") == "user":
+            return items[index:]
+    return items
 
 
 def _arguments_for(tool: FunctionTool) -> Any:

@@ -20,12 +20,16 @@ __all__ = ["temporal_server"]  # one dev server for the session, for every modul
 
 # CI explores the same examples every time, so a red build always points at a change;
 # runs on a developer's machine keep exploring new ones, fewer of them (see `examples`).
-EVERY_EXAMPLE = bool(os.environ.get("CI"))
-"""Whether property tests try all their examples: in CI (`CI` set), as `.ci/run` does."""
+# TOOLUSE_EXAMPLES=all or =tenth says how many, whatever CI says.
+EVERY_EXAMPLE = os.environ.get("TOOLUSE_EXAMPLES", "all" if os.environ.get("CI") else "") == "all"
+"""Whether property tests try all their examples (and a few loops run their longest)."""
 _QUICK_SHARE = 10  # a quick run tries a tenth: most of the suite's time went on examples
-settings.register_profile("ci", derandomize=True)
-settings.register_profile("quick", max_examples=100 // _QUICK_SHARE)
-settings.load_profile("ci" if EVERY_EXAMPLE else "quick")
+settings.register_profile(
+    "tooluse",
+    derandomize=bool(os.environ.get("CI")),
+    max_examples=100 if EVERY_EXAMPLE else 100 // _QUICK_SHARE,
+)
+settings.load_profile("tooluse")
 
 
 def examples(count: int) -> int:
@@ -33,6 +37,12 @@ def examples(count: int) -> int:
 
     The README's `pytest` finishes in minutes this way; CI tries every example, and a
     developer's runs, exploring new ones each time, add up to more over a week.
+
+    Args:
+        count: The examples CI tries (and `TOOLUSE_EXAMPLES=all`).
+
+    Returns:
+        `count`, or a tenth of it (at least 10) for a quick run.
     """
     return count if EVERY_EXAMPLE else max(10, count // _QUICK_SHARE)
 

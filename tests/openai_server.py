@@ -11,8 +11,11 @@ a server sends with it (`Retry-After`), or no answer at all (a dropped connectio
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from openai import AsyncOpenAI
+from openai import AsyncOpenAI, DefaultAsyncHttpxClient
 
 from tooluse import OpenAIChatCompletionsModel, OpenAIResponsesModel
 from tooluse.models import Model
@@ -90,6 +93,20 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
 
 
+_TLS = ssl.create_default_context()
+"""One TLS context for every test client: each new client would load the machine's CA
+certificates again (0.1 to 0.2 s, most of a test against this plain-HTTP server)."""
+
+
+class _ClosingHttpClient(DefaultAsyncHttpxClient):
+    """openai's default HTTP client, closed when dropped in a running loop, as openai's own."""
+
+    def __del__(self) -> None:
+        if not self.is_closed:
+            with contextlib.suppress(RuntimeError):  # no running loop: nothing to schedule on
+                asyncio.get_running_loop().create_task(self.aclose())
+
+
 class ScriptedServer:
     """The server, its script, and the requests it received."""
 
@@ -125,7 +142,10 @@ class ScriptedServer:
         return OpenAIChatCompletionsModel("test-model", self.client())
 
     def client(self) -> AsyncOpenAI:
-        return AsyncOpenAI(base_url=self.base_url, api_key="test-key", max_retries=0)
+        http_client = _ClosingHttpClient(verify=_TLS)
+        return AsyncOpenAI(
+            base_url=self.base_url, api_key="test-key", max_retries=0, http_client=http_client
+        )
 
     def script(self, *turns: Turn) -> None:
         self.turns.extend(turns)

@@ -7,6 +7,7 @@ The MCP servers a module holds are connected to and their tools reported
 from __future__ import annotations
 
 import ast
+import importlib.util
 import inspect
 import re
 import sys
@@ -114,6 +115,7 @@ def check_targets(targets: Sequence[str], *, mcp: bool = True) -> list[CheckRepo
         # Decoration warns about a tool's errors; here they are findings, printed once.
         warnings.simplefilter("ignore", ToolDefinitionWarning)
         loaded = _each_module_once([item for each in _expand(targets) for item in _load(each)])
+    _each_failure_once([item.report for item in loaded])
     _keep_each_tool_once(loaded)
     reports = [_lint(item) for item in loaded]
     if mcp:
@@ -245,11 +247,57 @@ def _each_module_once(loaded: list[_Loaded]) -> list[_Loaded]:
     kept: list[_Loaded] = []
     for item in loaded:
         location, name = split_target(item.report.target)
-        key = (location if item.module is None else id(item.module), name)
+        key = (_file_of(location) if item.module is None else id(item.module), name)
         if key not in seen:
             seen.add(key)
             kept.append(item)
     return kept
+
+
+def _file_of(location: str) -> str:
+    """The file a target names, found without importing it; the location if not found.
+
+    A file and its module name that both fail to import are then reported once.
+    """
+    if looks_like_path(location):
+        return str(Path(location).resolve())
+    try:
+        spec = importlib.util.find_spec(location)
+    except (ImportError, ValueError):  # its package fails to import, or it is no module name
+        return location
+    origin = spec.origin if spec is not None else None
+    return str(Path(origin).resolve()) if origin else location
+
+
+def _each_failure_once(reports: list[CheckReport]) -> None:
+    """Report one import failure once: targets failing by it refer to the one reporting it.
+
+    A package whose `__init__` fails takes its modules down with it, and a module
+    importing a broken one fails the same way: the same message, `at` the same line,
+    would repeat for each. The target where the error was raised keeps the message
+    (else the first to fail by it); the others say whose failure they share.
+    """
+    by_detail: dict[str, list[CheckReport]] = {}
+    for report in reports:
+        if report.problem is not None:
+            detail = report.problem.removeprefix(f"{split_target(report.target)[0]}: ")
+            by_detail.setdefault(detail, []).append(report)
+    for detail, failed in by_detail.items():
+        if len(failed) < 2:
+            continue
+        owner = next((each for each in failed if _raised_in(each, detail)), failed[0])
+        for report in failed:
+            if report is not owner:
+                report.problem = (
+                    f"{split_target(report.target)[0]}: importing it fails as "
+                    f"{split_target(owner.target)[0]} does (reported there); fix that first"
+                )
+
+
+def _raised_in(report: CheckReport, detail: str) -> bool:
+    """Whether the failure's message places it in the report's own file (`at FILE:LINE`)."""
+    location = split_target(report.target)[0]
+    return looks_like_path(location) and (f"at {location}:" in detail)
 
 
 def _keep_each_tool_once(loaded: list[_Loaded]) -> None:

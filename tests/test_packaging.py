@@ -55,6 +55,6 @@ def test_the_sdist_holds_every_file_its_tests_read(tmp_path: Path) -> None:
     with tarfile.open(tmp_path / name) as sdist:
         inside = {member.split("/", 1)[1] for member in sdist.getnames() if "/" in member}
 
-    needed = set().union(*(_files(ROOT / each) for each in READ_BY_TESTS))
+    needed = {name for each in READ_BY_TESTS for name in _files(ROOT / each)}
     assert sorted(needed - inside) == []
     assert not any("__pycache__" in member for member in inside)

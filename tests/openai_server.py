@@ -84,6 +84,9 @@ class Turn:
     """Headers added to the answer, e.g. `{"Retry-After": "1"}` with `status=429`."""
     drop: bool = False
     """Close the connection without answering, as a server that goes away does."""
+    cut: bool = False
+    """Streams on a kept-alive connection only: close it after the events, without the
+    chunked body's last chunk, as a connection cut mid-stream is (with `ends_early`)."""
     linger: float = 0.0
     """Streams only: seconds to keep the stream open after its last event before ending it."""
 
@@ -224,6 +227,9 @@ class ScriptedServer:
                     self.wfile.write(data)
                     self.wfile.flush()
                 time.sleep(turn.linger)
+                if turn.cut:
+                    self.close_connection = True  # the body never ends: a protocol error
+                    return
                 if keep_alive:
                     self.wfile.write(b"0\r\n\r\n")
                     self.wfile.flush()

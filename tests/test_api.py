@@ -156,6 +156,7 @@ PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
         {
             "GuardrailTripwireTriggered",
             "InputGuardrailTripwireTriggered",
+            "MCPServerError",
             "MaxTurnsExceeded",
             "MissingAPIKey",
             "ModelAPIError",
@@ -290,6 +291,7 @@ def test_public_objects_have_docstrings() -> None:
 def test_exceptions_module() -> None:
     assert set(tooluse.exceptions.__all__) == {
         "SessionBusyError",
+        "MCPServerError",
         "MaxTurnsExceeded",
         "MissingAPIKey",
         "ModelAPIError",

@@ -247,7 +247,7 @@ async def test_no_more_tools_start_than_the_tool_call_limit_however_the_runs_int
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("limit", [3, 7, 12])
+@pytest.mark.parametrize("limit", [2, 3, 7, 12])  # 2: one outer call, then four nested at once
 async def test_no_more_model_calls_start_than_the_request_limit_however_the_runs_interleave(
     mode: Mode, seed: int, limit: int
 ) -> None:

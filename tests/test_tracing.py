@@ -566,20 +566,29 @@ def test_guardrails(traced: Traced) -> None:
     assert traced.outline() == (
         "invoke_workflow Agent workflow\n"
         "  invoke_agent helper\n"
-        "    guardrail no_homework\n"
+        "    apply_guardrail no_homework\n"
         "    execute_tool add\n"
-        "      guardrail no_negatives\n"
-        "    guardrail inside a tool, not a tool's\n"
-        "    guardrail checker"
+        "      apply_guardrail no_negatives\n"
+        "    apply_guardrail inside a tool, not a tool's\n"
+        "    apply_guardrail checker"
     )
-    assert attributes(traced.one("guardrail no_homework")) == {
+    assert attributes(traced.one("apply_guardrail no_homework")) == {
+        "gen_ai.operation.name": "apply_guardrail",
         "gen_ai.agent.name": "helper",
+        "gen_ai.evaluation.name": "no_homework",
+        "gen_ai.evaluation.score.label": "fail",
+        "gen_ai.evaluation.score.value": 0.0,
         "tooluse.guardrail.kind": "input",
         "tooluse.guardrail.name": "no_homework",
         "tooluse.guardrail.triggered": True,
     }
-    assert attributes(traced.one("guardrail no_negatives"))["tooluse.guardrail.triggered"] is False
-    checker = traced.one("guardrail checker")
+    [verdict] = traced.one("apply_guardrail no_homework").events
+    assert verdict.name == "gen_ai.evaluation.result"
+    assert (
+        attributes(traced.one("apply_guardrail no_negatives"))["tooluse.guardrail.triggered"]
+        is False
+    )
+    checker = traced.one("apply_guardrail checker")
     assert (checker.status.status_code, attributes(checker)["error.type"]) == (
         StatusCode.ERROR,
         "ValueError",
@@ -650,7 +659,7 @@ def test_content_on_a_model_call(traced: Traced) -> None:
             "role": "assistant",
             "parts": [{"type": "tool_call", "id": "c1", "name": "add", "arguments": '{"a": 1}'}],
         },
-        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "result": "2"}]},
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": "2"}]},
         {
             "role": "assistant",
             "parts": [{"type": "reasoning", "content": {"type": "reasoning", "summary": []}}],
@@ -659,7 +668,7 @@ def test_content_on_a_model_call(traced: Traced) -> None:
             "role": "assistant",
             "parts": [{"type": "tool_call", "id": "t1", "name": "add", "arguments": "{}"}],
         },
-        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "t1", "result": "3"}]},
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "t1", "response": "3"}]},
     ]
     assert json.loads(chat["gen_ai.output.messages"]) == [
         {

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 __all__ = [
     "GuardrailTripwireTriggered",
     "InputGuardrailTripwireTriggered",
+    "MCPServerError",
     "MaxTurnsExceeded",
     "MissingAPIKey",
     "ModelAPIError",
@@ -175,6 +176,44 @@ class ResponseIncomplete(RunStopped):
             else "the provider withheld the rest of the answer"
         )
         super().__init__(f"The model's response is incomplete ({reason}); {hint}", items, new_items)
+
+
+class MCPServerError(RunStopped):
+    """An MCP server an agent uses failed: it did not start or answer, or sent no usable tools.
+
+    Raised when a run enters the server (its `initialize` went unanswered, its command
+    could not start) or lists its tools (`tools/list` failed, timed out, or answered
+    with something that is not MCP). What the server itself said is left out of the
+    message (it may hold a secret) unless the server was created with
+    `failure_error_function=server_error_message`, the sign that its words are trusted.
+    """
+
+    def __init__(
+        self,
+        server_name: str,
+        server: str,
+        problem: str,
+        *,
+        server_message: str | None = None,
+        items: list[Item] | None = None,
+        new_items: list[Item] | None = None,
+    ) -> None:
+        self.server_name = server_name
+        """The server's name (`MCPServer.name`)."""
+        self.server = server
+        """What the server is: its command (stdio) or its URL (HTTP)."""
+        self.problem = problem
+        """What went wrong, in a few words (`did not answer initialize within 5 s`, ...)."""
+        self.server_message = server_message
+        """What the server said, for a server whose words are trusted; else None."""
+        said = f" (the server said: {server_message})" if server_message else ""
+        super().__init__(
+            f"MCP server {server_name!r} ({server}) {problem}{said}. Check that it starts and "
+            "answers when run by hand; raise client_session_timeout_seconds= if it is slow, "
+            "or take it out of the agent's mcp_servers",
+            items or [],
+            new_items or [],
+        )
 
 
 class MissingAPIKey(RunStopped, UserError):

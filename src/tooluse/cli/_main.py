@@ -6,9 +6,12 @@
   the targets that could not be checked, then a count. The MCP servers a module
   holds are connected to and each of their tools reported, unless `--no-mcp`. Exit 1
   on errors or an unusable target, 0 when there are only warnings (and notes).
-- `tooluse serve TARGET... [--transport stdio|http] [--host 127.0.0.1] [--port N]`
-  serves the tools of files and modules over MCP (needs `tooluse[mcp]`); HTTP
-  listens on loopback unless `--host` says otherwise. Only MCP is on stdout.
+- `tooluse serve TARGET... [--transport stdio|http] [--host 127.0.0.1] [--port N]
+  [--token T] [--allow-host NAME]... [--allow-unauthenticated]` serves the tools of
+  files and modules over MCP (needs `tooluse[mcp]`); HTTP listens on loopback unless
+  `--host` says otherwise, answers only requests naming an allowed host, and with a
+  token (`--token`, or `TOOLUSE_SERVE_TOKEN`) only those that carry it. Only MCP is on
+  stdout.
 - `tooluse chat PATH_OR_MODULE[:AGENT] [--session ID] [--db FILE]` talks with an agent
   in the terminal (see `_chat.py`); `--session` keeps the conversation in a SQLite file.
 - `tooluse --version`.
@@ -114,7 +117,9 @@ def _in_mode(tool: FunctionTool, location: str, *, strict: bool) -> FunctionTool
 
 def _serve(args: argparse.Namespace) -> int:
     try:
-        from ..mcp._server import serve  # noqa: PLC0415 - `mcp` is an optional extra
+        # `mcp` is an optional extra
+        from ..mcp._http_guard import TOKEN_ENVIRONMENT_VARIABLE  # noqa: PLC0415
+        from ..mcp._server import serve  # noqa: PLC0415
     except ImportError as error:  # tooluse.mcp's own guard raises ImportError(name="mcp")
         if (error.name or "").partition(".")[0] not in _MCP_MODULES:
             raise
@@ -123,18 +128,33 @@ def _serve(args: argparse.Namespace) -> int:
             "pip install 'tooluse[mcp]'"
         ) from None
     tools = _tools_of(args.targets)
-    if args.transport == "stdio" and sys.stdin.isatty():
-        # A person who typed the command sees why nothing happens: MCP clients start it.
-        print(
-            f"tooluse serve: {_count(len(tools), 'tool')} over MCP on stdio, waiting for an "
-            "MCP client to speak on stdin (Ctrl-C stops; --transport http serves over HTTP)",
-            file=sys.stderr,
-            flush=True,
+    if args.transport == "http":
+        token: str | None = args.token
+        if token is None:  # an empty variable is no token; an empty --token is refused
+            token = os.environ.get(TOKEN_ENVIRONMENT_VARIABLE) or None
+        serving = serve(
+            tools, name=args.name, transport="http", host=args.host, port=args.port,
+            token=token, allowed_hosts=args.allow_host,
+            allow_unauthenticated=args.allow_unauthenticated,
+        )  # fmt: skip
+    elif args.token is not None or args.allow_host or args.allow_unauthenticated:
+        raise CliError(
+            "--token, --allow-host and --allow-unauthenticated apply to --transport http only"
+        )
+    else:
+        if sys.stdin.isatty():
+            # A person who typed the command sees why nothing happens: MCP clients start it.
+            print(
+                f"tooluse serve: {_count(len(tools), 'tool')} over MCP on stdio, waiting for an "
+                "MCP client to speak on stdin (Ctrl-C stops; --transport http serves over HTTP)",
+                file=sys.stderr,
+                flush=True,
+            )
+        serving = serve(
+            tools, name=args.name, transport=args.transport, host=args.host, port=args.port
         )
     try:
-        asyncio.run(
-            serve(tools, name=args.name, transport=args.transport, host=args.host, port=args.port)
-        )
+        asyncio.run(serving)
     except UserError as error:  # tools that cannot be served together
         raise CliError(" ".join(line.strip() for line in str(error).splitlines())) from None
     except OSError as error:  # the address: in use, or not this machine's
@@ -263,6 +283,23 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="HTTP address (default: loopback)")
     serve.add_argument("--port", type=_port, default=8000, help="HTTP port; 0 for a free one")
     serve.add_argument("--name", default="tooluse", help="the server's name, shown to clients")
+    serve.add_argument(
+        "--token",
+        help="HTTP: the bearer token clients must send (default: $TOOLUSE_SERVE_TOKEN, which "
+        "other users cannot read from the process list); required off loopback",
+    )
+    serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="HTTP: a host name clients use, beside the bound address and loopback (repeatable)",
+    )
+    serve.add_argument(
+        "--allow-unauthenticated",
+        action="store_true",
+        help="HTTP: listen off loopback with no token (something in front authenticates)",
+    )
     chat = commands.add_parser("chat", help="chat with an agent in the terminal")
     chat.add_argument("target", help="a .py file or module, optionally :NAME of one agent")
     chat.add_argument(

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 from ..core._agent_base import AgentBase
-from ..exceptions import UserError
+from ..exceptions import MCPServerError, UserError
 from ..schema._lints import Finding
 from ..tools._function_tool import FunctionTool
 from ._client import MCPServer, ServerToolInvoker
@@ -67,8 +67,13 @@ async def _check(server: MCPServer[Any], agent: AgentBase | None) -> ServerCheck
 
 
 async def _listed(server: MCPServer[Any], agent: AgentBase | None) -> list[FunctionTool]:
-    async with server:
+    # connect(), not `async with`: what stopped the server from starting is shown as it is,
+    # in the developer's own terminal.
+    await server.connect()
+    try:
         return await server.list_tools(None, agent)
+    finally:
+        await server.cleanup()
 
 
 def _tool_findings(server: MCPServer[Any], tool: FunctionTool) -> list[Finding]:
@@ -108,6 +113,8 @@ def _unavailable(error: BaseException) -> str:
         error = inner  # anyio's task groups wrap errors in groups
     if isinstance(error, (TimeoutError, asyncio.TimeoutError)):
         return f"it did not answer within {CHECK_SECONDS:g} s"
+    if isinstance(error, MCPServerError):
+        return f"it {error.problem}"
     text = _one_line(error)
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 

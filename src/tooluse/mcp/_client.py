@@ -3,8 +3,12 @@
 Each is a `Toolset`: `list_tools(context, agent)` lists the server's tools as
 `FunctionTool`s (filtered, prefixed, their schemas strict when they fit, see
 `_schemas`), and each tool's `on_invoke_tool` calls the server. A run enters
-the server (connects) when its agent first takes over and leaves it (closes)
-when the run ends; `async with server:` shares one connection across runs.
+the server when its agent first takes over and leaves it when the run ends.
+Entering is counted: the first entry connects, only the last exit closes, and a
+server the application connected (`async with server:`, or `connect()`) stays
+the same connection, and the same process, across runs, concurrent ones too.
+A server that cannot be started or answered, or cannot list its tools, stops
+the run with `MCPServerError` naming it (`_failures`).
 
 The connection lives in a task of its own, so that any task may call the
 server and the transport is opened and closed in one task, as anyio requires.
@@ -37,7 +41,7 @@ from typing_extensions import NotRequired, Self, TypedDict
 from ..core._agent_base import AgentBase
 from ..core._context import RunContextWrapper, ToolContext
 from ..core._values import is_positive_number
-from ..exceptions import ToolArgumentsError, UserError
+from ..exceptions import MCPServerError, ToolArgumentsError, UserError
 from ..guardrails._tool_guardrails import ToolInputGuardrail, ToolOutputGuardrail
 from ..schema._adapters import AdapterMismatch
 from ..schema._argument_errors import (
@@ -50,6 +54,7 @@ from ..tools._errors import default_tool_error_function
 from ..tools._function_tool import FunctionTool
 from ..tools._invocation import ToolErrorFunction
 from ..tools._outputs import ToolOutput
+from ._failures import Stage, plain_url, server_failure
 from ._names import model_name
 from ._options import (
     RequireApproval,
@@ -60,7 +65,13 @@ from ._options import (
     check_require_approval,
     check_tool_filter,
 )
-from ._results import MCPToolError, error_message, failure_text, result_output
+from ._results import (
+    MCPToolError,
+    error_message,
+    failure_text,
+    result_output,
+    server_error_message,
+)
 from ._schemas import ToolSchema, tool_schema
 
 __all__ = [
@@ -164,6 +175,9 @@ class MCPServer(Generic[ParamsT]):
         self.failure_error_function = failure_error_function
         """What the model is told of an `isError` result or a protocol error (None: raise)."""
         self._connection: _Connection | None = None
+        self._entered = 0  # `async with` entries not yet left (runs and the application)
+        self._owns_connection = False  # whether the first entry connected, so the last closes
+        self._entering: asyncio.Lock | None = None
         self._broken = False
         self._gave_up = False
         self._reconnecting: asyncio.Lock | None = None
@@ -200,7 +214,23 @@ class MCPServer(Generic[ParamsT]):
             await connection.close()
 
     async def __aenter__(self) -> Self:
-        await self.connect()
+        """Connect, unless connected already: by an earlier entry, or by `connect()`.
+
+        Raises:
+            MCPServerError: If the server cannot be started or does not answer.
+        """
+        if self._entering is None:
+            self._entering = asyncio.Lock()
+        async with self._entering:
+            if self._entered == 0:
+                self._owns_connection = self._connection is None
+                if self._owns_connection:
+                    try:
+                        await self.connect()
+                    except Exception as error:
+                        self._owns_connection = False
+                        raise self._failure("start", error) from None
+            self._entered += 1
         return self
 
     async def __aexit__(
@@ -209,7 +239,24 @@ class MCPServer(Generic[ParamsT]):
         error: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        await self.cleanup()
+        """Leave; the last exit closes the connection the first entry opened."""
+        if self._entering is None:  # pragma: no cover - left without being entered
+            self._entering = asyncio.Lock()
+        async with self._entering:
+            self._entered = max(0, self._entered - 1)
+            if self._entered == 0 and self._owns_connection:
+                self._owns_connection = False
+                await self.cleanup()
+
+    def _failure(self, stage: Stage, error: BaseException) -> MCPServerError:
+        return server_failure(
+            self.name, self._address(), stage, error,
+            timeout=self.client_session_timeout_seconds,
+            trusted=self.failure_error_function is server_error_message,
+        )  # fmt: skip
+
+    def _address(self) -> str:  # pragma: no cover - each transport has its own
+        raise NotImplementedError
 
     def invalidate_tools_cache(self) -> None:
         """Fetch the tool list again at the next listing (with `cache_tools_list=True`)."""
@@ -231,10 +278,19 @@ class MCPServer(Generic[ParamsT]):
 
         Returns:
             One `FunctionTool` per server tool the filter keeps.
+
+        Raises:
+            MCPServerError: If the server fails to list its tools, does not answer in
+                time, or answers with something that is not MCP.
         """
         listed = self._listed if self.cache_tools_list else None
         if listed is None:
-            listed = await self._fetch_tools()
+            try:
+                listed = await self._fetch_tools()
+            except UserError:
+                raise  # not connected: the developer's to fix, as it says
+            except Exception as error:
+                raise self._failure("list", error) from None
             if self.cache_tools_list:
                 self._listed = listed
         run_context = context if context is not None else RunContextWrapper(None)
@@ -552,6 +608,9 @@ class MCPServerStdio(MCPServer[MCPServerStdioParams]):
     def _default_name(self, params: MCPServerStdioParams) -> str:
         return f"stdio: {params['command']}"
 
+    def _address(self) -> str:
+        return f"command {self.params['command']}"  # not its args, which may hold secrets
+
     def _transport(self) -> Transport:
         params = self.params
         return stdio_client(
@@ -590,6 +649,9 @@ class MCPServerStreamableHttp(MCPServer[MCPServerStreamableHttpParams]):
 
     def _default_name(self, params: MCPServerStreamableHttpParams) -> str:
         return f"streamable_http: {params['url']}"
+
+    def _address(self) -> str:
+        return f"URL {plain_url(self.params['url'])}"
 
     def _transport(self) -> Transport:
         params = self.params
@@ -638,6 +700,9 @@ class MCPServerSse(MCPServer[MCPServerSseParams]):
 
     def _default_name(self, params: MCPServerSseParams) -> str:
         return f"sse: {params['url']}"
+
+    def _address(self) -> str:
+        return f"URL {plain_url(self.params['url'])}"
 
     def _transport(self) -> Transport:
         params = self.params

@@ -30,11 +30,12 @@ from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.server.transport_security import TransportSecuritySettings
 
 from .._version import __version__
 from ..core._context import ToolContext
 from ..exceptions import ToolTimeoutError, UserError
-from ..tools._errors import default_tool_error_function
+from ..tools._errors import default_tool_error_function, echoed_name
 from ..tools._function_tool import FunctionTool
 from ..tools._invocation import (
     Invoker,
@@ -47,6 +48,7 @@ from ..tools._invocation import (
     unwritable_outcome,
 )
 from ..tools._threads import CallTimedOut
+from ._http_guard import HttpGuard, check_exposure, host_names
 from ._results import served_content
 
 __all__ = ["Transport", "serve", "tool_server"]
@@ -58,6 +60,8 @@ Transport = Literal["stdio", "http"]
 
 DEFAULT_PORT = 8000
 """The port `serve(transport="http")` listens on unless told otherwise."""
+
+_NO_TRANSPORT_SECURITY = TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
 
 def tool_server(
@@ -105,8 +109,15 @@ async def serve(
     port: int = DEFAULT_PORT,
     context: object = None,
     annotations: Mapping[str, types.ToolAnnotations] | None = None,
+    token: str | None = None,
+    allowed_hosts: Iterable[str] = (),
+    allow_unauthenticated: bool = False,
 ) -> None:
     """Serve the tools over MCP until cancelled (or, over stdio, until the client leaves).
+
+    Over HTTP, every request must name an allowed host in `Host` (and in `Origin`, when
+    a browser sends one): the bound address, loopback, and `allowed_hosts`. With a
+    `token`, it must also carry `Authorization: Bearer TOKEN`.
 
     Args:
         tools: The function tools to offer; their names must differ.
@@ -117,17 +128,31 @@ async def serve(
         port: The HTTP port; 0 picks a free one (the address is logged).
         context: The object each call's `ToolContext.context` holds.
         annotations: MCP hints per tool name.
+        token: HTTP only: the bearer token every request must carry (401 without it).
+            Required to listen on an address other than loopback.
+        allowed_hosts: HTTP only: more host names clients reach the server by (a DNS
+            name, a public address), beside the bound address and loopback.
+        allow_unauthenticated: HTTP only: listen beyond loopback with no token, when
+            something in front of the server authenticates.
 
     Raises:
-        UserError: If the tools cannot be served together, or the transport is unknown.
+        UserError: If the tools cannot be served together, the transport is unknown,
+            HTTP options are given for stdio, or `host` is not loopback and no token is set.
         OSError: If HTTP cannot listen at `host:port` (in use, or not this machine's).
     """
     server = tool_server(tools, name=name, context=context, annotations=annotations)
     if transport == "stdio":
+        if token is not None or allowed_hosts or allow_unauthenticated:
+            raise UserError(
+                "serve: token, allowed_hosts and allow_unauthenticated apply to "
+                "transport='http' only; leave them out for stdio"
+            )
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
     elif transport == "http":
-        await _serve_http(server, listening_socket(host, port))
+        check_exposure(host, token=token, allow_unauthenticated=allow_unauthenticated)
+        sock = listening_socket(host, port)
+        await _serve_http(server, sock, host_names(host, allowed_hosts), token)
     else:
         raise UserError(f"serve: transport={transport!r} must be 'stdio' or 'http'")
 
@@ -157,10 +182,14 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-async def _serve_http(server: Server[Any], sock: socket.socket) -> None:
+async def _serve_http(
+    server: Server[Any], sock: socket.socket, hosts: frozenset[str], token: str | None
+) -> None:
     host, port = sock.getsockname()[:2]
-    app = server.streamable_http_app(host=host)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    # The MCP app's own Host checks are left off: HttpGuard makes them, on any `mcp` version.
+    app = server.streamable_http_app(host=host, transport_security=_NO_TRANSPORT_SECURITY)
+    guarded = HttpGuard(app, hosts=hosts, token=token)
+    config = uvicorn.Config(guarded, log_level="warning", lifespan="on")
     shown = f"[{host}]" if ":" in host else host
     print(f"tooluse: serving MCP on http://{shown}:{port}/mcp", file=sys.stderr, flush=True)
     http = uvicorn.Server(config)
@@ -229,7 +258,8 @@ class _ServedTools:
         tool = self._tools.get(params.name)
         if tool is None:
             known = ", ".join(self._tools) or "none"
-            return _result(f"There is no tool '{params.name}'; call one of: {known}.", failed=True)
+            unknown = echoed_name(params.name)  # a client may send a name of any length
+            return _result(f"There is no tool '{unknown}'; call one of: {known}.", failed=True)
         arguments = tool_output_text(params.arguments or {})
         call = _ServedToolContext(
             context=self._context,

@@ -19,13 +19,12 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from ..core._items import Item
+from ..tools._errors import echoed_name
 from ..tools._function_tool import FunctionTool
 
 __all__ = ["CallGroup", "PlannedCall", "normalise_calls", "plan_calls", "unknown_tool_message"]
 
 PARALLEL_WRAPPERS = frozenset({"multi_tool_use.parallel", "parallel"})
-MAX_ECHOED_NAME = 100
-"""The longest tool name repeated back to the model; longer ones are cut."""
 EXPECTED_PARALLEL = (
     'expected {"tool_uses": [{"recipient_name": "functions.NAME", "parameters": {...}}, ...]}'
 )
@@ -117,12 +116,8 @@ def _resolve(
     tool = by_name.get(name) or by_name.get(name.rsplit(".", 1)[-1])
     if tool is not None:
         return PlannedCall(tool.name, arguments, approval_id, tool)
-    echoed = _cut(name)
+    echoed = echoed_name(name)
     return PlannedCall(echoed, arguments, approval_id, error=unknown_tool_message(echoed, by_name))
-
-
-def _cut(name: str) -> str:
-    return name if len(name) <= MAX_ECHOED_NAME else name[:MAX_ECHOED_NAME] + "..."
 
 
 def unknown_tool_message(name: str, available: Iterable[str]) -> str:

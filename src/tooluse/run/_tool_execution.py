@@ -6,6 +6,12 @@ failed. A group's one output is that, or, for a parallel wrapper, a JSON array
 of each inner call's tool and output text. When a
 call raises instead (a tool with `failure_error_function=None`, a hook), the
 turn's other calls are cancelled before the error goes on.
+
+When the calls stop early (one raised, the run timed out or was cancelled), a sync
+call still queued for a thread never starts (the batch's `stop` event), and one
+already running in its thread, which cannot be stopped, is told so
+(`ctx.cancelled`) and answered as given up (`given_up`): resuming the run does not
+start it a second time.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import threading
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -32,7 +39,7 @@ from ._lean import shared
 from ._record import RunRecord
 from ._tool_calls import CallGroup, PlannedCall
 
-__all__ = ["GroupOutcome", "ToolExecutor", "all_or_none"]
+__all__ = ["GroupOutcome", "ToolExecutor", "all_or_none", "given_up"]
 
 T = TypeVar("T")
 
@@ -133,15 +140,23 @@ class ToolExecutor:
         Returns:
             One outcome per group, in the same order.
         """
+        stop = threading.Event()  # set before the calls are cancelled: see all_or_none
+        settings = self.settings._replace(stop=stop)
         # Plain loops (`_lean`: no closure in a waiting frame).
         calls: list[Awaitable[ToolOutcome]] = []
+        contexts: list[ToolContext[object] | None] = []
         for group in groups:
-            for call in group.calls:
-                calls.append(self.call(agent, group.call_id, call))  # noqa: PERF401
+            for planned in group.calls:
+                ctx = self.context_for(agent, group.call_id, planned)
+                contexts.append(ctx)
+                calls.append(self.call(agent, group.call_id, planned, ctx, settings))
         done: dict[int, ToolOutcome] = {}
         try:
-            results = await all_or_none(calls, done)
+            results = await all_or_none(calls, done, stop)
         except BaseException:
+            for i, ctx in enumerate(contexts):
+                if i not in done and ctx is not None and ctx.cancelled.is_set():
+                    done[i] = given_up(ctx.tool_name)
             finished.extend(_finished_groups(groups, done))
             raise
         outcomes: list[GroupOutcome] = []
@@ -152,8 +167,29 @@ class ToolExecutor:
             first = last
         return outcomes
 
-    def call(
+    def context_for(
         self, agent: Agent[object], call_id: str, planned: PlannedCall
+    ) -> ToolContext[object] | None:
+        """The context a call runs with; None for a call that runs no tool.
+
+        Args:
+            agent: The agent whose tool it is.
+            call_id: The id the model gave the call.
+            planned: The call.
+
+        Returns:
+            A new context, or None for an unknown tool or a rejected call.
+        """
+        tool = planned.tool
+        return None if tool is None else self._context(agent, call_id, planned, tool)
+
+    def call(
+        self,
+        agent: Agent[object],
+        call_id: str,
+        planned: PlannedCall,
+        ctx: ToolContext[object] | None = None,
+        settings: InvokeSettings | None = None,
     ) -> Awaitable[ToolOutcome]:
         """One call, to await: through whatever wraps it, or as the tool's own invocation.
 
@@ -164,6 +200,8 @@ class ToolExecutor:
             agent: The agent whose tool it is.
             call_id: The id the model gave the call.
             planned: The call.
+            ctx: Its context, from `context_for`, when the caller keeps it; else made here.
+            settings: The settings for this call; None for the run's.
 
         Returns:
             Its outcome, once awaited.
@@ -171,10 +209,13 @@ class ToolExecutor:
         tool = planned.tool
         if tool is None:
             return _answered(ToolOutcome(planned.error or "", failed=not planned.rejected))
-        ctx = self._context(agent, call_id, planned, tool)
+        if ctx is None:
+            ctx = self._context(agent, call_id, planned, tool)
+        if settings is None:
+            settings = self.settings
         if not self._wrapping(agent, tool):
-            return invoke_within(tool, ctx, planned.arguments, self.settings)
-        return self._wrapped(agent, tool, ctx, planned.arguments)
+            return invoke_within(tool, ctx, planned.arguments, settings)
+        return self._wrapped(agent, tool, ctx, planned.arguments, settings)
 
     def _wrapping(self, agent: Agent[object], tool: FunctionTool) -> bool:
         """Whether anything runs around the tool's call: each step `_wrapped` may take.
@@ -194,28 +235,43 @@ class ToolExecutor:
         )
 
     async def _wrapped(
-        self, agent: Agent[object], tool: FunctionTool, ctx: ToolContext[object], arguments: str
+        self,
+        agent: Agent[object],
+        tool: FunctionTool,
+        ctx: ToolContext[object],
+        arguments: str,
+        settings: InvokeSettings,
     ) -> ToolOutcome:
         """The call, once one of the run's `max_concurrent_tool_calls` slots is free."""
         if self._slots is None:
-            return await self._traced(agent, tool, ctx, arguments)
+            return await self._traced(agent, tool, ctx, arguments, settings)
         async with self._slots:
-            return await self._traced(agent, tool, ctx, arguments)
+            return await self._traced(agent, tool, ctx, arguments, settings)
 
     async def _traced(
-        self, agent: Agent[object], tool: FunctionTool, ctx: ToolContext[object], arguments: str
+        self,
+        agent: Agent[object],
+        tool: FunctionTool,
+        ctx: ToolContext[object],
+        arguments: str,
+        settings: InvokeSettings,
     ) -> ToolOutcome:
         """The call, in its span when the run is traced (a nested run's spans nest in it)."""
         tracer = self.events.tracer
         if tracer is None:
-            return await self._guarded(agent, tool, ctx, arguments)
+            return await self._guarded(agent, tool, ctx, arguments, settings)
         with tracer.tool_call(ctx, agent, tool) as span:
-            outcome = await self._guarded(agent, tool, ctx, arguments)
+            outcome = await self._guarded(agent, tool, ctx, arguments, settings)
             span.set_result(outcome.output, outcome.failed)
             return outcome
 
     async def _guarded(
-        self, agent: Agent[object], tool: FunctionTool, ctx: ToolContext[object], arguments: str
+        self,
+        agent: Agent[object],
+        tool: FunctionTool,
+        ctx: ToolContext[object],
+        arguments: str,
+        settings: InvokeSettings,
     ) -> ToolOutcome:
         """The call, with its guardrails and the hooks around it."""
         events, record = self.events, self.record
@@ -232,7 +288,6 @@ class ToolExecutor:
         watched = events.watched(agent)
         if watched:
             await events.tool_start(ctx, agent, tool)
-        settings = self.settings
         if tool.timeout_seconds is not None:
             settings = settings._replace(timeout=tool.timeout_seconds)
         try:
@@ -296,6 +351,25 @@ class ToolExecutor:
         return answer
 
 
+def given_up(tool_name: str) -> ToolOutcome:
+    """The answer of a sync call the run stopped while it ran in its thread.
+
+    The thread cannot be stopped: the call may still finish and take effect after the
+    run stopped. Recorded as the call's answer, so that resuming does not run it again.
+
+    Args:
+        tool_name: The tool's name.
+
+    Returns:
+        The outcome the model receives.
+    """
+    return ToolOutcome(
+        f"The call to '{tool_name}' was still running when the run stopped, and was not "
+        "waited for: whether it finished is unknown. Check its effect before calling "
+        f"'{tool_name}' again."
+    )
+
+
 async def _answered(outcome: ToolOutcome) -> ToolOutcome:
     """An outcome known without a call (an unknown tool, a rejected call), as a call."""
     return outcome
@@ -316,7 +390,9 @@ def _finished_groups(
 
 
 async def all_or_none(
-    calls: Sequence[Awaitable[T]], finished: dict[int, T] | None = None
+    calls: Sequence[Awaitable[T]],
+    finished: dict[int, T] | None = None,
+    stop: threading.Event | None = None,
 ) -> list[T]:
     """Run coroutines concurrently; if one raises, cancel the others, then raise its error.
 
@@ -324,6 +400,8 @@ async def all_or_none(
         calls: The coroutines.
         finished: Filled, when they do not all succeed (one raises, or this task is
             cancelled), with the results of those that did, by index.
+        stop: Set before the others are cancelled, so that none of their sync calls
+            still queued for a thread starts meanwhile (`run_in_thread`).
 
     Returns:
         Their results, in order.
@@ -334,9 +412,13 @@ async def all_or_none(
     try:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
     except BaseException:  # this task was cancelled: nothing is left running
+        if stop is not None:
+            stop.set()
         await _cancelled(tasks)
         _keep(tasks, finished)
         raise
+    if stop is not None and not all(task.done() for task in tasks):
+        stop.set()
     await _cancelled(tasks)  # those still running after one raised
     # No walrus in the comprehension (`_lean`: no closure in a waiting frame).
     raised = (task.exception() for task in tasks if not task.cancelled())

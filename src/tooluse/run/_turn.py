@@ -47,7 +47,7 @@ from ._model_call import call_model, final_output
 from ._record import RunRecord
 from ._scope import AgentSetup, RunSetup, TurnTools
 from ._tool_calls import CallGroup, PlannedCall, plan_calls
-from ._tool_execution import GroupOutcome
+from ._tool_execution import GroupOutcome, given_up
 
 __all__ = [
     "FinalOutput",
@@ -335,9 +335,17 @@ async def run_calls(
     reserve_tool_calls(run.config.usage_limits, state.usage, _to_run(groups))
     if len(groups) == 1 and len(groups[0].calls) == 1:
         # The common turn, one call: awaited here, with nothing else kept alive while it
-        # runs; stopped early, it has no finished answer to keep.
+        # runs; stopped early, it has no finished answer to keep, unless it was a sync
+        # call given up in its thread, which resuming must not start again.
         group = groups[0]
-        outcome = await run.executor.call(agent, group.call_id, group.calls[0])
+        planned = group.calls[0]
+        ctx = run.executor.context_for(agent, group.call_id, planned)
+        try:
+            outcome = await run.executor.call(agent, group.call_id, planned, ctx)
+        except BaseException:
+            if ctx is not None and ctx.cancelled.is_set():
+                _answer(answers, GroupOutcome(group, (given_up(ctx.tool_name),)))
+            raise
         outcomes = [GroupOutcome(group, (outcome,))]
     else:
         outcomes = await _run_at_once(run, groups, agent, answers)

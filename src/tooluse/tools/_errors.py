@@ -13,7 +13,22 @@ from typing import Any
 from ..core._context import RunContextWrapper, ToolContext
 from ..exceptions import ModelRetry, ToolArgumentsError
 
-__all__ = ["default_tool_error_function"]
+__all__ = ["MAX_ECHOED_NAME", "default_tool_error_function", "echoed_name"]
+
+MAX_ECHOED_NAME = 100
+"""The longest tool name repeated back to the model or an MCP client; longer ones are cut."""
+
+
+def echoed_name(name: str) -> str:
+    """A tool name someone sent, as it is repeated back: cut after `MAX_ECHOED_NAME` characters.
+
+    Args:
+        name: The name as sent (by a model, or an MCP client), of any length.
+
+    Returns:
+        The name, or its first `MAX_ECHOED_NAME` characters and `...`.
+    """
+    return name if len(name) <= MAX_ECHOED_NAME else name[:MAX_ECHOED_NAME] + "..."
 
 
 def default_tool_error_function(ctx: RunContextWrapper[Any], error: Exception) -> str:

@@ -16,6 +16,7 @@ import asyncio
 import functools
 import inspect
 import logging
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple, TypeAlias, TypeVar, cast
 
@@ -89,6 +90,9 @@ class InvokeSettings(NamedTuple):
     """The run-wide text for failures, for tools that kept the default."""
     log_tool_errors: bool = False
     """Whether tool exceptions are logged with their messages."""
+    stop: threading.Event | None = None
+    """Set when the calls made with these settings stopped: a sync call not yet started
+    in its thread then never starts (`run_in_thread`)."""
 
 
 NO_SETTINGS = InvokeSettings()
@@ -157,7 +161,7 @@ class Invoker:
             if self._direct:  # `_start`'s call, made in place
                 result = await self._func(**self._keyword_arguments(arguments))
             else:
-                result = await self._start(ctx, arguments, None)
+                result = await self._start(ctx, arguments, NO_SETTINGS)
             if type(result) is str:
                 return result
             if type(result) is int:
@@ -185,7 +189,7 @@ class Invoker:
             CallTimedOut: The call ran past `settings.timeout`.
         """
         try:
-            return _outcome(ctx, await self._start(ctx, arguments, settings.timeout))
+            return _outcome(ctx, await self._start(ctx, arguments, settings))
         except CallTimedOut as error:
             if settings.timeout is not None:
                 raise  # the runner decides what a timeout means for this tool
@@ -209,7 +213,7 @@ class Invoker:
         return self._schema.named_arguments(self._schema.parse_arguments(arguments))
 
     def _start(
-        self, ctx: ToolContext[Any], arguments: str, timeout: float | None
+        self, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings
     ) -> Awaitable[object]:
         """Validate the arguments and start the call; a plain function, not one more await."""
         args: list[object] = _NO_ARGS
@@ -220,8 +224,9 @@ class Invoker:
             if self._context_keyword is not None:
                 kwargs = {**kwargs, self._context_keyword: ctx}
         if not self._is_async:
-            return self._in_thread(ctx, args, kwargs, timeout)
+            return self._in_thread(ctx, args, kwargs, settings)
         call = self._func(*args, **kwargs)
+        timeout = settings.timeout
         return call if timeout is None else run_within(call, timeout, ctx)
 
     def _keyword_arguments(self, arguments: str) -> dict[str, object]:
@@ -253,11 +258,12 @@ class Invoker:
         ctx: ToolContext[Any],
         args: list[object],
         kwargs: dict[str, object],
-        timeout: float | None,
+        settings: InvokeSettings,
     ) -> object:
+        timeout = settings.timeout
         result = await run_in_thread(
             self._func, args, kwargs, timeout=timeout, label=ctx.tool_name,
-            on_abandon=ctx.cancel,
+            on_abandon=ctx.cancel, stop=settings.stop,
         )  # fmt: skip
         if type(result) in _PLAIN_RETURNS or not inspect.isawaitable(result):
             return result  # (the common returns skip isawaitable's ABC checks)

@@ -16,13 +16,19 @@ A job's state changes only under the pool's lock:
 
     queued ──> running ──> done       the worker delivers the result
        │          └──────> stuck      given up while running (timeout or cancellation)
-       └─────> cancelled              the caller was cancelled first: it never starts
+       ├─────> cancelled              the caller was cancelled first: it never starts
+       └─────> stopped                its `stop` event was set first: it never starts
 
 The worker takes a job from queued to running as it picks it up, so a
-cancelled job is skipped, never started. A timeout counts from that moment:
-the worker stamps the start time, and a timer on the loop (armed only for
-calls with a timeout) fires after `timeout` seconds and re-arms for the time
-left if the call was still queued or started late.
+cancelled job is skipped, never started. So is a job whose `stop` event is set:
+the caller sets it before cancelling a batch of calls (a run that stopped), so
+that a worker freed by one call's cancellation cannot start another queued call
+of the batch before that call's own cancellation reaches the pool.
+
+A timeout counts from the moment a job starts running: the worker stamps the
+start time, and a timer on the loop (armed only for calls with a timeout) fires
+after `timeout` seconds and re-arms for the time left if the call was still
+queued or started late.
 
 A thread cannot be stopped, so a stuck call keeps its thread until the
 function returns. The pool stops counting that thread toward its cap and
@@ -52,7 +58,7 @@ _MAX_WORKERS = min(32, (os.cpu_count() or 1) + 4)
 
 _logger = logging.getLogger("tooluse")
 
-_State = Literal["queued", "running", "done", "cancelled", "stuck"]
+_State = Literal["queued", "running", "done", "cancelled", "stopped", "stuck"]
 
 
 class CallTimedOut(Exception):
@@ -89,6 +95,7 @@ class _Job:
         "loop",
         "started",
         "state",
+        "stop",
     )
 
     def __init__(
@@ -98,6 +105,7 @@ class _Job:
         args: list[object],
         kwargs: dict[str, object],
         label: str,
+        stop: threading.Event | None = None,
     ) -> None:
         self.loop = loop
         self.inbox = _inbox_for(loop)
@@ -109,6 +117,7 @@ class _Job:
         self.label = label
         self.state: _State = "queued"
         self.started = 0.0  # time.monotonic() when a worker started the call
+        self.stop = stop  # once set, the job never starts
 
 
 class _WorkerPool:
@@ -185,6 +194,8 @@ class _WorkerPool:
         """Run one job; False when this thread should exit."""
         if not self._start(job):
             self._idle.put(None)  # a cancelled job, skipped: idle again
+            if job.state == "stopped":
+                _deliver(job, _set_cancelled, None)
             return True
         try:
             setter, value = _set_result, job.context.run(job.func, *job.args, **job.kwargs)
@@ -203,6 +214,9 @@ class _WorkerPool:
         self._lock.acquire()  # not `with`: twice per call, and `with` doubles the cost
         try:
             if job.state != "queued":
+                return False
+            if job.stop is not None and job.stop.is_set():
+                job.state = "stopped"
                 return False
             job.started = time.monotonic()
             job.state = "running"
@@ -396,6 +410,11 @@ def _set_exception(future: asyncio.Future[object], error: BaseException) -> None
         future.set_exception(error)
 
 
+def _set_cancelled(future: asyncio.Future[object], _: object) -> None:
+    if not future.done():
+        future.cancel()
+
+
 _pool = _WorkerPool(_MAX_WORKERS)
 
 
@@ -417,6 +436,7 @@ async def run_in_thread(
     timeout: float | None = None,
     label: str = "function",
     on_abandon: Callable[[], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> Any:
     """Call `func(*args, **kwargs)` in a worker thread and await its result.
 
@@ -433,6 +453,9 @@ async def run_in_thread(
         label: What to call `func` in the log and in `CallTimedOut`.
         on_abandon: Called on the event loop's thread when a running call is
             given up, so the function can be told to stop (e.g. by an Event).
+        stop: Once set, the call never starts if it has not yet (it is cancelled).
+            Set it before cancelling several calls at once, so that none of them
+            starts in a thread another one's cancellation freed.
 
     Returns:
         What `func` returned; what it raised is raised here.
@@ -442,7 +465,7 @@ async def run_in_thread(
         ValueError: If `timeout` is not a positive number.
     """
     loop = asyncio.get_running_loop()
-    job = _Job(loop, func, args, kwargs, label)
+    job = _Job(loop, func, args, kwargs, label, stop)
     pool = _pool  # the same pool all along, even if a test or a fork replaces it
     deadline = None if timeout is None else _Deadline(pool, job, timeout, on_abandon)
     pool.submit(job)

@@ -7,7 +7,14 @@ A run's trace, when a tracer provider is configured:
         ├── chat {model}                 each attempt at a model call (CLIENT)
         ├── execute_tool {tool}          each local tool call (INTERNAL), current inside the call,
         │   └── invoke_workflow ...      so a nested run (an agent used as a tool) nests here
-        └── guardrail {name}             each guardrail (a tool's guardrails: under its call)
+        └── apply_guardrail {name}       each guardrail (a tool's guardrails: under its call)
+
+Names and attributes are the conventions' (`opentelemetry-semantic-conventions`, checked
+by `tests/test_tracing_conventions.py`), except the guardrail's operation: the
+conventions name none, so `apply_guardrail` is tooluse's own, and its verdict is
+recorded as the conventions record an evaluation (`gen_ai.evaluation.name`,
+`gen_ai.evaluation.score.label` `pass` or `fail`, and the `gen_ai.evaluation.result`
+event). A tool's result in a message is a `tool_call_response` part's `response`.
 
 A handoff is a `handoff` event on the agent span that hands off. A span that ended in
 an error has status ERROR and `error.type` (the exception's class, or the API's code).
@@ -59,6 +66,8 @@ OPERATION = "gen_ai.operation.name"
 PROVIDER = "gen_ai.provider.name"
 AGENT_NAME = "gen_ai.agent.name"
 REQUEST_MODEL = "gen_ai.request.model"
+GUARDRAIL_OPERATION = "apply_guardrail"
+"""A guardrail span's `gen_ai.operation.name`: tooluse's own, as the conventions name none."""
 ERROR_TYPE = "error.type"
 OTHER = "_OTHER"
 """The conventions' value for an unknown provider, or an error of no known type."""
@@ -175,7 +184,7 @@ def _records_content(config: TracingConfig) -> bool:
 class SpanScope:
     """A span that is current while its `with` block runs (a tool call, a guardrail)."""
 
-    __slots__ = ("_content", "_context", "_failed", "_open", "_span", "_token")
+    __slots__ = ("_content", "_context", "_failed", "_guardrail", "_open", "_span", "_token")
 
     _token: Token[Context]  # set on entering
 
@@ -186,6 +195,7 @@ class SpanScope:
         include_content: bool = False,
         context: object = None,
         open_spans: set[Span] | None = None,
+        guardrail: str = "",
     ) -> None:
         """Wrap `span`.
 
@@ -194,8 +204,10 @@ class SpanScope:
             include_content: Whether results and exception messages may be recorded.
             context: A tool call's `ToolContext`, whose `error` says why a call failed.
             open_spans: The run's open tool spans: this one is in it while it is open.
+            guardrail: A guardrail's name, for the span of a guardrail.
         """
         self._span = span
+        self._guardrail = guardrail
         self._content = include_content
         self._context = context
         self._open = open_spans
@@ -234,8 +246,16 @@ class SpanScope:
             self._span.set_attribute("gen_ai.tool.call.result", output)
 
     def set_triggered(self, triggered: bool) -> None:
-        """Record whether a guardrail tripped."""
-        self._span.set_attribute("tooluse.guardrail.triggered", triggered)
+        """Record whether a guardrail tripped, as the conventions record an evaluation."""
+        span = self._span
+        span.set_attribute("tooluse.guardrail.triggered", triggered)
+        verdict: dict[str, AttributeValue] = {
+            "gen_ai.evaluation.name": self._guardrail,
+            "gen_ai.evaluation.score.label": "fail" if triggered else "pass",
+            "gen_ai.evaluation.score.value": 0.0 if triggered else 1.0,
+        }
+        span.set_attributes(verdict)
+        span.add_event("gen_ai.evaluation.result", verdict)
 
     def _record_failure(self, span: Span) -> None:
         """A call that failed without raising: the model got an error message instead."""
@@ -457,17 +477,18 @@ class RunTracer:
         if kind.startswith("tool_") and current in self._tools:
             parent = current
         attributes = {
+            OPERATION: GUARDRAIL_OPERATION,
             AGENT_NAME: str(agent.name),
             "tooluse.guardrail.kind": kind,
             "tooluse.guardrail.name": name,
         }
         span = self._tracer.start_span(
-            f"guardrail {name}",
+            f"{GUARDRAIL_OPERATION} {name}",
             context=_under(parent),
             kind=trace.SpanKind.INTERNAL,
             attributes=attributes,
         )
-        return SpanScope(span, include_content=self._content)
+        return SpanScope(span, include_content=self._content, guardrail=name)
 
     def _end_chat(self, error: BaseException | None) -> None:
         span, self._chat = self._chat, None
@@ -644,7 +665,7 @@ def _message(item: Item) -> _Message:
         answer: dict[str, object] = {
             "type": "tool_call_response",
             "id": item.get("call_id"),
-            "result": _output_text(item.get("output")),
+            "response": _output_text(item.get("output")),
         }
         return {"role": "tool", "parts": [answer]}
     if kind != "message":  # reasoning, hosted tool calls, ...: named, as they are
@@ -659,7 +680,7 @@ def _message(item: Item) -> _Message:
         )
     if item.get("role") == "tool":  # a Chat Completions tool message
         result = item.get("content")
-        parts = [{"type": "tool_call_response", "id": item.get("tool_call_id"), "result": result}]
+        parts = [{"type": "tool_call_response", "id": item.get("tool_call_id"), "response": result}]
     return {"role": item.get("role", "user"), "parts": parts}
 
 

@@ -83,7 +83,11 @@ STDIN = "What is the weather in Tokyo?\nyes\ny\nquit\n" + "y\n" * 20
 
 # A module of openai-agents whose names tooluse keeps in a module of the same name;
 # every other `agents.X` import takes its names from `tooluse`.
-_MODULES = {"agents.mcp": "tooluse.mcp", "agents.extensions.memory": "tooluse.sessions"}
+_MODULES = {
+    "agents.mcp": "tooluse.mcp",
+    "agents.models": "tooluse.models",
+    "agents.extensions.memory": "tooluse.sessions",
+}
 _FROM = re.compile(r"^(\s*)from (agents(?:\.[\w.]+)?) import ", re.MULTILINE)
 _IMPORT = re.compile(r"^(\s*)import agents(\s|$)", re.MULTILINE)
 _MASKS = (

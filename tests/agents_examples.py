@@ -128,6 +128,17 @@ def sdist() -> Path:
     return root
 
 
+_SEED = "import random\n\nrandom.seed(30)  # both runs of an example draw the same numbers\n"
+
+
+def seeded_path() -> Path:
+    """A directory with a `sitecustomize` that seeds `random`, put on both runs' path."""
+    path = CACHE / "seeded"
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "sitecustomize.py").write_text(_SEED)
+    return path
+
+
 def ported_tree(root: Path) -> Path:
     """A copy of the sdist's `examples/` with every file ported, beside the original."""
     digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
@@ -284,7 +295,7 @@ def run_example(root: Path, example: str) -> Run:
         env = {
             "PATH": os.environ.get("PATH", ""),
             "HOME": home,
-            "PYTHONPATH": str(root),
+            "PYTHONPATH": os.pathsep.join([str(root), str(seeded_path())]),
             "OPENAI_BASE_URL": server.base_url,
             "OPENAI_API_KEY": "sk-local-test",
             "OPENAI_AGENTS_DISABLE_TRACING": "1",

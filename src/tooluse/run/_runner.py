@@ -40,6 +40,7 @@ from ._guardrails import (
 from ._handoffs import AgentHandoff
 from ._lean import add_made
 from ._record import InputChecks, RunRecord
+from ._paused_context import keep_context, kept_context
 from ._result import RunResult, RunResultStreaming, StreamedRun
 from ._run_items import RunItems, ToolApprovalItem
 from ._scope import AgentSetup, RunSetup, agent_toolsets
@@ -253,9 +254,10 @@ class Run:
             state = RunState(agent.name, _input_items(input))
             if usage is not None:
                 state.usage = usage
-        context: RunContextWrapper[object] = RunContextWrapper(
-            context=options.get("context"), usage=state.usage
-        )
+        given = options.get("context")
+        if "context" not in options and isinstance(input, RunState):
+            given = kept_context(input)  # resumed in-process: the paused run's own context
+        context: RunContextWrapper[object] = RunContextWrapper(context=given, usage=state.usage)
         events = RunEvents.of(options.get("hooks"), stream, run_tracer(config))
         self.record = RunRecord(state)
         self.run = RunSetup(
@@ -541,6 +543,7 @@ class Run:
                 await run.events.agent_end(run.context, agent, step.output)
         elif isinstance(step, Interrupted):
             state.interruptions = step.approvals
+            keep_context(state, run.context.context)
             if self._link is not None:
                 await self._link.save(state, paused=True)
             result.interruptions = [ToolApprovalItem.of(a, agent) for a in step.approvals]

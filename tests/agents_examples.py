@@ -118,8 +118,19 @@ def sdist() -> Path:
     archive = CACHE / f"openai_agents-{VERSION}.tar.gz"
     if not archive.exists():
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
-            + ["-q", "-d", str(CACHE), f"openai-agents=={VERSION}"],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "-q",
+                "-d",
+                str(CACHE),
+                f"openai-agents=={VERSION}",
+            ],
             check=True,
             capture_output=True,
         )
@@ -306,6 +317,7 @@ def run_example(root: Path, example: str) -> Run:
         try:
             done = subprocess.run(
                 [sys.executable, "-m", module],
+                check=False,
                 cwd=home,
                 env=env,
                 input=STDIN,

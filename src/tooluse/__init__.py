@@ -13,7 +13,7 @@ def add(a: int, b: int) -> int:
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
-from . import handoff_filters
+from . import handoff_filters as handoff_filters
 from ._version import __version__ as __version__
 from .agents._agent import (
     Agent,
@@ -156,8 +156,7 @@ from .tracing._api import (
 tool = function_tool
 """openai-agents' other name for `function_tool`."""
 
-__all__ = [
-    "RECOMMENDED_PROMPT_PREFIX",
+__all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py checks
     "Agent",
     "AgentBase",
     "AgentHookContext",
@@ -203,6 +202,7 @@ __all__ = [
     "OutputGuardrailTripwireTriggered",
     "OutputTokensDetails",
     "PrefixedToolset",
+    "RECOMMENDED_PROMPT_PREFIX",
     "RawResponsesStreamEvent",
     "ReasoningItem",
     "RenamedToolset",
@@ -280,7 +280,6 @@ __all__ = [
     "gen_trace_id",
     "generate_func_documentation",
     "handoff",
-    "handoff_filters",
     "input_guardrail",
     "output_guardrail",
     "prompt_with_handoff_instructions",

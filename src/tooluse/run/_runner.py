@@ -39,8 +39,8 @@ from ._guardrails import (
 )
 from ._handoffs import AgentHandoff
 from ._lean import add_made
-from ._record import InputChecks, RunRecord
 from ._paused_context import keep_context, kept_context
+from ._record import InputChecks, RunRecord
 from ._result import RunResult, RunResultStreaming, StreamedRun
 from ._run_items import RunItems, ToolApprovalItem
 from ._scope import AgentSetup, RunSetup, agent_toolsets

@@ -112,7 +112,9 @@ class AgentSetup:
             Its handoffs, handoff tools and output schema.
         """
         if not agent.handoffs:  # the common case: no per-run lists to keep alive
-            output = output_schema(agent.output_type) if agent.output_type not in _PLAIN_TEXT else None
+            output = (
+                output_schema(agent.output_type) if agent.output_type not in _PLAIN_TEXT else None
+            )
             return cls(agent, (), (), output)
         handoffs = [h for h in as_handoffs(agent.handoffs) if h.is_enabled is not False]
         switchable = handoffs if any(h.is_enabled is not True for h in handoffs) else None

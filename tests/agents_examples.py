@@ -18,6 +18,7 @@ verdict and the count; `-v` shows the outputs that differ).
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import os
@@ -32,7 +33,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from tests.openai_server import Call, ScriptedServer, Turn
 from tooluse.testing import value_for_schema
@@ -178,8 +179,8 @@ def _text_of(item: dict[str, Any]) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        parts: list[Any] = content
-        return " ".join(str(part.get("text", "")) for part in parts if isinstance(part, dict))
+        parts = cast(list[dict[str, Any]], content)
+        return " ".join(str(part.get("text", "")) for part in parts)
     return ""
 
 
@@ -200,21 +201,23 @@ def _input_items(body: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _function_tools(body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     found: list[tuple[str, dict[str, Any]]] = []
-    for tool in body.get("tools") or []:
+    tools = cast(list[dict[str, Any]], body.get("tools") or [])
+    for tool in tools:
         if tool.get("type") != "function":
             continue
-        spec = tool.get("function", tool)
-        found.append((spec["name"], spec.get("parameters") or {}))
+        spec = cast(dict[str, Any], tool.get("function", tool))
+        found.append((str(spec["name"]), cast(dict[str, Any], spec.get("parameters") or {})))
     return found
 
 
 def _answer_schema(body: dict[str, Any]) -> dict[str, Any] | None:
-    text_format = (body.get("text") or {}).get("format") or {}
+    text = cast(dict[str, Any], body.get("text") or {})
+    text_format = cast(dict[str, Any], text.get("format") or {})
     if text_format.get("type") == "json_schema":
-        return text_format.get("schema")
-    response_format = body.get("response_format") or {}
+        return cast(dict[str, Any], text_format.get("schema"))
+    response_format = cast(dict[str, Any], body.get("response_format") or {})
     if response_format.get("type") == "json_schema":
-        return response_format["json_schema"].get("schema")
+        return cast(dict[str, Any], response_format["json_schema"].get("schema"))
     return None
 
 
@@ -346,7 +349,7 @@ def main(argv: Sequence[str]) -> int:
     root = sdist()
     ported = ported_tree(root)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        verdicts = list(pool.map(lambda e: compare(e, root, ported), chosen))
+        verdicts = list(pool.map(functools.partial(compare, root=root, ported=ported), chosen))
     for verdict in verdicts:
         print(f"{'same' if verdict.same else 'DIFF'}  {verdict.example}")
         if verbose and not verdict.same:

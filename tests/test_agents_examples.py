@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .agents_examples import EXAMPLES, compare, ported_tree, sdist
 
-TABLE_ROW = re.compile(r"^\| `([\w/]+\.py)` \| (same|differs) \| (.*) \|$", re.MULTILINE)
+TABLE_ROW = re.compile(r"^\| `([\w/]+\.py)` \| (same|differs) \|(.*)\|$", re.MULTILINE)
 MIGRATING = Path(__file__).parent.parent / "docs" / "migrating.md"
 
 

@@ -12,7 +12,7 @@ from ..core._items import Item
 from ..core._state import RunState, ToolApproval
 from ..exceptions import UserError
 from ..models import ModelResponse
-from ._run_items import RunItems
+from ._run_items import RunItems, ToolApprovalItem
 from ._stream_buffer import EventBuffer
 from ._stream_events import RunStreamEvent
 
@@ -45,7 +45,7 @@ class RunResult:
     """What the run used."""
     pending_tool_calls: list[Item] = field(default_factory=list[Item])
     """With `execute_tools=False`: the calls the model asked for, not executed."""
-    interruptions: list[ToolApproval] = field(default_factory=list[ToolApproval])
+    interruptions: list[ToolApprovalItem] = field(default_factory=list[ToolApprovalItem])
     """Calls waiting for approval; `approve` or `reject` them, then resume with `to_state()`."""
     input_guardrail_results: list[InputGuardrailResult] = field(
         default_factory=list["InputGuardrailResult"]
@@ -63,7 +63,9 @@ class RunResult:
         default_factory=list["ToolOutputGuardrailResult"]
     )
     """What the tools' output guardrails said, call by call."""
-    context_wrapper: RunContextWrapper[Any] | None = None
+    context_wrapper: RunContextWrapper[Any] = field(
+        default_factory=lambda: RunContextWrapper[Any](None)
+    )
     """The run's context: your `context`, and the usage."""
     _state: RunState | None = field(default=None, repr=False)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, overload
 
 from ..agents._handoffs import as_handoffs
 from ..core._items import Item, message_text
@@ -103,21 +103,21 @@ class RunItemBase(Mapping[str, Any]):
 class MessageOutputItem(RunItemBase):
     """A message from the model."""
 
-    type: ClassVar[str] = "message_output_item"
+    type: ClassVar[Literal["message_output_item"]] = "message_output_item"  # pyright: ignore[reportIncompatibleVariableOverride]
 
 
 @dataclass(eq=False)
 class ToolCallItem(RunItemBase):
     """A call of a tool (a function tool, a hosted tool, a local one)."""
 
-    type: ClassVar[str] = "tool_call_item"
+    type: ClassVar[Literal["tool_call_item"]] = "tool_call_item"  # pyright: ignore[reportIncompatibleVariableOverride]
 
 
 @dataclass(eq=False)
 class ToolCallOutputItem(RunItemBase):
     """A tool's output, as the model gets it."""
 
-    type: ClassVar[str] = "tool_call_output_item"
+    type: ClassVar[Literal["tool_call_output_item"]] = "tool_call_output_item"  # pyright: ignore[reportIncompatibleVariableOverride]
 
     @property
     def output(self) -> Any:
@@ -129,25 +129,25 @@ class ToolCallOutputItem(RunItemBase):
 class HandoffCallItem(RunItemBase):
     """A call of a handoff tool."""
 
-    type: ClassVar[str] = "handoff_call_item"
+    type: ClassVar[Literal["handoff_call_item"]] = "handoff_call_item"  # pyright: ignore[reportIncompatibleVariableOverride]
 
 
 @dataclass(eq=False)
 class HandoffOutputItem(RunItemBase):
     """The answer to a handoff call: the conversation passed from one agent to another."""
 
-    source_agent: Agent[Any] | None = None
+    source_agent: Agent[Any] = None  # pyright: ignore[reportAssignmentType] - always given
     """The agent that handed off."""
-    target_agent: Agent[Any] | None = None
-    """The agent it handed off to (None when the run stopped before it took over)."""
-    type: ClassVar[str] = "handoff_output_item"
+    target_agent: Agent[Any] = None  # pyright: ignore[reportAssignmentType] - always given
+    """The agent it handed off to (the one handing off, if the run stopped before)."""
+    type: ClassVar[Literal["handoff_output_item"]] = "handoff_output_item"  # pyright: ignore[reportIncompatibleVariableOverride]
 
 
 @dataclass(eq=False)
 class ReasoningItem(RunItemBase):
     """The model's reasoning."""
 
-    type: ClassVar[str] = "reasoning_item"
+    type: ClassVar[Literal["reasoning_item"]] = "reasoning_item"  # pyright: ignore[reportIncompatibleVariableOverride]
 
 
 @dataclass(frozen=True, eq=False)
@@ -157,9 +157,9 @@ class ToolApprovalItem(ToolApproval):
     It is a `ToolApproval`: approve or reject it as one.
     """
 
-    agent: Agent[Any] | None = None
+    agent: Agent[Any] = None  # pyright: ignore[reportAssignmentType] - the runner gives it
     """The agent whose tool the call calls."""
-    type: ClassVar[str] = "tool_approval_item"
+    type: ClassVar[Literal["tool_approval_item"]] = "tool_approval_item"
 
     @property
     def raw_item(self) -> RawItem:
@@ -169,7 +169,7 @@ class ToolApprovalItem(ToolApproval):
         )
 
     @classmethod
-    def of(cls, approval: ToolApproval, agent: Agent[Any] | None) -> ToolApprovalItem:
+    def of(cls, approval: ToolApproval, agent: Agent[Any]) -> ToolApprovalItem:
         """The approval, with its agent.
 
         Args:
@@ -191,12 +191,11 @@ RunItem = (
     | HandoffCallItem
     | HandoffOutputItem
     | ReasoningItem
-    | RunItemBase
 )
 """Any item object a run hands out."""
 
 
-def _kind(item: Item, handoff_calls: set[str], handoff_names: set[str]) -> type[RunItemBase]:
+def _kind(item: Item, handoff_calls: set[str], handoff_names: set[str]) -> type[RunItem]:
     kind = str(item.get("type", "message"))
     if message_text(item) is not None:
         return MessageOutputItem
@@ -208,13 +207,13 @@ def _kind(item: Item, handoff_calls: set[str], handoff_names: set[str]) -> type[
     return _OTHER_KINDS.get(kind) or _by_suffix(kind)
 
 
-_OTHER_KINDS: dict[str, type[RunItemBase]] = {"reasoning": ReasoningItem}
+_OTHER_KINDS: dict[str, type[RunItem]] = {"reasoning": ReasoningItem}
 
 
-def _by_suffix(kind: str) -> type[RunItemBase]:
+def _by_suffix(kind: str) -> type[RunItem]:
     if kind.endswith("_output"):
         return ToolCallOutputItem
-    return ToolCallItem if kind.endswith("_call") else RunItemBase
+    return ToolCallItem  # hosted tools' calls, and any other item the model made
 
 
 def handoff_names(agent: Agent[Any]) -> set[str]:
@@ -238,7 +237,7 @@ def run_item(
     *,
     handoff_calls: Iterable[str] = (),
     target: Agent[Any] | None = None,
-) -> RunItemBase:
+) -> RunItem:
     """One item as an item object.
 
     Args:
@@ -253,11 +252,11 @@ def run_item(
     kind = _kind(item, set(handoff_calls), handoff_names(agent))
     raw = RawItem(item)
     if kind is HandoffOutputItem:
-        return HandoffOutputItem(agent, raw, source_agent=agent, target_agent=target)
+        return HandoffOutputItem(agent, raw, source_agent=agent, target_agent=target or agent)
     return kind(agent, raw)
 
 
-_BY_EVENT: dict[str, type[RunItemBase]] = {
+_BY_EVENT: dict[str, type[RunItem]] = {
     "message_output_created": MessageOutputItem,
     "tool_called": ToolCallItem,
     "tool_output": ToolCallOutputItem,
@@ -280,8 +279,9 @@ def item_object(
         The item object.
     """
     if event == "handoff_occured":
-        return HandoffOutputItem(agent, RawItem(item), source_agent=agent, target_agent=target)
-    return _BY_EVENT.get(event, RunItemBase)(agent, RawItem(item))
+        raw = RawItem(item)
+        return HandoffOutputItem(agent, raw, source_agent=agent, target_agent=target or agent)
+    return _BY_EVENT.get(event, ToolCallItem)(agent, RawItem(item))
 
 
 class RunItems(Sequence[RunItem]):
@@ -302,7 +302,7 @@ class RunItems(Sequence[RunItem]):
         """
         self._items = items
         self._agents = agents
-        self._made: dict[int, tuple[Item, RunItemBase]] = {}
+        self._made: dict[int, tuple[Item, RunItem]] = {}
         self._handoff_calls: set[str] = set()
         self._scanned = 0
 

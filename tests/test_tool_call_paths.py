@@ -244,7 +244,7 @@ async def seen(scenario: Scenario, hooks: RunHooks[Any] | None, paths: list[bool
     del paths[:]
     result = await Runner.run(scenario.agent, "go", context=scenario.context, hooks=hooks)
     return Seen(
-        new_items=result.new_items,
+        new_items=result.new_items.raw(),
         final_output=result.final_output,
         tool_calls=result.usage.tool_calls,
         last_agent=result.last_agent.name,

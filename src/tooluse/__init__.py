@@ -13,6 +13,7 @@ def add(a: int, b: int) -> int:
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
+from . import handoff_filters as handoff_filters
 from ._version import __version__ as __version__
 from .agents._agent import (
     Agent,
@@ -22,9 +23,13 @@ from .agents._agent import (
     StopAtTools,
     ToolsToFinalOutputResult,
 )
+from .agents._handoff_input import HandoffInputData
+from .agents._handoff_prompt import RECOMMENDED_PROMPT_PREFIX, prompt_with_handoff_instructions
 from .agents._handoffs import Handoff, handoff
+from .agents._tool_use import ToolsToFinalOutputFunction
 from .core._agent_base import AgentBase
 from .core._context import (
+    AgentHookContext,
     InputTokensDetails,
     OutputTokensDetails,
     RequestUsage,
@@ -72,15 +77,30 @@ from .guardrails._tool_guardrails import (
 )
 from .models import (
     Model,
+    ModelResponse,
     OpenAIChatCompletionsModel,
     OpenAIResponsesModel,
     set_default_openai_api,
     set_default_openai_client,
+    set_default_openai_key,
 )
 from .models._tool_params import chat_completions_tool_param, responses_tool_param, tool_namespace
 from .run._limits import UsageLimits
 from .run._result import RunResult, RunResultStreaming
 from .run._retries import RetryPolicy
+from .run._run_items import (
+    HandoffCallItem,
+    HandoffOutputItem,
+    ItemHelpers,
+    MessageOutputItem,
+    ReasoningItem,
+    RunItem,
+    RunItemBase,
+    RunItems,
+    ToolApprovalItem,
+    ToolCallItem,
+    ToolCallOutputItem,
+)
 from .run._runner import RunConfig, Runner, RunOptions
 from .run._stream_events import (
     AgentUpdatedStreamEvent,
@@ -109,18 +129,43 @@ from .tools._hosted import (
     LocalShellTool,
     WebSearchTool,
 )
-from .tools._outputs import ToolOutput, ToolOutputFileContent, ToolOutputImage, ToolOutputText
+from .tools._outputs import (
+    ToolOutput,
+    ToolOutputFileContent,
+    ToolOutputFileContentDict,
+    ToolOutputImage,
+    ToolOutputImageDict,
+    ToolOutputText,
+    ToolOutputTextDict,
+)
 from .tools._returns import Result
-from .tools._toolsets import FilteredToolset, PrefixedToolset, RenamedToolset, Toolset
+from .tools._toolsets import FilteredToolset, PrefixedToolset, RenamedToolset, Tool, Toolset
+from .tracing._api import (
+    CustomSpan,
+    Trace,
+    add_trace_processor,
+    custom_span,
+    gen_span_id,
+    gen_trace_id,
+    set_trace_processors,
+    set_tracing_disabled,
+    set_tracing_export_api_key,
+    trace,
+)
 
-__all__ = [
+tool = function_tool
+"""openai-agents' other name for `function_tool`."""
+
+__all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py checks
     "Agent",
     "AgentBase",
+    "AgentHookContext",
     "AgentHooks",
     "AgentUpdatedStreamEvent",
     "CodeInterpreterTool",
     "Computer",
     "ComputerTool",
+    "CustomSpan",
     "DocstringStyle",
     "FileSearchTool",
     "FilteredToolset",
@@ -131,6 +176,9 @@ __all__ = [
     "GuardrailFunctionOutput",
     "GuardrailResultStreamEvent",
     "Handoff",
+    "HandoffCallItem",
+    "HandoffInputData",
+    "HandoffOutputItem",
     "HostedMCPTool",
     "HostedTool",
     "ImageGenerationTool",
@@ -138,10 +186,13 @@ __all__ = [
     "InputGuardrailResult",
     "InputGuardrailTripwireTriggered",
     "InputTokensDetails",
+    "ItemHelpers",
     "LocalShellTool",
     "MaxTurnsExceeded",
+    "MessageOutputItem",
     "Model",
     "ModelBehaviorError",
+    "ModelResponse",
     "ModelRetry",
     "ModelSettings",
     "OpenAIChatCompletionsModel",
@@ -151,7 +202,9 @@ __all__ = [
     "OutputGuardrailTripwireTriggered",
     "OutputTokensDetails",
     "PrefixedToolset",
+    "RECOMMENDED_PROMPT_PREFIX",
     "RawResponsesStreamEvent",
+    "ReasoningItem",
     "RenamedToolset",
     "RequestUsage",
     "Result",
@@ -159,7 +212,10 @@ __all__ = [
     "RunConfig",
     "RunContextWrapper",
     "RunHooks",
+    "RunItem",
+    "RunItemBase",
     "RunItemStreamEvent",
+    "RunItems",
     "RunOptions",
     "RunResult",
     "RunResultStreaming",
@@ -176,9 +232,13 @@ __all__ = [
     "StrictViolation",
     "TResponseInputItem",
     "TextDeltaStreamEvent",
+    "Tool",
     "ToolApproval",
+    "ToolApprovalItem",
     "ToolArgumentsError",
     "ToolCallArgumentsDeltaStreamEvent",
+    "ToolCallItem",
+    "ToolCallOutputItem",
     "ToolContext",
     "ToolErrorFunction",
     "ToolGuardrailFunctionOutput",
@@ -188,38 +248,54 @@ __all__ = [
     "ToolInputGuardrailTripwireTriggered",
     "ToolOutput",
     "ToolOutputFileContent",
+    "ToolOutputFileContentDict",
     "ToolOutputGuardrail",
     "ToolOutputGuardrailData",
     "ToolOutputGuardrailResult",
     "ToolOutputGuardrailTripwireTriggered",
     "ToolOutputImage",
+    "ToolOutputImageDict",
     "ToolOutputText",
+    "ToolOutputTextDict",
     "ToolTimeoutError",
+    "ToolsToFinalOutputFunction",
     "ToolsToFinalOutputResult",
     "Toolset",
+    "Trace",
     "Usage",
     "UsageLimitExceeded",
     "UsageLimits",
     "UsageStreamEvent",
     "UserError",
     "WebSearchTool",
+    "add_trace_processor",
     "chat_completions_tool_param",
     "check_strict_schema",
+    "custom_span",
     "default_tool_error_function",
     "ensure_strict_json_schema",
     "function_schema",
     "function_tool",
+    "gen_span_id",
+    "gen_trace_id",
     "generate_func_documentation",
     "handoff",
     "input_guardrail",
     "output_guardrail",
+    "prompt_with_handoff_instructions",
     "responses_tool_param",
     "set_default_openai_api",
     "set_default_openai_client",
+    "set_default_openai_key",
+    "set_trace_processors",
+    "set_tracing_disabled",
+    "set_tracing_export_api_key",
+    "tool",
     "tool_input_guardrail",
     "tool_namespace",
     "tool_output_guardrail",
     "tool_output_text",
+    "trace",
 ]
 
 if _TYPE_CHECKING:

@@ -159,7 +159,7 @@ class Agent(AgentBase, Generic[TContext]):
         made = instructions(run_context, self)
         return await made if inspect.isawaitable(made) else made
 
-    async def get_all_tools(self, run_context: RunContextWrapper[TContext]) -> list[Tool]:
+    async def get_all_tools(self, run_context: RunContextWrapper[Any]) -> list[Tool]:
         """The tools this agent offers in a turn with this context, as openai-agents names it.
 
         Args:

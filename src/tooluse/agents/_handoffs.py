@@ -16,9 +16,9 @@ from pydantic import TypeAdapter, ValidationError
 
 from ..core._agent_base import TAgent
 from ..core._context import RunContextWrapper
-from ..core._items import Item
 from ..exceptions import UserError
 from ..schema._strict import strict_or_error
+from ._handoff_input import InputFilter
 
 __all__ = [
     "EnabledPredicate",
@@ -30,7 +30,6 @@ __all__ = [
     "tool_safe",
 ]
 
-InputFilter = Callable[[list[Item]], list[Item]]
 OnHandoff = Callable[..., "Awaitable[None] | None"]
 EnabledPredicate = Callable[[RunContextWrapper[Any], Any], "bool | Awaitable[bool]"]
 

@@ -42,7 +42,7 @@ from collections.abc import Callable
 from typing import Any, Generic
 
 from ..core._agent_base import TAgent
-from ..core._context import RunContextWrapper, TContext
+from ..core._context import AgentHookContext, RunContextWrapper, TContext
 from ..core._items import Item
 from ..exceptions import UserError
 from ..models import ModelResponse
@@ -58,11 +58,11 @@ class RunHooksBase(Generic[TContext, TAgent]):
     (or docs/running.md) for the order they are called in.
     """
 
-    async def on_agent_start(self, context: RunContextWrapper[TContext], agent: TAgent) -> None:
+    async def on_agent_start(self, context: AgentHookContext[TContext], agent: TAgent) -> None:
         """An agent starts answering: at the start of a run, and after each handoff.
 
         Args:
-            context: The run context.
+            context: The run context, with the input the agent is given (`turn_input`).
             agent: The agent.
         """
 
@@ -166,11 +166,11 @@ class AgentHooksBase(Generic[TContext, TAgent]):
     Every method is async and does nothing by default.
     """
 
-    async def on_start(self, context: RunContextWrapper[TContext], agent: TAgent) -> None:
+    async def on_start(self, context: AgentHookContext[TContext], agent: TAgent) -> None:
         """This agent starts answering.
 
         Args:
-            context: The run context.
+            context: The run context, with the input the agent is given (`turn_input`).
             agent: This agent.
         """
 

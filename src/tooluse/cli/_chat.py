@@ -23,7 +23,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Coroutine, Generator
+from collections.abc import Callable, Coroutine, Generator, Sequence
 from types import FrameType, ModuleType
 from typing import Any, TextIO, TypeVar, cast
 
@@ -308,7 +308,7 @@ class _Chat:
         self._settle(self._run(decided))
         return True
 
-    def _decide(self, state: RunState, calls: list[ToolApproval]) -> RunState | None:
+    def _decide(self, state: RunState, calls: Sequence[ToolApproval]) -> RunState | None:
         """Ask about each waiting call; None if the user left the prompt."""
         for call in calls:
             try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic
 
@@ -11,6 +12,7 @@ from typing_extensions import TypeVar
 from ._agent_base import AgentBase
 
 __all__ = [
+    "AgentHookContext",
     "InputTokensDetails",
     "OutputTokensDetails",
     "RequestUsage",
@@ -259,3 +261,14 @@ class ToolContext(RunContextWrapper[TContext]):
             message: What is being done, for a person to read.
         """
         del progress, total, message
+
+
+@dataclass(eq=False, kw_only=True)
+class AgentHookContext(RunContextWrapper[TContext]):
+    """The run context an agent's start hooks get (`on_agent_start`, `on_start`).
+
+    The same `context` and `usage` as the run's, with the input the agent starts from.
+    """
+
+    turn_input: list[Mapping[str, Any]] = field(default_factory=list[Mapping[str, Any]])
+    """The conversation the agent is given: the run's input, then what came before it."""

@@ -164,9 +164,10 @@ def user_message(text: str) -> UserMessage:
         text: What the user says.
 
     Returns:
-        `{"role": "user", "content": text}`.
+        `{"content": text, "role": "user"}` (the keys in openai-agents' order, so that
+        the items print alike).
     """
-    return {"role": "user", "content": text}
+    return {"content": text, "role": "user"}
 
 
 def assistant_message(text: str, item_id: str | None = None) -> AssistantMessage:
@@ -226,7 +227,8 @@ def function_call_output(call_id: str, output: str | list[InputPart]) -> Functio
     Returns:
         A Responses `function_call_output` item.
     """
-    return {"type": "function_call_output", "call_id": call_id, "output": output}
+    # The keys in openai-agents' order, so that the items print alike.
+    return {"call_id": call_id, "output": output, "type": "function_call_output"}
 
 
 def message_text(item: Item) -> str | None:

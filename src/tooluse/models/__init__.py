@@ -20,8 +20,10 @@ from ._chat_conversion import items_to_messages, message_to_items
 from ._defaults import (
     DEFAULT_MODEL,
     default_openai_client,
+    is_gpt_5_default,
     set_default_openai_api,
     set_default_openai_client,
+    set_default_openai_key,
 )
 from ._provider import ModelProvider, OpenAIProvider, resolve_model
 from ._responses import OpenAIResponsesModel
@@ -42,9 +44,11 @@ __all__ = [
     "TextDelta",
     "ToolCallArgumentsDelta",
     "default_openai_client",
+    "is_gpt_5_default",
     "items_to_messages",
     "message_to_items",
     "resolve_model",
     "set_default_openai_api",
     "set_default_openai_client",
+    "set_default_openai_key",
 ]

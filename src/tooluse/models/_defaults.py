@@ -20,9 +20,11 @@ __all__ = [
     "OpenAIModel",
     "default_openai_api",
     "default_openai_client",
+    "is_gpt_5_default",
     "send_as_is",
     "set_default_openai_api",
     "set_default_openai_client",
+    "set_default_openai_key",
 ]
 
 DEFAULT_MODEL = "gpt-4.1"
@@ -33,17 +35,39 @@ OpenAIApi = Literal["responses", "chat_completions"]
 _KEY_VARIABLES = ("OPENAI_API_KEY", "OPENAI_ADMIN_KEY")
 
 _client: AsyncOpenAI | None = None
+_client_given = False
+_key: str | None = None
 _api: OpenAIApi = "responses"
 
 
-def set_default_openai_client(client: AsyncOpenAI | None) -> None:
+def set_default_openai_client(client: AsyncOpenAI | None, use_for_tracing: bool = True) -> None:
     """Use `client` for models given by name; None goes back to a lazily made `AsyncOpenAI()`.
 
     Args:
         client: The client, e.g. `AsyncOpenAI(base_url=..., api_key=...)`.
+        use_for_tracing: Accepted for openai-agents' signature: tooluse exports no
+            traces to OpenAI (its spans go to your OpenTelemetry exporter).
     """
-    global _client  # noqa: PLW0603 - the one process-wide default, as in openai-agents
-    _client = client
+    del use_for_tracing
+    global _client, _client_given
+    _client, _client_given = client, client is not None
+
+
+def set_default_openai_key(key: str, use_for_tracing: bool = True) -> None:
+    """Use `key` for the default client, in place of the `OPENAI_API_KEY` variable.
+
+    A client set with `set_default_openai_client` is kept: it has its own key.
+
+    Args:
+        key: The OpenAI API key.
+        use_for_tracing: Accepted for openai-agents' signature: tooluse exports no
+            traces to OpenAI (its spans go to your OpenTelemetry exporter).
+    """
+    global _client, _key  # noqa: PLW0603 - the one process-wide default, as in openai-agents
+    del use_for_tracing
+    _key = key
+    if not _client_given:
+        _client = None  # made again, with the key, on first use
 
 
 def set_default_openai_api(api: OpenAIApi) -> None:
@@ -84,12 +108,21 @@ def default_openai_client() -> AsyncOpenAI:
     if _client is None:
         # Checked here, not left to the client: it would raise its own error, or (openai
         # 2.x, with the variable set but empty) send a request without a key.
-        if not any(os.environ.get(name) for name in _KEY_VARIABLES):
+        if _key is None and not any(os.environ.get(name) for name in _KEY_VARIABLES):
             raise MissingAPIKey
         from openai import AsyncOpenAI  # noqa: PLC0415 - imported on first use
 
-        _client = AsyncOpenAI()
+        _client = AsyncOpenAI(api_key=_key) if _key is not None else AsyncOpenAI()
     return _client
+
+
+def is_gpt_5_default() -> bool:
+    """Whether an agent without a model uses a GPT-5 model (`DEFAULT_MODEL`).
+
+    Returns:
+        True when `DEFAULT_MODEL` is a `gpt-5` model; it is not (`gpt-4.1`).
+    """
+    return DEFAULT_MODEL.startswith("gpt-5")
 
 
 class OpenAIModel(Model, ABC):

@@ -11,12 +11,13 @@ from typing import Any
 
 from ..agents._agent import Agent
 from ..agents._hooks import AgentHooksBase, RunHooksBase, check_hooks
-from ..core._context import RequestUsage, RunContextWrapper, Usage
+from ..core._context import AgentHookContext, RequestUsage, RunContextWrapper, Usage
 from ..core._items import Item
 from ..guardrails._checks import GuardrailKind
 from ..models import ModelResponse, TextDelta, ToolCallArgumentsDelta
 from ..tools._toolsets import Tool
 from ..tracing._tracer import RunTracer
+from ._run_items import item_object
 from ._stream_buffer import EventBuffer
 from ._stream_events import (
     AgentUpdatedStreamEvent,
@@ -57,18 +58,25 @@ class RunEvents:
         self.stream = stream
         self.tracer = tracer
 
-    async def agent_start(self, context: RunContextWrapper[object], agent: Agent[object]) -> None:
-        """An agent starts answering."""
+    async def agent_start(
+        self, context: RunContextWrapper[object], agent: Agent[object], turn_input: list[Item]
+    ) -> None:
+        """An agent starts answering, given `turn_input`."""
         if agent.hooks is not None:  # checked by Agent() too; this catches `agent.hooks = ...`
             check_hooks(agent.hooks, AgentHooksBase, f"Agent '{agent.name}' hooks")
         if self.tracer is not None:
             self.tracer.agent_start(agent)
         if self.stream is not None:
             self.stream.put(AgentUpdatedStreamEvent(agent))
+        if self._hooks is None and agent.hooks is None:
+            return
+        hook_context = AgentHookContext(
+            context=context.context, usage=context.usage, turn_input=list(turn_input)
+        )
         if self._hooks is not None:
-            await self._hooks.on_agent_start(context, agent)
+            await self._hooks.on_agent_start(hook_context, agent)
         if agent.hooks is not None:
-            await agent.hooks.on_start(context, agent)
+            await agent.hooks.on_start(hook_context, agent)
 
     async def agent_end(
         self, context: RunContextWrapper[object], agent: Agent[object], output: Any
@@ -157,10 +165,16 @@ class RunEvents:
         """Whether any hook listens to `agent`'s steps: when none does, the run skips the awaits."""
         return self._hooks is not None or agent.hooks is not None
 
-    def item(self, name: ItemEventName, item: Item) -> None:
-        """The run added an item."""
+    def item(
+        self,
+        name: ItemEventName,
+        item: Item,
+        agent: Agent[object],
+        target: Agent[object] | None = None,
+    ) -> None:
+        """The run added an item, in `agent`'s turn (`target`: the agent handed off to)."""
         if self.stream is not None:
-            self.stream.put(RunItemStreamEvent(name, item))
+            self.stream.put(RunItemStreamEvent(name, item_object(name, item, agent, target)))
 
     def raw(self, data: object) -> bool:
         """The model streamed a delta; True if the consumer is behind: await `stream.room()`."""

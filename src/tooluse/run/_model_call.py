@@ -313,6 +313,7 @@ def _tries(attempts: int) -> str:
 def _record(run: RunSetup, record: RunRecord, setup: AgentSetup, response: ModelResponse) -> None:
     state = record.state
     output = normalise_calls([with_valid_text(item) for item in response.output], state.turns)
+    record.turn_start = len(state.new_items)
     state.new_items.extend(output)
     if run.streamed:
         _announce(run.events, setup, output)
@@ -324,10 +325,10 @@ def _announce(events: RunEvents, setup: AgentSetup, output: list[Item]) -> None:
     handoffs = {tool.name for tool in setup.handoff_tools}
     for item in output:
         if message_text(item) is not None:
-            events.item("message_output_created", item)
+            events.item("message_output_created", item, setup.agent)
         elif item.get("type") == "function_call":
             handoff = item.get("name") in handoffs
-            events.item("handoff_requested" if handoff else "tool_called", item)
+            events.item("handoff_requested" if handoff else "tool_called", item, setup.agent)
 
 
 def final_output(setup: AgentSetup, output: list[Item]) -> Any:

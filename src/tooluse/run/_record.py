@@ -40,6 +40,11 @@ class RunRecord:
     tool_output_guardrail_results: list[ToolOutputGuardrailResult] | None = None
     model_memo: dict[Any, Any] = field(default_factory=dict[Any, Any])
     """What the models keep from one request of the run to the next (`ModelRequest.memo`)."""
+    turn_start: int = 0
+    """The index in `state.new_items` of the latest model response's first item."""
+    agents: list[tuple[int, Any]] = field(default_factory=list[tuple[int, Any]])
+    """Where each agent took over: (index in `state.new_items` of its first item, the
+    `Agent`), in order; the result's item objects read their agent from it."""
     models: dict[str | None, Model] | None = None
     """The models the run resolved by name (through the run's provider), by name: each
     is resolved once a run, and closed when the run ends (None until the first)."""

@@ -7,11 +7,12 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from ..core._context import Usage
+from ..core._context import RunContextWrapper, Usage
 from ..core._items import Item
 from ..core._state import RunState, ToolApproval
 from ..exceptions import UserError
 from ..models import ModelResponse
+from ._run_items import RunItems, ToolApprovalItem
 from ._stream_buffer import EventBuffer
 from ._stream_events import RunStreamEvent
 
@@ -31,8 +32,9 @@ class RunResult:
 
     input: list[Item]
     """The input the run started from, as items."""
-    new_items: list[Item]
-    """Every item the run added: messages, tool calls, tool outputs."""
+    new_items: RunItems
+    """Every item the run added (messages, tool calls, tool outputs) as item objects:
+    `MessageOutputItem`, `ToolCallItem`, ... (each reads as its dict too)."""
     raw_responses: list[ModelResponse]
     """Each model response, in order."""
     final_output: Any
@@ -43,7 +45,7 @@ class RunResult:
     """What the run used."""
     pending_tool_calls: list[Item] = field(default_factory=list[Item])
     """With `execute_tools=False`: the calls the model asked for, not executed."""
-    interruptions: list[ToolApproval] = field(default_factory=list[ToolApproval])
+    interruptions: list[ToolApprovalItem] = field(default_factory=list[ToolApprovalItem])
     """Calls waiting for approval; `approve` or `reject` them, then resume with `to_state()`."""
     input_guardrail_results: list[InputGuardrailResult] = field(
         default_factory=list["InputGuardrailResult"]
@@ -61,6 +63,10 @@ class RunResult:
         default_factory=list["ToolOutputGuardrailResult"]
     )
     """What the tools' output guardrails said, call by call."""
+    context_wrapper: RunContextWrapper[Any] = field(
+        default_factory=lambda: RunContextWrapper[Any](None)
+    )
+    """The run's context: your `context`, and the usage."""
     _state: RunState | None = field(default=None, repr=False)
 
     def final_output_as(self, cls: type[T], raise_if_incorrect_type: bool = False) -> T:
@@ -126,7 +132,7 @@ class RunResult:
         Returns:
             The input items followed by the new items.
         """
-        return [*self.input, *self.new_items]
+        return [*self.input, *self.new_items.raw()]
 
 
 class StreamedRun:
@@ -161,6 +167,11 @@ class RunResultStreaming(RunResult):
     """Whether the run was cancelled: by `cancel()`, or by its consumer leaving early."""
     _run: StreamedRun = field(default_factory=lambda: StreamedRun(EventBuffer()), repr=False)
     _drained: bool = field(default=False, repr=False)
+
+    @property
+    def current_agent(self) -> Agent[Any]:
+        """The agent answering now (the last one, once the run has ended)."""
+        return self.new_items.current_agent
 
     def to_state(self) -> RunState:
         """The paused run's state, to resume with `Runner.run(agent, state)`.

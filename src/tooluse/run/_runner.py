@@ -20,6 +20,7 @@ from typing_extensions import Unpack
 
 from ..agents._agent import Agent, RunHooks, as_agent
 from ..agents._agent_tool import AgentToolCall, runs_agent_tools_with
+from ..agents._handoff_input import HandoffInputData, filtered_history
 from ..agents._handoffs import as_handoffs
 from ..core._context import RunContextWrapper, Usage
 from ..core._items import Item, user_message
@@ -38,8 +39,10 @@ from ._guardrails import (
 )
 from ._handoffs import AgentHandoff
 from ._lean import add_made
+from ._paused_context import keep_context, kept_context
 from ._record import InputChecks, RunRecord
 from ._result import RunResult, RunResultStreaming, StreamedRun
+from ._run_items import RunItems, ToolApprovalItem
 from ._scope import AgentSetup, RunSetup, agent_toolsets
 from ._session_run import SessionLink, check_session
 from ._stream_buffer import EventBuffer
@@ -186,6 +189,7 @@ async def _run_streaming(run: Run, streaming: RunResultStreaming) -> RunResult:
     streaming.final_output = result.final_output
     streaming.pending_tool_calls = result.pending_tool_calls
     streaming.interruptions = result.interruptions
+    streaming.last_agent = result.last_agent
     return result
 
 
@@ -250,9 +254,10 @@ class Run:
             state = RunState(agent.name, _input_items(input))
             if usage is not None:
                 state.usage = usage
-        context: RunContextWrapper[object] = RunContextWrapper(
-            context=options.get("context"), usage=state.usage
-        )
+        given = options.get("context")
+        if "context" not in options and isinstance(input, RunState):
+            given = kept_context(input)  # resumed in-process: the paused run's own context
+        context: RunContextWrapper[object] = RunContextWrapper(context=given, usage=state.usage)
         events = RunEvents.of(options.get("hooks"), stream, run_tracer(config))
         self.record = RunRecord(state)
         self.run = RunSetup(
@@ -265,6 +270,7 @@ class Run:
             streamed=stream is not None,
         )
         self.setup = AgentSetup.of(agent)
+        self.record.agents.append((len(state.new_items), agent))
         if isinstance(input, str | list):
             self.record.input_checks = self._input_checks(input)
         elif isinstance(input, RunState):
@@ -287,11 +293,12 @@ class Run:
         record.tool_input_guardrail_results, record.tool_output_guardrail_results = [], []
         return RunResultStreaming(
             input=state.input,
-            new_items=state.new_items,
+            new_items=RunItems(state.new_items, record.agents),
             raw_responses=record.raw_responses,
             final_output=None,
             last_agent=self.setup.agent,
             usage=state.usage,
+            context_wrapper=self.run.context,
             input_guardrail_results=record.input_guardrail_results,
             output_guardrail_results=record.output_guardrail_results,
             tool_input_guardrail_results=record.tool_input_guardrail_results,
@@ -494,16 +501,22 @@ class Run:
                 if self._toolsets is None:
                     self._toolsets = AsyncExitStack()
                 await self._toolsets.enter_async_context(entry)
-        await self.run.events.agent_start(self.run.context, agent)
+        await self.run.events.agent_start(self.run.context, agent, self.record.state.history())
 
     async def _hand_off(self, target: AgentHandoff) -> None:
         run, state = self.run, self.record.state
         await run.events.handoff(run.context, self.setup.agent, target.agent)
         self.setup = AgentSetup.of(target.agent)
+        self.record.agents.append((len(state.new_items), target.agent))
         state.agent_name = target.agent.name
         state.tool_choice_released = False
         if target.input_filter is not None:
-            state.filtered_history = target.input_filter(state.conversation())
+            items = RunItems(state.new_items, self.record.agents)
+            turn = self.record.turn_start
+            data = HandoffInputData(
+                tuple(state.input), tuple(items[:turn]), tuple(items[turn:]), run.context
+            )
+            state.filtered_history = filtered_history(data, target.input_filter)
             state.filtered_at = len(state.new_items)
         await self._take_over()
 
@@ -513,11 +526,12 @@ class Run:
         paused = isinstance(step, Interrupted)
         result = RunResult(
             input=state.input,
-            new_items=state.new_items,
+            new_items=RunItems(state.new_items, record.agents),
             raw_responses=record.raw_responses,
             final_output=None,
             last_agent=agent,
             usage=state.usage,
+            context_wrapper=run.context,
             _state=state if paused else None,
         )
         if isinstance(step, FinalOutput):
@@ -529,9 +543,10 @@ class Run:
                 await run.events.agent_end(run.context, agent, step.output)
         elif isinstance(step, Interrupted):
             state.interruptions = step.approvals
+            keep_context(state, run.context.context)
             if self._link is not None:
                 await self._link.save(state, paused=True)
-            result.interruptions = step.approvals
+            result.interruptions = [ToolApprovalItem.of(a, agent) for a in step.approvals]
         elif isinstance(step, Pending):
             result.pending_tool_calls = step.calls
         # Once the output guardrails have run; a run without guardrails made no lists.

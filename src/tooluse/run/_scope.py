@@ -83,6 +83,10 @@ def _clash(name: str, tools: list[FunctionTool]) -> str:
     return f"'{name}' ({', '.join(known)})" if known else name
 
 
+_PLAIN_TEXT = (None, str)
+"""Output types answered in plain text: no response format is sent (`str` as openai-agents)."""
+
+
 @dataclass
 class AgentSetup:
     """What a turn needs of the agent answering, computed when it takes over."""
@@ -108,12 +112,14 @@ class AgentSetup:
             Its handoffs, handoff tools and output schema.
         """
         if not agent.handoffs:  # the common case: no per-run lists to keep alive
-            output = output_schema(agent.output_type) if agent.output_type is not None else None
+            output = (
+                output_schema(agent.output_type) if agent.output_type not in _PLAIN_TEXT else None
+            )
             return cls(agent, (), (), output)
         handoffs = [h for h in as_handoffs(agent.handoffs) if h.is_enabled is not False]
         switchable = handoffs if any(h.is_enabled is not True for h in handoffs) else None
         tools = handoff_tools(handoffs, one_tool=agent.handoff_mode == "one_tool")
-        output = output_schema(agent.output_type) if agent.output_type is not None else None
+        output = output_schema(agent.output_type) if agent.output_type not in _PLAIN_TEXT else None
         return cls(agent, handoffs, tools, output, switchable=switchable)
 
     async def turn_tools(self, context: RunContextWrapper[object]) -> TurnTools:

@@ -14,9 +14,9 @@ from typing import Any, Literal
 
 from ..agents._agent import Agent
 from ..core._context import RequestUsage, Usage
-from ..core._items import Item
 from ..exceptions import UserError
 from ..guardrails._checks import GuardrailKind
+from ._run_items import RunItem
 
 __all__ = [
     "AgentUpdatedStreamEvent",
@@ -88,12 +88,12 @@ class RunItemStreamEvent:
     __slots__ = ("item", "name")
     name: ItemEventName
     """What happened."""
-    item: Item
-    """The item."""
+    item: RunItem
+    """The item: a `MessageOutputItem`, `ToolCallItem`, ... (it reads as its dict too)."""
     type: Literal["run_item_stream_event"] = "run_item_stream_event"
 
     def __init__(
-        self, name: ItemEventName, item: Item, type: str = "run_item_stream_event"
+        self, name: ItemEventName, item: RunItem, type: str = "run_item_stream_event"
     ) -> None:
         self.name = name
         self.item = item

@@ -433,9 +433,13 @@ async def apply(
     state, agent = record.state, setup.agent
     answers = _turn(state).answers
     taken = plan.handoff.call_id if plan.handoff else None
+    target = plan.handoff.target if plan.handoff else None
     for key in plan.order:
         state.new_items.append(answers[key])
-        run.events.item("handoff_occured" if key == taken else "tool_output", answers[key])
+        if key == taken:
+            run.events.item("handoff_occured", answers[key], agent, target and target.agent)
+        else:
+            run.events.item("tool_output", answers[key], agent)
     state.turn = None
     # Decisions are for this turn's calls only: a model that reuses call ids in a later
     # turn must not find its new call approved in advance.

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, TypeAlias, cast
+from typing import Any, Literal, TypeAlias, TypedDict, cast
+
+from typing_extensions import NotRequired
 
 from ..core._items import InputFile, InputImage, InputPart, InputText, Item, valid_text
 from ..exceptions import UserError
@@ -20,8 +22,11 @@ from ..exceptions import UserError
 __all__ = [
     "ToolOutput",
     "ToolOutputFileContent",
+    "ToolOutputFileContentDict",
     "ToolOutputImage",
+    "ToolOutputImageDict",
     "ToolOutputText",
+    "ToolOutputTextDict",
     "part_text",
     "parts_text",
     "rich_parts",
@@ -203,3 +208,29 @@ def _source(url: Any, file_id: Any) -> str:
     if isinstance(url, str) and url:
         return url if len(url) <= 200 else url[:200] + "..."
     return f"file {file_id}" if file_id else "no source"
+
+
+class ToolOutputTextDict(TypedDict):
+    """`ToolOutputText` as a dict, for a tool to return: `{"type": "text", "text": ...}`."""
+
+    type: Literal["text"]
+    text: str
+
+
+class ToolOutputImageDict(TypedDict):
+    """`ToolOutputImage` as a dict: `{"type": "image", "image_url": ...}` (or `file_id`)."""
+
+    type: Literal["image"]
+    image_url: NotRequired[str]
+    file_id: NotRequired[str]
+    detail: NotRequired[Literal["low", "high", "auto"]]
+
+
+class ToolOutputFileContentDict(TypedDict):
+    """`ToolOutputFileContent` as a dict: `{"type": "file", "file_data": ...}` (or a URL, an id)."""
+
+    type: Literal["file"]
+    file_data: NotRequired[str]
+    file_url: NotRequired[str]
+    file_id: NotRequired[str]
+    filename: NotRequired[str]

@@ -42,6 +42,7 @@ from ..models import DEFAULT_MODEL, ModelTransportError
 from ..models._base import name_of
 from ..tools._local import LOCAL_ITEM_TYPES
 from ..tools._outputs import parts_text
+from ._api import tracing_off
 
 if TYPE_CHECKING:
     from contextvars import Token
@@ -115,7 +116,7 @@ def run_tracer(config: TracingConfig) -> RunTracer | None:
     Raises:
         UserError: `config.tracer_provider` is not an OpenTelemetry `TracerProvider`.
     """
-    if config.tracing_disabled:
+    if config.tracing_disabled or tracing_off():
         return None
     provider = config.tracer_provider
     trace = sys.modules.get("opentelemetry.trace")

@@ -1,0 +1,478 @@
+"""The run's items as openai-agents' item objects: `MessageOutputItem`, `ToolCallItem`, ...
+
+A run keeps its conversation as plain dict items (`RunState.new_items`: sessions,
+Temporal and the state's JSON read them). What a result and a stream event hand out
+are objects around those dicts, with openai-agents' classes and fields (`type`,
+`raw_item`, `agent`), made only when read. Each also reads as its dict does
+(`item["type"]`, `item.get(...)`, `in`, iteration: they are `Mapping`s), so code
+written for either SDK works. `raw_item` is the dict, whose keys also read as
+attributes (`raw_item.name`), as openai-agents' pydantic items do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, overload
+
+from ..agents._handoffs import as_handoffs
+from ..core._items import Item, message_text
+from ..core._state import ToolApproval
+
+if TYPE_CHECKING:
+    from ..agents._agent import Agent
+
+__all__ = [
+    "HandoffCallItem",
+    "HandoffOutputItem",
+    "ItemHelpers",
+    "MessageOutputItem",
+    "RawItem",
+    "ReasoningItem",
+    "RunItem",
+    "RunItemBase",
+    "RunItems",
+    "ToolApprovalItem",
+    "ToolCallItem",
+    "ToolCallOutputItem",
+    "item_object",
+    "run_item",
+]
+
+
+class RawItem(dict[str, Any]):
+    """An item as the API writes it: a dict whose keys also read as attributes."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return _raw(self[name])
+        except KeyError:
+            raise AttributeError(f"the {self.get('type', 'item')!r} item has no {name!r}") from None
+
+
+def _raw(value: Any) -> Any:
+    if isinstance(value, dict) and not isinstance(value, RawItem):
+        return RawItem(value)  # pyright: ignore[reportUnknownArgumentType]
+    if isinstance(value, list):
+        return [_raw(part) for part in value]  # pyright: ignore[reportUnknownVariableType]
+    return value
+
+
+@dataclass(eq=False)
+class RunItemBase(Mapping[str, Any]):
+    """An item the run produced, with the agent that produced it.
+
+    Reads as its dict (`item["type"]` is the API's type, `item.type` openai-agents').
+    """
+
+    agent: Agent[Any]
+    """The agent whose turn produced the item."""
+    raw_item: RawItem
+    """The item as the API writes it (a dict; its keys also read as attributes)."""
+    type: ClassVar[str] = "run_item"
+    """openai-agents' name for the kind of item."""
+
+    def __getitem__(self, key: str) -> Any:
+        return self.raw_item[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.raw_item)
+
+    def __len__(self) -> int:
+        return len(self.raw_item)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RunItemBase):
+            return self.raw_item == other.raw_item
+        return isinstance(other, Mapping) and self.raw_item == dict(other)  # pyright: ignore[reportUnknownArgumentType]
+
+    __hash__ = None  # pyright: ignore[reportAssignmentType] - equal to its dict, as a dict
+
+    def to_input_item(self) -> dict[str, Any]:
+        """The item as an input item, to send again.
+
+        Returns:
+            The dict.
+        """
+        return dict(self.raw_item)
+
+
+@dataclass(eq=False)
+class MessageOutputItem(RunItemBase):
+    """A message from the model."""
+
+    type: ClassVar[Literal["message_output_item"]] = "message_output_item"  # pyright: ignore[reportIncompatibleVariableOverride]
+
+
+@dataclass(eq=False)
+class ToolCallItem(RunItemBase):
+    """A call of a tool (a function tool, a hosted tool, a local one)."""
+
+    type: ClassVar[Literal["tool_call_item"]] = "tool_call_item"  # pyright: ignore[reportIncompatibleVariableOverride]
+
+
+@dataclass(eq=False)
+class ToolCallOutputItem(RunItemBase):
+    """A tool's output, as the model gets it."""
+
+    type: ClassVar[Literal["tool_call_output_item"]] = "tool_call_output_item"  # pyright: ignore[reportIncompatibleVariableOverride]
+
+    @property
+    def output(self) -> Any:
+        """The output: text, or the parts of a rich output."""
+        return self.raw_item.get("output")
+
+
+@dataclass(eq=False)
+class HandoffCallItem(RunItemBase):
+    """A call of a handoff tool."""
+
+    type: ClassVar[Literal["handoff_call_item"]] = "handoff_call_item"  # pyright: ignore[reportIncompatibleVariableOverride]
+
+
+@dataclass(eq=False)
+class HandoffOutputItem(RunItemBase):
+    """The answer to a handoff call: the conversation passed from one agent to another."""
+
+    source_agent: Agent[Any] = None  # pyright: ignore[reportAssignmentType] - always given
+    """The agent that handed off."""
+    target_agent: Agent[Any] = None  # pyright: ignore[reportAssignmentType] - always given
+    """The agent it handed off to (the one handing off, if the run stopped before)."""
+    type: ClassVar[Literal["handoff_output_item"]] = "handoff_output_item"  # pyright: ignore[reportIncompatibleVariableOverride]
+
+
+@dataclass(eq=False)
+class ReasoningItem(RunItemBase):
+    """The model's reasoning."""
+
+    type: ClassVar[Literal["reasoning_item"]] = "reasoning_item"  # pyright: ignore[reportIncompatibleVariableOverride]
+
+
+@dataclass(frozen=True, eq=False)
+class ToolApprovalItem(ToolApproval):
+    """A call waiting for approval, with the agent whose tool it calls (`result.interruptions`).
+
+    It is a `ToolApproval`: approve or reject it as one.
+    """
+
+    agent: Agent[Any] = None  # pyright: ignore[reportAssignmentType] - the runner gives it
+    """The agent whose tool the call calls."""
+    type: ClassVar[Literal["tool_approval_item"]] = "tool_approval_item"
+
+    @property
+    def raw_item(self) -> RawItem:
+        """The function call waiting, as the API writes it."""
+        return RawItem(
+            type="function_call", call_id=self.call_id, name=self.name, arguments=self.arguments
+        )
+
+    @classmethod
+    def of(cls, approval: ToolApproval, agent: Agent[Any]) -> ToolApprovalItem:
+        """The approval, with its agent.
+
+        Args:
+            approval: The approval the run recorded.
+            agent: The agent whose tool the call calls.
+
+        Returns:
+            The approval item.
+        """
+        return cls(
+            approval.call_id, approval.tool_name, approval.arguments, approval.approval_id, agent
+        )
+
+
+RunItem = (
+    MessageOutputItem
+    | ToolCallItem
+    | ToolCallOutputItem
+    | HandoffCallItem
+    | HandoffOutputItem
+    | ReasoningItem
+)
+"""Any item object a run hands out."""
+
+
+def _kind(item: Item, handoff_calls: set[str], handoff_names: set[str]) -> type[RunItem]:
+    kind = str(item.get("type", "message"))
+    if message_text(item) is not None:
+        return MessageOutputItem
+    if kind == "function_call":
+        return HandoffCallItem if item.get("name") in handoff_names else ToolCallItem
+    if kind == "function_call_output":
+        handoff = item.get("call_id") in handoff_calls
+        return HandoffOutputItem if handoff else ToolCallOutputItem
+    return _OTHER_KINDS.get(kind) or _by_suffix(kind)
+
+
+_OTHER_KINDS: dict[str, type[RunItem]] = {"reasoning": ReasoningItem}
+
+
+def _by_suffix(kind: str) -> type[RunItem]:
+    if kind.endswith("_output"):
+        return ToolCallOutputItem
+    return ToolCallItem  # hosted tools' calls, and any other item the model made
+
+
+def handoff_names(agent: Agent[Any]) -> set[str]:
+    """The names of `agent`'s handoff tools.
+
+    Args:
+        agent: The agent.
+
+    Returns:
+        The names (`transfer_to_<agent>` unless renamed; `transfer` in one-tool mode).
+    """
+    if not agent.handoffs:
+        return set()
+    names = {handoff.tool_name for handoff in as_handoffs(agent.handoffs)}
+    return {*names, "transfer"} if agent.handoff_mode == "one_tool" else names
+
+
+def run_item(
+    item: Item,
+    agent: Agent[Any],
+    *,
+    handoff_calls: Iterable[str] = (),
+    target: Agent[Any] | None = None,
+) -> RunItem:
+    """One item as an item object.
+
+    Args:
+        item: The item, as the run keeps it.
+        agent: The agent whose turn produced it.
+        handoff_calls: The ids of handoff calls (their outputs are handoff outputs).
+        target: For a handoff's output, the agent that took over.
+
+    Returns:
+        The item object.
+    """
+    kind = _kind(item, set(handoff_calls), handoff_names(agent))
+    raw = RawItem(item)
+    if kind is HandoffOutputItem:
+        return HandoffOutputItem(agent, raw, source_agent=agent, target_agent=target or agent)
+    return kind(agent, raw)
+
+
+_BY_EVENT: dict[str, type[RunItem]] = {
+    "message_output_created": MessageOutputItem,
+    "tool_called": ToolCallItem,
+    "tool_output": ToolCallOutputItem,
+    "handoff_requested": HandoffCallItem,
+}
+
+
+def item_object(
+    event: str, item: Item, agent: Agent[Any], target: Agent[Any] | None = None
+) -> RunItem:
+    """The item object a stream's item event carries.
+
+    Args:
+        event: The event's name (`tool_called`, ...), which says what the item is.
+        item: The item, as the run keeps it.
+        agent: The agent whose turn produced it.
+        target: For `handoff_occured`, the agent handed off to.
+
+    Returns:
+        The item object.
+    """
+    if event == "handoff_occured":
+        raw = RawItem(item)
+        return HandoffOutputItem(agent, raw, source_agent=agent, target_agent=target or agent)
+    return _BY_EVENT.get(event, ToolCallItem)(agent, RawItem(item))
+
+
+class RunItems(Sequence[RunItem]):
+    """A run's new items as item objects: a live view over the run's own list.
+
+    Made when a result is; each object made when first read. A streamed run's view
+    shows the items as the run adds them.
+    """
+
+    __slots__ = ("_agents", "_handoff_calls", "_items", "_made", "_scanned")
+
+    def __init__(self, items: list[Item], agents: list[tuple[int, Agent[Any]]]) -> None:
+        """A view over `items`.
+
+        Args:
+            items: The run's items (its `RunState.new_items`), read as they grow.
+            agents: Where each agent took over: (index of its first item, agent), in order.
+        """
+        self._items = items
+        self._agents = agents
+        self._made: dict[int, tuple[Item, RunItem]] = {}
+        self._handoff_calls: set[str] = set()
+        self._scanned = 0
+
+    @property
+    def current_agent(self) -> Agent[Any]:
+        """The agent that took over last."""
+        return self._agents[-1][1]
+
+    def raw(self) -> list[Item]:
+        """The items as the run keeps them: dicts.
+
+        Returns:
+            A new list of them.
+        """
+        return list(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> RunItem: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[RunItem]: ...
+    def __getitem__(self, index: int | slice) -> RunItem | list[RunItem]:
+        if isinstance(index, slice):
+            return [self._object(i) for i in range(*index.indices(len(self._items)))]
+        return self._object(range(len(self._items))[index])
+
+    def __iter__(self) -> Iterator[RunItem]:
+        for index in range(len(self._items)):
+            yield self._object(index)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+        return NotImplemented
+
+    __hash__ = None  # pyright: ignore[reportAssignmentType] - a list's view, unhashable as one
+
+    def __add__(self, other: Iterable[Any]) -> list[Any]:
+        return [*self, *other]
+
+    def __radd__(self, other: Iterable[Any]) -> list[Any]:
+        return [*other, *self]
+
+    def __repr__(self) -> str:
+        return f"RunItems({list(self)!r})"
+
+    def _object(self, index: int) -> RunItem:
+        item = self._items[index]
+        made = self._made.get(index)
+        if made is not None and made[0] is item:
+            return made[1]
+        self._scan(index)
+        agent = self._agent_at(index)
+        target = self._agent_at(index + 1) if item.get("call_id") in self._handoff_calls else None
+        obj = run_item(item, agent, handoff_calls=self._handoff_calls, target=target)
+        self._made[index] = (item, obj)
+        return obj
+
+    def _scan(self, index: int) -> None:
+        """Note the handoff calls among the items up to `index`."""
+        for position in range(self._scanned, index + 1):
+            item = self._items[position]
+            if item.get("type") == "function_call" and item.get("name") in handoff_names(
+                self._agent_at(position)
+            ):
+                self._handoff_calls.add(str(item.get("call_id")))
+        self._scanned = max(self._scanned, index + 1)
+
+    def _agent_at(self, index: int) -> Agent[Any]:
+        found = self._agents[0][1]
+        for start, agent in self._agents:
+            if start > index:
+                break
+            found = agent
+        return found
+
+
+class ItemHelpers:
+    """openai-agents' helpers for reading items."""
+
+    @classmethod
+    def extract_last_content(cls, message: Item) -> str:
+        """The last text (or refusal) of an assistant message; empty for anything else.
+
+        Args:
+            message: An assistant message item.
+
+        Returns:
+            The text.
+        """
+        if message.get("type", "message") != "message" or message.get("role") != "assistant":
+            return ""
+        content: Any = message.get("content")
+        if isinstance(content, str):
+            return content
+        parts: list[Mapping[str, Any]] = list(content or [])
+        if not parts:
+            return ""
+        last = parts[-1]
+        return str(last.get("text", last.get("refusal", "")))
+
+    @classmethod
+    def extract_last_text(cls, message: Item) -> str | None:
+        """The last text part of an assistant message, or None.
+
+        Args:
+            message: An assistant message item.
+
+        Returns:
+            The text, or None when the message ends with no text part.
+        """
+        if message.get("type", "message") != "message" or message.get("role") != "assistant":
+            return None
+        content: Any = message.get("content")
+        if isinstance(content, str):
+            return content
+        parts: list[Mapping[str, Any]] = list(content or [])
+        if parts and parts[-1].get("type") in ("output_text", "text"):
+            return str(parts[-1].get("text", ""))
+        return None
+
+    @classmethod
+    def input_to_new_input_list(cls, input: str | Iterable[Item]) -> list[Item]:
+        """The input as a new list of items: a string becomes a user message.
+
+        Args:
+            input: A user's text, or items.
+
+        Returns:
+            A new list.
+        """
+        if isinstance(input, str):
+            return [{"role": "user", "content": input}]
+        return [dict(item) for item in input]
+
+    @classmethod
+    def text_message_output(cls, message: Item) -> str:
+        """The whole text of a message item (its text parts joined).
+
+        Args:
+            message: A `MessageOutputItem` (or its dict).
+
+        Returns:
+            The text; empty for an item that is not an assistant message.
+        """
+        return message_text(message) or ""
+
+    @classmethod
+    def text_message_outputs(cls, items: Iterable[Item]) -> str:
+        """The text of every message among `items`, joined.
+
+        Args:
+            items: Run items (e.g. `result.new_items`).
+
+        Returns:
+            The text.
+        """
+        return "".join(message_text(item) or "" for item in items)
+
+    @classmethod
+    def tool_call_output_item(cls, tool_call: Item, output: str) -> dict[str, Any]:
+        """The input item answering `tool_call` with `output`.
+
+        Args:
+            tool_call: A function call item.
+            output: The output text.
+
+        Returns:
+            The `function_call_output` item.
+        """
+        return {"type": "function_call_output", "call_id": tool_call["call_id"], "output": output}

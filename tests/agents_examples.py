@@ -1,0 +1,364 @@
+"""openai-agents' own examples, ported to tooluse by changing only their imports.
+
+Each example of openai-agents 0.24's sdist (its `examples/` directory) is run twice
+against the same local OpenAI-compatible server (`tests/openai_server.py`), once as
+it is and once ported, and the two runs are compared: the exit status, the number
+of model requests, and the printed output once call ids and trace ids are masked.
+The server answers every request by the same rule, from the request alone: a
+request that offers function tools and ends with the user's message calls the first
+of them with arguments made from its schema; any other request is answered with
+text naming what it answered (or, when a JSON schema is asked for, a value made
+from it). The examples' code is never copied into the repository: the sdist is
+downloaded from the package index (`pip download`) into a cache outside it.
+
+Run with: `python -m tests.agents_examples [EXAMPLE ...]` (prints each example's
+verdict and the count; `-v` shows the outputs that differ).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import threading
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from tests.openai_server import Call, ScriptedServer, Turn
+from tooluse.testing import value_for_schema
+
+VERSION = "0.24.0"
+CACHE = Path(tempfile.gettempdir()) / "tooluse-agents-examples"
+TIMEOUT = 120.0
+
+EXAMPLES: tuple[str, ...] = (
+    "basic/hello_world.py",
+    "basic/hello_world_gpt_5.py",
+    "basic/stream_text.py",
+    "basic/stream_items.py",
+    "basic/stream_function_call_args.py",
+    "basic/tools.py",
+    "basic/usage_tracking.py",
+    "basic/dynamic_system_prompt.py",
+    "basic/lifecycle_example.py",
+    "basic/agent_lifecycle_example.py",
+    "basic/non_strict_output_type.py",
+    "basic/tool_guardrails.py",
+    "basic/image_tool_output.py",
+    "agent_patterns/agents_as_tools.py",
+    "agent_patterns/agents_as_tools_conditional.py",
+    "agent_patterns/agents_as_tools_streaming.py",
+    "agent_patterns/agents_as_tools_structured.py",
+    "agent_patterns/deterministic.py",
+    "agent_patterns/forcing_tool_use.py",
+    "agent_patterns/human_in_the_loop.py",
+    "agent_patterns/human_in_the_loop_stream.py",
+    "agent_patterns/human_in_the_loop_custom_rejection.py",
+    "agent_patterns/input_guardrails.py",
+    "agent_patterns/output_guardrails.py",
+    "agent_patterns/llm_as_a_judge.py",
+    "agent_patterns/parallelization.py",
+    "agent_patterns/routing.py",
+    "agent_patterns/streaming_guardrails.py",
+    "handoffs/message_filter.py",
+    "handoffs/message_filter_streaming.py",
+    "customer_service/main.py",
+    "memory/sqlite_session_example.py",
+)
+"""The examples measured: openai-agents' basic, agent_patterns, handoffs, memory and
+customer_service examples that need no hosted tool, remote file or extra service."""
+
+STDIN = "What is the weather in Tokyo?\nyes\ny\nquit\n" + "y\n" * 20
+"""What an example reading its terminal is given (answers, approvals, then quit)."""
+
+# A module of openai-agents whose names tooluse keeps in a module of the same name;
+# every other `agents.X` import takes its names from `tooluse`.
+_MODULES = {
+    "agents.mcp": "tooluse.mcp",
+    "agents.models": "tooluse.models",
+    "agents.extensions.memory": "tooluse.sessions",
+}
+_FROM = re.compile(r"^(\s*)from (agents(?:\.[\w.]+)?) import ", re.MULTILINE)
+_IMPORT = re.compile(r"^(\s*)import agents(\s|$)", re.MULTILINE)
+_MASKS = (
+    (re.compile(r"\bcall_[A-Za-z0-9_-]+"), "call_*"),
+    (re.compile(r"\b(?:trace_)?[0-9a-f]{32}\b"), "trace_*"),
+    (re.compile(r"\b(?:span_)?[0-9a-f]{16,24}\b"), "span_*"),
+    (re.compile(r"\b0x[0-9a-f]{6,}\b"), "0x*"),
+)
+
+
+def port(source: str) -> str:
+    """The example's source with its imports of openai-agents made imports of tooluse."""
+
+    def from_(match: re.Match[str]) -> str:
+        module = match.group(2)
+        target = next((new for old, new in _MODULES.items() if module.startswith(old)), "tooluse")
+        return f"{match.group(1)}from {target} import "
+
+    return _IMPORT.sub(r"\1import tooluse as agents\2", _FROM.sub(from_, source))
+
+
+def sdist() -> Path:
+    """openai-agents' unpacked sdist, downloaded from the package index when not cached."""
+    root = CACHE / f"openai_agents-{VERSION}"
+    if (root / "examples").is_dir():
+        return root
+    CACHE.mkdir(parents=True, exist_ok=True)
+    archive = CACHE / f"openai_agents-{VERSION}.tar.gz"
+    if not archive.exists():
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "-q",
+                "-d",
+                str(CACHE),
+                f"openai-agents=={VERSION}",
+            ],
+            check=True,
+            capture_output=True,
+        )
+    with tarfile.open(archive) as tar:
+        tar.extractall(CACHE, filter="data")
+    return root
+
+
+_SEED = "import random\n\nrandom.seed(30)  # both runs of an example draw the same numbers\n"
+
+
+def seeded_path() -> Path:
+    """A directory with a `sitecustomize` that seeds `random`, put on both runs' path."""
+    path = CACHE / "seeded"
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "sitecustomize.py").write_text(_SEED)
+    return path
+
+
+def ported_tree(root: Path) -> Path:
+    """A copy of the sdist's `examples/` with every file ported, beside the original."""
+    digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    target = CACHE / f"ported-{digest}"
+    if (target / "examples").is_dir():
+        return target
+    work = Path(tempfile.mkdtemp(dir=CACHE))
+    shutil.copytree(root / "examples", work / "examples")
+    for path in (work / "examples").rglob("*.py"):
+        path.write_text(port(path.read_text()))
+    try:
+        work.rename(target)
+    except OSError:  # another process made it first
+        shutil.rmtree(work)
+    return target
+
+
+# --- the server's rule ----------------------------------------------------------------
+
+
+def _text_of(item: dict[str, Any]) -> str:
+    if item.get("type") == "function_call_output":
+        output = item.get("output")
+        return output if isinstance(output, str) else json.dumps(output)
+    content = item.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = cast(list[dict[str, Any]], content)
+        return " ".join(str(part.get("text", "")) for part in parts)
+    return ""
+
+
+def _input_items(body: dict[str, Any]) -> list[dict[str, Any]]:
+    if "messages" in body:  # Chat Completions
+        messages: list[dict[str, Any]] = body["messages"]
+        return [
+            {"type": "function_call_output", "output": m.get("content")}
+            if m.get("role") == "tool"
+            else m
+            for m in messages
+        ]
+    given = body.get("input", [])
+    if isinstance(given, str):
+        return [{"role": "user", "content": given}]
+    return list(given)
+
+
+def _function_tools(body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    found: list[tuple[str, dict[str, Any]]] = []
+    tools = cast(list[dict[str, Any]], body.get("tools") or [])
+    for tool in tools:
+        if tool.get("type") != "function":
+            continue
+        spec = cast(dict[str, Any], tool.get("function", tool))
+        found.append((str(spec["name"]), cast(dict[str, Any], spec.get("parameters") or {})))
+    return found
+
+
+def _answer_schema(body: dict[str, Any]) -> dict[str, Any] | None:
+    text = cast(dict[str, Any], body.get("text") or {})
+    text_format = cast(dict[str, Any], text.get("format") or {})
+    if text_format.get("type") == "json_schema":
+        return cast(dict[str, Any], text_format.get("schema"))
+    response_format = cast(dict[str, Any], body.get("response_format") or {})
+    if response_format.get("type") == "json_schema":
+        return cast(dict[str, Any], response_format["json_schema"].get("schema"))
+    return None
+
+
+def reply(body: dict[str, Any]) -> Turn:
+    """The server's answer to one request, chosen from the request alone."""
+    items = _input_items(body)
+    last = items[-1] if items else {}
+    tools = _function_tools(body)
+    if tools and last.get("type") != "function_call_output" and last.get("role") == "user":
+        name, schema = tools[0]
+        return Turn(calls=[Call(name, json.dumps(value_for_schema(schema)))])
+    schema = _answer_schema(body)
+    if schema is not None:
+        return Turn(text=json.dumps(value_for_schema(schema)))
+    return Turn(text=f"Answer to: {_text_of(last)[:80]}")
+
+
+class CountingServer(ScriptedServer):
+    """The server answering by `reply`, counting the requests."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._count_lock = threading.Lock()
+        super().__init__(self._counted)
+
+    def _counted(self, body: dict[str, Any]) -> Turn:
+        with self._count_lock:
+            self.count += 1
+        return reply(body)
+
+
+# --- running and comparing ----------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """One run of an example."""
+
+    status: int
+    requests: int
+    output: str
+    errors: str
+
+
+@dataclass
+class Verdict:
+    """An example's two runs, compared."""
+
+    example: str
+    original: Run
+    ported: Run
+
+    @property
+    def same(self) -> bool:
+        return (
+            self.original.status == self.ported.status
+            and self.original.requests == self.ported.requests
+            and self.original.output == self.ported.output
+        )
+
+    def differences(self) -> Iterator[str]:
+        original, ported = self.original, self.ported
+        if original.status != ported.status:
+            yield f"exit status {original.status} -> {ported.status}"
+        if original.requests != ported.requests:
+            yield f"model requests {original.requests} -> {ported.requests}"
+        if original.output != ported.output:
+            diff = difflib.unified_diff(
+                original.output.splitlines(), ported.output.splitlines(), lineterm="", n=1
+            )
+            yield "output:\n" + "\n".join(list(diff)[2:40])
+        if ported.status and ported.errors:
+            yield "ported stderr:\n" + "\n".join(ported.errors.splitlines()[-12:])
+
+
+def mask(text: str) -> str:
+    """The text with the ids that differ from run to run masked."""
+    for pattern, replacement in _MASKS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def run_example(root: Path, example: str) -> Run:
+    """Run one example (a path under `root/examples`) against a fresh server."""
+    server = CountingServer()
+    server.start()
+    module = "examples." + example.removesuffix(".py").replace("/", ".")
+    with tempfile.TemporaryDirectory() as home:
+        env = {
+            "PATH": os.environ.get("PATH", ""),
+            "HOME": home,
+            "PYTHONPATH": os.pathsep.join([str(root), str(seeded_path())]),
+            "OPENAI_BASE_URL": server.base_url,
+            "OPENAI_API_KEY": "sk-local-test",
+            "OPENAI_AGENTS_DISABLE_TRACING": "1",
+            "EXAMPLES_INTERACTIVE_MODE": "auto",
+            "PYTHONHASHSEED": "0",
+            "NO_COLOR": "1",
+        }
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", module],
+                check=False,
+                cwd=home,
+                env=env,
+                input=STDIN,
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
+            )
+            status, out, err = done.returncode, done.stdout, done.stderr
+        except subprocess.TimeoutExpired as expired:
+            status, out, err = -9, str(expired.stdout or ""), "timed out"
+        finally:
+            server.stop()
+    return Run(status, server.count, mask(out), err)
+
+
+def compare(example: str, root: Path | None = None, ported: Path | None = None) -> Verdict:
+    """Run an example as it is and ported, and compare the runs."""
+    root = root or sdist()
+    ported = ported or ported_tree(root)
+    return Verdict(example, run_example(root, example), run_example(ported, example))
+
+
+def main(argv: Sequence[str]) -> int:
+    verbose = "-v" in argv
+    chosen = [a for a in argv if a != "-v"] or list(EXAMPLES)
+    root = sdist()
+    ported = ported_tree(root)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        verdicts = list(pool.map(functools.partial(compare, root=root, ported=ported), chosen))
+    for verdict in verdicts:
+        print(f"{'same' if verdict.same else 'DIFF'}  {verdict.example}")
+        if verbose and not verdict.same:
+            for difference in verdict.differences():
+                print("    " + difference.replace("\n", "\n    "))
+    same = sum(verdict.same for verdict in verdicts)
+    print(f"{same} of {len(verdicts)} examples behave the same after an import-only port")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,43 @@
+"""openai-agents 0.24's own examples, ported by their imports, behave as the originals.
+
+`tests/agents_examples.py` does the work (download, port, run both against the local
+server, compare); docs/migrating.md's table says which examples behave the same, and
+why each other one differs. This file holds the table to the script and runs the
+examples it marks the same.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from .agents_examples import EXAMPLES, compare, ported_tree, sdist
+
+TABLE_ROW = re.compile(r"^\| `([\w/]+\.py)` \| (same|differs) \|(.*)\|$", re.MULTILINE)
+MIGRATING = Path(__file__).parent.parent / "docs" / "migrating.md"
+
+
+def table() -> dict[str, tuple[str, str]]:
+    """docs/migrating.md's examples table: each example's verdict and reason."""
+    rows = TABLE_ROW.findall(MIGRATING.read_text())
+    return {example: (verdict, reason.strip()) for example, verdict, reason in rows}
+
+
+def test_the_migrating_page_lists_every_example_and_why_each_difference() -> None:
+    rows = table()
+    assert sorted(rows) == sorted(EXAMPLES)
+    for example, (verdict, reason) in rows.items():
+        assert (verdict == "same") == (not reason), example
+
+
+def test_the_examples_marked_same_behave_the_same() -> None:
+    same = [example for example, (verdict, _) in table().items() if verdict == "same"]
+    root = sdist()
+    ported = ported_tree(root)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        verdicts = list(pool.map(functools.partial(compare, root=root, ported=ported), same))
+    differing = {v.example: list(v.differences()) for v in verdicts if not v.same}
+    assert not differing, differing
+    assert len(verdicts) >= 21

@@ -146,7 +146,16 @@ PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
             "set_default_openai_api",
             "set_default_openai_client",
         },
-        {"ModelProvider", "OpenAIProvider", "TextDelta"},
+        {
+            "ModelProvider",
+            "OpenAIProvider",
+            "TextDelta",
+            "AnthropicModel",
+            "AnthropicProvider",
+            "GeminiModel",
+            "GeminiProvider",
+            "MultiProvider",
+        },
     ),
     "tooluse.testing": (
         {"FunctionModel", "ModelReply", "TestModel", "ToolCall", "value_for_schema"},

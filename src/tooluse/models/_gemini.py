@@ -94,7 +94,8 @@ class GeminiModel(Model):
                 from google.genai import Client  # noqa: PLC0415 - an optional extra
             except ImportError as error:
                 raise UserError(
-                    "GeminiModel needs the google-genai package: pip install 'tooluse[gemini]'"
+                    "GeminiModel needs the google-genai package (Python 3.11 or newer): "
+                    "pip install 'tooluse[gemini]'"
                 ) from error
             self._client = Client()
         return self._client

@@ -19,6 +19,7 @@ input gave.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Literal, TypedDict
 
@@ -40,6 +41,7 @@ from ._input import (
     content_parts,
     describe,
     fields_of,
+    from_another_provider,
     is_list,
     is_object,
     message_role,
@@ -48,6 +50,8 @@ from ._input import (
     tool_calls,
     with_extras,
 )
+
+logger = logging.getLogger("tooluse.models")
 
 __all__ = [
     "CustomToolCallItem",
@@ -147,6 +151,9 @@ def _add_items(converted: _Input, items: list[Item], first: int) -> None:
         error = InputError(f"input[{index}]", describe(item), _API)
         if kind == "message":
             converted.items.extend(_message(item, error, custom_calls))
+            continue
+        if from_another_provider(item):  # Claude's thinking, Gemini's thought signatures
+            logger.debug("input[%d] (%s) came from another provider: left out", index, kind)
             continue
         if kind == "custom_tool_call":
             custom_calls.add(item.get("call_id", ""))

@@ -144,9 +144,9 @@ async def test_the_default_provider_resolves_prefixes_too(
 async def test_the_temporal_model_activity_resolves_names_with_the_same_provider(
     claude_server: AnthropicServer,
 ) -> None:
-    from tooluse.models import ModelRequest  # noqa: PLC0415
-    from tooluse.temporal._activities import model_activity  # noqa: PLC0415
-    from tooluse.temporal._payloads import request_payload  # noqa: PLC0415
+    from tooluse.models import ModelRequest
+    from tooluse.temporal._activities import model_activity
+    from tooluse.temporal._payloads import request_payload
 
     claude_server.script(ClaudeTurn(text="from the activity"))
     provider = MultiProvider(anthropic_client=claude_server.client())

@@ -21,7 +21,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -72,7 +72,14 @@ def signature(thinking: str) -> str:
 class AnthropicServer:
     """The server, its script, and the requests it received."""
 
-    def __init__(self) -> None:
+    def __init__(self, reply: Callable[[dict[str, Any]], Turn] | None = None) -> None:
+        """A server on a free port, not yet started.
+
+        Args:
+            reply: Chooses each answer from the request's body, in place of the script
+                (`tool_user`, for the docs); nothing is recorded then.
+        """
+        self._reply = reply
         self.turns: list[Turn] = []
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
@@ -103,6 +110,8 @@ class AnthropicServer:
         self._http.server_close()
 
     def _next(self, body: dict[str, Any], headers: dict[str, str]) -> Turn:
+        if self._reply is not None:
+            return self._reply(body)
         with self._lock:
             self.requests.append({"body": body, "headers": headers})
             return self.turns.pop(0) if self.turns else Turn(text="(no more turns scripted)")
@@ -316,3 +325,23 @@ def _block_events(index: int, block: dict[str, Any]) -> Iterator[str]:
 def _pieces(text: str) -> list[str]:
     """The text in pieces of at most 4 characters, as a stream would send it."""
     return [text[i : i + 4] for i in range(0, len(text), 4)] or []
+
+
+def tool_user(body: dict[str, Any]) -> Turn:
+    """An answer like `TestModel`'s: each offered tool called once with values its schema
+    accepts, then the tools' results in words (for the docs' examples)."""
+    from tooluse.testing import value_for_schema
+
+    last = body["messages"][-1]["content"]
+    results = [b for b in last if isinstance(b, dict) and b.get("type") == "tool_result"]
+    if results:
+        said = "; ".join(str(block.get("content")) for block in results)
+        return Turn(text=f"The tools said: {said}")
+    tools: list[dict[str, Any]] = body.get("tools") or []
+    if tools:
+        uses = [Use(t["name"], value_for_schema(t["input_schema"])) for t in tools[:1]]
+        return Turn(uses=uses)
+    schema = (body.get("output_config") or {}).get("format", {}).get("schema")
+    if schema is not None:
+        return Turn(text=json.dumps(value_for_schema(schema)))
+    return Turn(text="Hello from the local Messages API server.")

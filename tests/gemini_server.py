@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, cast
@@ -82,7 +82,14 @@ class Turn:
 class GeminiServer:
     """The server, its script, and the requests it received."""
 
-    def __init__(self) -> None:
+    def __init__(self, reply: Callable[[dict[str, Any]], Turn] | None = None) -> None:
+        """A server on a free port, not yet started.
+
+        Args:
+            reply: Chooses each answer from the request's body, in place of the script
+                (`tool_user`, for the docs); nothing is recorded then.
+        """
+        self._reply = reply
         self.turns: list[Turn] = []
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
@@ -113,6 +120,8 @@ class GeminiServer:
         self._http.server_close()
 
     def _next(self, path: str, body: dict[str, Any]) -> Turn:
+        if self._reply is not None:
+            return self._reply(body)
         with self._lock:
             self.requests.append({"path": path, "body": body})
             return self.turns.pop(0) if self.turns else Turn(text="(no more turns scripted)")
@@ -311,3 +320,40 @@ def stream_chunks(turn: Turn) -> Iterator[dict[str, Any]]:
         "modelVersion": "gemini-test-001",
         "responseId": "resp_test",
     }
+
+
+def tool_user(body: dict[str, Any]) -> Turn:
+    """An answer like `TestModel`'s: the first offered function called once with values
+    its schema accepts, then the results in words (for the docs' examples)."""
+    from tooluse.testing import value_for_schema
+
+    last: list[dict[str, Any]] = body["contents"][-1]["parts"]
+    results = [p["functionResponse"]["response"] for p in last if "functionResponse" in p]
+    if results:
+        said = "; ".join(str(next(iter(result.values()))) for result in results)
+        return Turn(text=f"The tools said: {said}")
+    groups: list[dict[str, Any]] = body.get("tools") or []
+    declarations = [d for group in groups for d in group.get("functionDeclarations") or []]
+    if declarations:
+        first = declarations[0]
+        schema = _lower_types(first.get("parameters") or {"type": "object", "properties": {}})
+        return Turn(calls=[FunctionCall(first["name"], value_for_schema(schema))])
+    return Turn(text="Hello from the local generateContent server.")
+
+
+def _lower_types(schema: Any) -> Any:
+    """A Gemini schema read back as JSON Schema, enough for `value_for_schema`."""
+    if isinstance(schema, dict):
+        fields = cast("dict[str, Any]", schema)
+        read = {
+            key: value.lower() if key == "type" else _lower_types(value)
+            for key, value in fields.items()
+            if key != "nullable"
+        }
+        described = str(fields.get("description", ""))
+        if "enum" not in read and "One of: " in described:  # an enum kept in words
+            read["enum"] = json.loads(f"[{described.rsplit('One of: ', 1)[1].rstrip('.')}]")
+        return read
+    if isinstance(schema, list):
+        return [_lower_types(each) for each in cast("list[Any]", schema)]
+    return schema

@@ -198,15 +198,15 @@ class _Gemini:
         seen: tuple[str, ...],
     ) -> None:
         kept = [branch for branch in branches if branch.get("type") != "null"]
-        if len(kept) < len(branches):
-            out["nullable"] = True
-            self.note(where, "a null branch became nullable")
         converted = [self.node(branch, f"{where}[{i}]", seen) for i, branch in enumerate(kept)]
         if len(converted) == 1:
             for key, value in converted[0].items():
                 out.setdefault(key, value)
         elif converted:
             out["anyOf"] = converted
+        if len(kept) < len(branches):
+            out["nullable"] = True
+            self.note(where, "a null branch became nullable")
 
     def _enum(
         self, values: list[object], node: JsonObject, out: dict[str, object], where: str

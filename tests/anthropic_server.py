@@ -332,8 +332,9 @@ def tool_user(body: dict[str, Any]) -> Turn:
     accepts, then the tools' results in words (for the docs' examples)."""
     from tooluse.testing import value_for_schema
 
-    last = body["messages"][-1]["content"]
-    results = [b for b in last if isinstance(b, dict) and b.get("type") == "tool_result"]
+    content: list[dict[str, Any]] | str = body["messages"][-1]["content"]
+    last = [] if isinstance(content, str) else content
+    results = [block for block in last if block.get("type") == "tool_result"]
     if results:
         said = "; ".join(str(block.get("content")) for block in results)
         return Turn(text=f"The tools said: {said}")
@@ -341,7 +342,9 @@ def tool_user(body: dict[str, Any]) -> Turn:
     if tools:
         uses = [Use(t["name"], value_for_schema(t["input_schema"])) for t in tools[:1]]
         return Turn(uses=uses)
-    schema = (body.get("output_config") or {}).get("format", {}).get("schema")
+    output: dict[str, Any] = body.get("output_config") or {}
+    output_format: dict[str, Any] = output.get("format") or {}
+    schema: dict[str, Any] | None = output_format.get("schema")
     if schema is not None:
         return Turn(text=json.dumps(value_for_schema(schema)))
     return Turn(text="Hello from the local Messages API server.")

@@ -333,7 +333,9 @@ def tool_user(body: dict[str, Any]) -> Turn:
         said = "; ".join(str(next(iter(result.values()))) for result in results)
         return Turn(text=f"The tools said: {said}")
     groups: list[dict[str, Any]] = body.get("tools") or []
-    declarations = [d for group in groups for d in group.get("functionDeclarations") or []]
+    declarations: list[dict[str, Any]] = []
+    for group in groups:
+        declarations.extend(group.get("functionDeclarations") or [])
     if declarations:
         first = declarations[0]
         schema = _lower_types(first.get("parameters") or {"type": "object", "properties": {}})

@@ -26,10 +26,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias, cast
 
-__all__ = ["DialectSchema", "Provider", "anthropic_schema", "gemini_schema"]
+from ._lints import Finding
+
+__all__ = [
+    "PROVIDERS",
+    "DialectSchema",
+    "Provider",
+    "anthropic_schema",
+    "gemini_schema",
+    "provider_findings",
+]
 
 Provider: TypeAlias = Literal["openai", "anthropic", "gemini"]
 """A provider whose schema dialect tooluse knows."""
+PROVIDERS: tuple[Provider, ...] = ("openai", "anthropic", "gemini")
 
 JsonObject: TypeAlias = Mapping[str, object]
 
@@ -219,3 +229,43 @@ class _Gemini:
         described = node.get("description")
         out["description"] = f"{described} One of: {listed}." if described else f"One of: {listed}."
         self.note(where, "an enum of values that are not strings kept in the description")
+
+
+def provider_findings(
+    tool: str, schema: JsonObject, strict: bool, provider: Provider
+) -> list[Finding]:
+    """What `tooluse check --provider` says of a tool: each rewrite, and each refusal.
+
+    Args:
+        tool: The tool's name.
+        schema: Its `params_json_schema`.
+        strict: Whether the schema is strict (`strict_json_schema`).
+        provider: The provider it would be sent to.
+
+    Returns:
+        `provider-rewrite` findings (info) for what the dialect rewrote, `provider-refused`
+        (error) for what the provider would refuse, and one `provider-strict` (info) saying
+        how the tool is sent.
+    """
+    if provider == "openai":
+        how = "strict" if strict else "non-strict (strict_mode=False)"
+        return [Finding("provider-strict", "info", tool, f"sent to OpenAI {how}, as it is")]
+    found = gemini_schema(schema) if provider == "gemini" else anthropic_schema(schema)
+    name = "Gemini" if provider == "gemini" else "Anthropic"
+    findings = [
+        Finding("provider-refused", "error", tool, f"{name} would refuse it: {what}")
+        for what in found.refused
+    ]
+    findings.extend(
+        Finding("provider-rewrite", "info", tool, f"for {name}: {what}") for what in found.rewrites
+    )
+    if provider == "anthropic":
+        how = "with strict: true" if strict else "without strict"
+        findings.append(
+            Finding("provider-strict", "info", tool, f"sent to Anthropic as input_schema, {how}")
+        )
+    else:
+        findings.append(
+            Finding("provider-strict", "info", tool, "sent to Gemini in its OpenAPI subset")
+        )
+    return findings

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,13 +20,17 @@ from tooluse import (
     ModelSettings,
     RetryPolicy,
     RunConfig,
+    RunHooks,
     Runner,
+    SQLiteSession,
     TextDeltaStreamEvent,
     ToolCallArgumentsDeltaStreamEvent,
+    ToolOutputImage,
+    UsageLimits,
     function_tool,
     handoff,
 )
-from tooluse.exceptions import ModelAPIError
+from tooluse.exceptions import ModelAPIError, UsageLimitExceeded
 from tooluse.models import AnthropicModel, ModelRequest, ResponseDone, TextDelta
 
 from .anthropic_server import AnthropicServer, Turn, Use, signature
@@ -420,3 +425,66 @@ async def test_a_model_without_a_client_makes_the_default_one_and_closes_it(
     assert isinstance(events[-1], ResponseDone)
     assert "test-key" in str(server.requests[0]["headers"])  # the key the environment gave
     await model.close()
+
+
+@function_tool
+def snapshot(city: str) -> ToolOutputImage:
+    """A picture of a city.
+
+    Args:
+        city: The city's name.
+    """
+    return ToolOutputImage(image_url="data:image/png;base64,iVBORw0KGgo=")
+
+
+async def test_an_image_a_tool_returns_goes_inside_its_tool_result(server: AnthropicServer) -> None:
+    server.script(Turn(uses=[Use("snapshot", {"city": "Paris"})]), Turn(text="A nice view."))
+    agent = Agent("claude", tools=[snapshot], model=server.model())
+
+    result = await Runner.run(agent, "Show me Paris")
+
+    assert result.final_output == "A nice view."
+    answer = body(server, 1)["messages"][-1]["content"][0]
+    assert answer == {
+        "type": "tool_result",
+        "tool_use_id": "toolu_1",
+        "content": [
+            {
+                "type": "image",
+                "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="},
+            }
+        ],
+    }
+
+
+async def test_limits_hooks_and_sessions_work_unchanged(
+    server: AnthropicServer, tmp_path: Path
+) -> None:
+    server.script(Turn(uses=[Use("weather", {"city": "Paris"})]), Turn(text="Sunny."))
+    server.script(Turn(text="You asked about Paris."))
+    seen: list[str] = []
+
+    class Watch(RunHooks):
+        async def on_llm_end(self, context: Any, agent: Any, response: Any) -> None:
+            seen.append(f"llm {response.usage.output_tokens}")
+
+        async def on_tool_end(self, context: Any, agent: Any, tool: Any, result: str) -> None:
+            seen.append(f"tool {result}")
+
+    session = SQLiteSession("chat", str(tmp_path / "s.db"))
+    agent = Agent("claude", tools=[weather], model=server.model())
+    config = RunConfig(usage_limits=UsageLimits(request_limit=5))
+
+    first = await Runner.run(agent, "Paris?", session=session, hooks=Watch(), run_config=config)
+    second = await Runner.run(agent, "What did I ask?", session=session, run_config=config)
+
+    assert (first.final_output, second.final_output) == ("Sunny.", "You asked about Paris.")
+    assert seen == ["llm 5", "tool sunny in Paris", "llm 5"]
+    history = body(server, 2)["messages"]  # the session's history, converted for Claude
+    assert [m["role"] for m in history] == ["user", "assistant", "user", "assistant", "user"]
+    assert history[-1]["content"] == [{"type": "text", "text": "What did I ask?"}]
+
+    with pytest.raises(UsageLimitExceeded):
+        await Runner.run(
+            agent, "again", run_config=RunConfig(usage_limits=UsageLimits(request_limit=0))
+        )

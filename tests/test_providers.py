@@ -193,3 +193,39 @@ def test_the_providers_resolve_bare_names_to_their_defaults() -> None:
     assert AnthropicProvider().get_model(None).model == "claude-sonnet-4-5"  # type: ignore[attr-defined]
     assert GeminiProvider().get_model(None).model == "gemini-2.5-flash"  # type: ignore[attr-defined]
     assert isinstance(MultiProvider({"o": OpenAIProvider()}).get_model("o/x"), OpenAIResponsesModel)
+
+
+@pytest.mark.parametrize("by_name", [False, True], ids=["model", "name"])
+async def test_spans_name_the_provider_as_the_conventions_do(
+    claude_server: AnthropicServer, gemini_server: GeminiServer, by_name: bool
+) -> None:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    tracer_provider = TracerProvider()
+    tracer_provider.add_span_processor(SimpleSpanProcessor(exporter))
+    provider = MultiProvider(
+        anthropic_client=claude_server.client(), genai_client=gemini_server.client()
+    )
+    config = RunConfig(model_provider=provider, tracer_provider=tracer_provider)
+    claude_server.script(ClaudeTurn(text="c"))
+    gemini_server.script(GeminiTurn(text="g"))
+    claude_model = "anthropic/claude-test" if by_name else claude_server.model()
+    gemini_model = "gemini/gemini-test" if by_name else gemini_server.model()
+
+    await Runner.run(Agent("claude", model=claude_model), "hi", run_config=config)
+    await Runner.run(Agent("gemini", model=gemini_model), "hi", run_config=config)
+
+    named = {
+        (span.name.split(" ")[0], dict(span.attributes or {}).get("gen_ai.provider.name"))
+        for span in exporter.get_finished_spans()
+        if span.name.startswith(("chat", "invoke_agent"))
+    }
+    assert named == {
+        ("chat", "anthropic"),
+        ("chat", "gcp.gemini"),
+        ("invoke_agent", "anthropic"),
+        ("invoke_agent", "gcp.gemini"),
+    }

@@ -336,6 +336,9 @@ async def test_a_tool_error_reaches_claude_as_a_tool_result(server: AnthropicSer
     assert answer["type"] == "tool_result"
     assert answer["tool_use_id"] == "toolu_1"
     assert "broken" in answer["content"]
+    assert answer["is_error"] is True
+    fine = body(server, 1)["messages"][1]  # a call that worked carries no is_error
+    assert "is_error" not in str(fine)
 
 
 async def test_images_in_the_input_become_image_blocks(server: AnthropicServer) -> None:

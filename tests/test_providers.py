@@ -229,3 +229,36 @@ async def test_spans_name_the_provider_as_the_conventions_do(
         ("invoke_agent", "anthropic"),
         ("invoke_agent", "gcp.gemini"),
     }
+
+
+@function_tool
+def broken(city: str) -> str:
+    """A tool that fails.
+
+    Args:
+        city: The city's name.
+    """
+    raise RuntimeError("no data")
+
+
+@pytest.mark.parametrize("api", ["responses", "chat"])
+async def test_a_failed_call_is_marked_for_claude_and_gemini_but_not_sent_to_openai(
+    openai_server: ScriptedServer, gemini_server: GeminiServer, api: str
+) -> None:
+    from .gemini_server import FunctionCall
+
+    gemini_server.script(GeminiTurn(calls=[FunctionCall("broken", {"city": "Oslo"})]))
+    gemini_server.script(GeminiTurn(text="Sorry."))
+    openai_server.script(OpenAITurn(text="Sorry again."))
+    gemini = Agent("gemini", tools=[broken], model=gemini_server.model())
+    gpt = Agent("gpt", model=openai_server.model(api))
+
+    first = await Runner.run(gemini, "Oslo?")
+    answer = gemini_server.requests[1]["body"]["contents"][-1]["parts"][0]["functionResponse"]
+    second = await Runner.run(gpt, [*first.to_input_list(), {"role": "user", "content": "?"}])
+
+    assert "error" in answer["response"]  # Gemini's spelling of a failed call
+    assert "output" not in answer["response"]
+    assert any(item.get("is_error") for item in first.to_input_list())
+    assert second.final_output == "Sorry again."
+    assert "is_error" not in str(openai_server.requests[0]["body"])

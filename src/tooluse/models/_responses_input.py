@@ -163,6 +163,8 @@ def _add_items(converted: _Input, items: list[Item], first: int) -> None:
         elif kind == "function_call_output":
             required_text(item.get("call_id"), "call_id", error)
             _check_output(item.get("output"), error)
+            if "is_error" in item:  # tooluse's mark of a failed call: the API has no such field
+                item = {key: value for key, value in item.items() if key != "is_error"}
         converted.items.append(item)  # every other item (reasoning, hosted tools, ...) as it is
 
 

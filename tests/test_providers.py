@@ -262,3 +262,14 @@ async def test_a_failed_call_is_marked_for_claude_and_gemini_but_not_sent_to_ope
     assert any(item.get("is_error") for item in first.to_input_list())
     assert second.final_output == "Sorry again."
     assert "is_error" not in str(openai_server.requests[0]["body"])
+
+
+def test_tooluse_chat_without_an_openai_key_keeps_models_named_for_other_providers() -> None:
+    from tooluse.cli._chat import offline_run_config
+
+    claude = Agent("claude", model="anthropic/claude-sonnet-4-5")
+    gpt = Agent("gpt", model="gpt-4.1", handoffs=[claude])
+
+    assert offline_run_config(claude, environ={}).model is None  # its own key, its own SDK
+    assert offline_run_config(gpt, environ={}).model is not None  # TestModel: no OpenAI key
+    assert offline_run_config(gpt, environ={"OPENAI_API_KEY": "k"}).model is None

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncGenerator, Awaitable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..core._context import InputTokensDetails, OutputTokensDetails, Usage
 from ..core._settings import ModelSettings
@@ -143,7 +143,12 @@ class AnthropicModel(Model):
         blocks = [_reply_block(block) for block in content]
         status, reason = _ending(message.stop_reason)
         return ModelResponse(
-            reply_items(blocks), _usage(message.usage), message.id, status, reason, message.model
+            reply_items(blocks),
+            _usage(_counts(message.usage)),
+            message.id,
+            status,
+            reason,
+            message.model,
         )
 
     async def stream_response(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
@@ -318,23 +323,37 @@ def _reply_block(block: Any) -> ReplyBlock:
     return ReplyBlock(kind)
 
 
-def _ending(stop_reason: str | None) -> tuple[Any, str | None]:
+def _ending(stop_reason: str | None) -> tuple[Literal["completed", "incomplete"], str | None]:
     if stop_reason in _INCOMPLETE:
         return "incomplete", stop_reason
     return "completed", None
 
 
-def _count(usage: object, name: str) -> int:
-    value = getattr(usage, name, None)
-    return value if isinstance(value, int) else 0
+_COUNTS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_input_tokens",
+    "cache_creation_input_tokens",
+)
+"""The counts of Anthropic's usage that tooluse reads."""
 
 
-def _usage(usage: object) -> Usage:
+def _counts(usage: object) -> dict[str, int]:
+    """The counts an SDK `Usage` (or a streamed event's usage) holds."""
+    found: dict[str, int] = {}
+    for name in _COUNTS:
+        value = getattr(usage, name, None)
+        if isinstance(value, int):
+            found[name] = value
+    return found
+
+
+def _usage(counts: dict[str, int]) -> Usage:
     """One request's usage: Anthropic counts cache reads and writes apart from `input_tokens`."""
-    read = _count(usage, "cache_read_input_tokens")
-    written = _count(usage, "cache_creation_input_tokens")
-    input_tokens = _count(usage, "input_tokens") + read + written
-    output_tokens = _count(usage, "output_tokens")
+    read = counts.get("cache_read_input_tokens", 0)
+    written = counts.get("cache_creation_input_tokens", 0)
+    input_tokens = counts.get("input_tokens", 0) + read + written
+    output_tokens = counts.get("output_tokens", 0)
     return Usage(
         requests=1,
         input_tokens=input_tokens,
@@ -395,26 +414,11 @@ class _StreamedReply:
         return None
 
     def _take_usage(self, usage: object) -> None:
-        for name in (
-            "input_tokens",
-            "output_tokens",
-            "cache_read_input_tokens",
-            "cache_creation_input_tokens",
-        ):
-            value = getattr(usage, name, None)
-            if isinstance(value, int):
-                self.usage[name] = value  # message_delta's counts are the totals so far
+        self.usage.update(_counts(usage))  # message_delta's counts are the totals so far
 
     def response(self) -> ModelResponse:
         blocks = [self.blocks[index] for index in sorted(self.blocks)]
         status, reason = _ending(self.stop_reason)
         return ModelResponse(
-            reply_items(blocks), _usage(_Counts(self.usage)), self.id, status, reason, self.model
+            reply_items(blocks), _usage(self.usage), self.id, status, reason, self.model
         )
-
-
-class _Counts:
-    """Usage counts read as attributes, as the SDK's `Usage` is."""
-
-    def __init__(self, counts: dict[str, int]) -> None:
-        self.__dict__.update(counts)

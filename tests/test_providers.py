@@ -180,7 +180,7 @@ async def test_claudes_thinking_is_left_out_when_it_hands_off_to_openai(
     assert "sunny in Paris" in str(history)  # the tool's output came along
 
 
-def test_importing_tooluse_imports_no_provider_sdk_but_openais_types() -> None:
+def test_importing_tooluse_imports_neither_anthropic_nor_google_genai() -> None:
     code = (
         "import sys, tooluse, tooluse.models\n"
         "loaded = [m for m in ('anthropic', 'google.genai') if m in sys.modules]\n"

@@ -17,7 +17,9 @@ A comment after a `print(...)` on its line, or comment lines right below a line 
 equal a whole line of what the block printed, in order; a promise ending in `...` means a
 line starting with what comes before it. Snippets (pymdownx.snippets, as the example pages
 use to show a script) are included, as the site does. No block may reach OpenAI: the key
-is unset, so a block that needs a model uses a scripted one.
+is unset, so a block that needs a model uses a scripted one; the pages on Claude and Gemini
+call the SDKs' default clients, which reach local servers that speak their APIs
+(`ANTHROPIC_BASE_URL`, `GOOGLE_GEMINI_BASE_URL`).
 
 docs/tracing.md sends spans over OTLP: the tests run a collector on 127.0.0.1 and point
 `OTEL_EXPORTER_OTLP_ENDPOINT` at it, and put back OpenTelemetry's global tracer provider
@@ -289,9 +291,37 @@ def test_the_tracing_page_sends_its_spans_to_the_collector(otlp_collector: Colle
     assert names == {"invoke_workflow Agent workflow", "invoke_agent greeter", "chat test"}
 
 
+@pytest.fixture(scope="module")
+def provider_servers() -> Iterator[tuple[str, str]]:
+    """Local Messages and generateContent servers, for the pages on Claude and Gemini."""
+    from .anthropic_server import AnthropicServer
+    from .anthropic_server import tool_user as claude_tool_user
+    from .gemini_server import GeminiServer
+    from .gemini_server import tool_user as gemini_tool_user
+
+    claude, gemini = AnthropicServer(claude_tool_user), GeminiServer(gemini_tool_user)
+    claude.start()
+    gemini.start()
+    try:
+        yield claude.base_url, gemini.base_url
+    finally:
+        claude.stop()
+        gemini.stop()
+
+
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
-def test_every_python_block_of_the_page_runs(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_python_block_of_the_page_runs(
+    page: Path, monkeypatch: pytest.MonkeyPatch, provider_servers: tuple[str, str]
+) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    # The SDKs' default clients (AnthropicModel or GeminiModel without a client) reach the
+    # local servers, as they would reach the APIs with a key set.
+    claude_url, gemini_url = provider_servers
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "docs-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", claude_url)
+    monkeypatch.setenv("GEMINI_API_KEY", "docs-key")
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", gemini_url)
     monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])  # restored after
     blocks = python_blocks(page)
     if blocks and continues(blocks[0]):

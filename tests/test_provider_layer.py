@@ -18,7 +18,7 @@ SRC = Path(__file__).parent.parent / "src"
 PACKAGE = SRC / "tooluse"
 MODELS = PACKAGE / "models"
 
-PROVIDER_SDKS = ("openai",)
+PROVIDER_SDKS = ("openai", "anthropic", "google")
 """The top-level packages of the providers' SDKs the models wrap."""
 
 SYS_MODULES_READERS = {

@@ -12,7 +12,8 @@ or, with `--session ID`, in a `SQLiteSession` in `--db FILE`, where the next
 
 Without `OPENAI_API_KEY`, an agent whose model is given by name (or left to the
 default) runs on `tooluse.testing.TestModel`, as the README's first example does;
-an agent with a `Model` object of its own keeps it.
+an agent with a `Model` object of its own keeps it, and so does one named for another
+provider (`"anthropic/..."`, `"gemini/..."`), whose SDK reads its own key.
 """
 
 from __future__ import annotations
@@ -149,13 +150,17 @@ def offline_run_config(agent: Agent[object], environ: dict[str, str] | None = No
     """
     if (os.environ if environ is None else environ).get("OPENAI_API_KEY"):
         return RunConfig()
-    if any(not _has_model_object(each) for each in _reachable(agent)):
+    if any(_needs_openai_key(each) for each in _reachable(agent)):
         return RunConfig(model=TestModel())
     return RunConfig()
 
 
-def _has_model_object(agent: Agent[object]) -> bool:
-    return agent.model is not None and not isinstance(agent.model, str)
+def _needs_openai_key(agent: Agent[object]) -> bool:
+    """Whether the agent's model is OpenAI's by name: the default, a bare name, `openai/`."""
+    model = agent.model
+    if isinstance(model, str):
+        return "/" not in model or model.startswith("openai/")
+    return model is None
 
 
 def _reachable(agent: Agent[object]) -> list[Agent[object]]:

@@ -21,6 +21,7 @@ from typing import Any, Literal, cast
 from ..agents._agent import Agent
 from ..exceptions import ToolDefinitionWarning, UserError
 from ..schema._callables import unwrapped
+from ..schema._dialects import Provider, provider_findings
 from ..schema._lints import Finding, duplicate_name_findings
 from ..schema._strict_rules import check_tool_name
 from ..tools._function_tool import FunctionTool
@@ -93,13 +94,17 @@ class _Loaded:
     """The module's agents that list MCP servers."""
 
 
-def check_targets(targets: Sequence[str], *, mcp: bool = True) -> list[CheckReport]:
+def check_targets(
+    targets: Sequence[str], *, mcp: bool = True, provider: Provider | None = None
+) -> list[CheckReport]:
     """Import files, the `.py` files of folders, and modules, and lint their tools.
 
     Args:
         targets: `path/to/file.py`, `path/to/folder`, `package.module`, with `:NAME` for one tool.
         mcp: Connect to the MCP servers the modules hold (at module level, or in an
             agent's tools), and report how each of their tools is sent.
+        provider: Report, per tool, what this provider would refuse and what its schema
+            dialect rewrote; None for the usual findings only.
 
     Returns:
         One report per file or module, each checked once; a package named as a
@@ -109,7 +114,9 @@ def check_targets(targets: Sequence[str], *, mcp: bool = True) -> list[CheckRepo
         importing) is reported as errors, one per problem (`tool-name` for its
         name, else `definition`); a target that cannot be imported at all has
         its `problem` set. An MCP server is checked once, with the first
-        target that holds it.
+        target that holds it. With a `provider`, each tool also gets what that
+        provider would refuse, and what its schema dialect rewrote
+        (`schema/_dialects.py`).
     """
     with warnings.catch_warnings():
         # Decoration warns about a tool's errors; here they are findings, printed once.
@@ -118,6 +125,9 @@ def check_targets(targets: Sequence[str], *, mcp: bool = True) -> list[CheckRepo
     _each_failure_once([item.report for item in loaded])
     _keep_each_tool_once(loaded)
     reports = [_lint(item) for item in loaded]
+    if provider is not None:
+        for item in loaded:
+            item.report.findings.extend(_for_provider(item.tools, provider))
     if mcp:
         _check_servers(loaded)
     return reports
@@ -334,6 +344,17 @@ def _lint(item: _Loaded) -> CheckReport:
         report.findings.extend(duplicate_name_findings(tool.name for tool in offered))
     report.findings = list(dict.fromkeys(report.findings))  # a clash seen twice is one finding
     return report
+
+
+def _for_provider(tools: list[FunctionTool], provider: Provider) -> list[Finding]:
+    found: list[Finding] = []
+    for tool in tools:
+        place = _defined_at(tool)
+        findings = provider_findings(
+            tool.name, tool.params_json_schema, tool.strict_json_schema, provider
+        )
+        found.extend(replace(finding, **place) for finding in findings)
+    return found
 
 
 def _tool_lists(values: Iterable[object]) -> Iterator[list[FunctionTool]]:

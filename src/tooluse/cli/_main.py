@@ -1,11 +1,14 @@
 """The `tooluse` command line.
 
 - `tooluse schema PATH_OR_MODULE[:NAME] [--api chat|responses] [--no-strict]` prints tool params.
-- `tooluse check TARGET... [--json] [--no-mcp]` lints the tools of files, folders and
+- `tooluse check TARGET... [--json] [--no-mcp] [--provider openai|anthropic|gemini]` lints
+  the tools of files, folders and
   modules (`TARGET` as pre-commit passes them, optionally `:NAME`): every finding, then
   the targets that could not be checked, then a count. The MCP servers a module
   holds are connected to and each of their tools reported, unless `--no-mcp`. Exit 1
-  on errors or an unusable target, 0 when there are only warnings (and notes).
+  on errors or an unusable target, 0 when there are only warnings (and notes). With
+  `--provider`, each tool also gets what that provider would refuse (errors) and what
+  was rewritten for its schema dialect (notes).
 - `tooluse serve TARGET... [--transport stdio|http] [--host 127.0.0.1] [--port N]
   [--token T] [--allow-host NAME]... [--allow-unauthenticated]` serves the tools of
   files and modules over MCP (needs `tooluse[mcp]`); HTTP listens on loopback unless
@@ -40,6 +43,7 @@ from typing import get_args
 from .._version import __version__
 from ..exceptions import UserError
 from ..models._tool_params import chat_completions_tool_param, responses_tool_param
+from ..schema._dialects import PROVIDERS, Provider
 from ..tools._function_tool import FunctionTool
 from ._chat import DEFAULT_DB, run_chat
 from ._check import CheckReport, Kind, check_targets
@@ -80,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "check":
-        return _check(args.targets, as_json=args.json, mcp=not args.no_mcp)
+        return _check(args.targets, as_json=args.json, mcp=not args.no_mcp, provider=args.provider)
     try:
         if args.command == "serve":
             return _serve(args)
@@ -204,8 +208,8 @@ def _port(text: str) -> int:
     return port
 
 
-def _check(targets: list[str], *, as_json: bool, mcp: bool) -> int:
-    reports = check_targets(targets, mcp=mcp)
+def _check(targets: list[str], *, as_json: bool, mcp: bool, provider: Provider | None) -> int:
+    reports = check_targets(targets, mcp=mcp, provider=provider)
     unusable = [report for report in reports if report.problem is not None]
     errors = sum(report.errors for report in reports)
     findings = [finding for report in reports for finding in report.findings]
@@ -272,6 +276,11 @@ def _parser() -> argparse.ArgumentParser:
         "targets", nargs="+", help=".py files, folders (searched for .py files) or modules"
     )
     check.add_argument("--json", action="store_true", help="print one JSON document")
+    check.add_argument(
+        "--provider",
+        choices=PROVIDERS,
+        help="also say, per tool, what this provider would refuse and what was rewritten for it",
+    )
     check.add_argument(
         "--no-mcp", action="store_true", help="do not connect to the MCP servers found"
     )

@@ -31,6 +31,9 @@ class InputTokensDetails:
 
     cached_tokens: int = 0
     """Input tokens read from the provider's prompt cache (billed at a lower rate)."""
+    cache_write_tokens: int = 0
+    """Input tokens written to the provider's prompt cache (Anthropic bills them at a
+    higher rate; providers that cache by themselves report none)."""
 
 
 @dataclass
@@ -110,6 +113,9 @@ class Usage:
         self.output_tokens += other.output_tokens
         self.total_tokens += other.total_tokens
         self.input_tokens_details.cached_tokens += other.input_tokens_details.cached_tokens
+        self.input_tokens_details.cache_write_tokens += (
+            other.input_tokens_details.cache_write_tokens
+        )
         self.output_tokens_details.reasoning_tokens += other.output_tokens_details.reasoning_tokens
         self.tool_calls += other.tool_calls
         self.request_usage_entries.extend(other.request_usage_entries)
@@ -131,7 +137,10 @@ class Usage:
             self.input_tokens,
             self.output_tokens,
             self.total_tokens,
-            InputTokensDetails(self.input_tokens_details.cached_tokens),
+            InputTokensDetails(
+                self.input_tokens_details.cached_tokens,
+                self.input_tokens_details.cache_write_tokens,
+            ),
             OutputTokensDetails(self.output_tokens_details.reasoning_tokens),
             model,
             agent_name,

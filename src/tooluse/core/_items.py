@@ -127,6 +127,10 @@ class FunctionCallOutputItem(TypedDict):
     type: Literal["function_call_output"]
     call_id: str
     output: str | list[InputPart]
+    is_error: NotRequired[bool]
+    """True when the call failed and `output` says why: Claude receives it as the tool
+    result's `is_error`, Gemini as the response's `error`; OpenAI's APIs have no such
+    field and get the item without it."""
 
 
 def is_function_call(item: Item) -> TypeGuard[FunctionCallItem]:
@@ -216,19 +220,29 @@ def function_call(
     return item
 
 
-def function_call_output(call_id: str, output: str | list[InputPart]) -> FunctionCallOutputItem:
+def function_call_output(
+    call_id: str, output: str | list[InputPart], *, is_error: bool = False
+) -> FunctionCallOutputItem:
     """A tool's output for the model.
 
     Args:
         call_id: The id of the call it answers.
         output: The text the model receives, or its input parts (`input_text`,
             `input_image`, `input_file`).
+        is_error: Whether the call failed (the output says why); recorded only when True.
 
     Returns:
         A Responses `function_call_output` item.
     """
     # The keys in openai-agents' order, so that the items print alike.
-    return {"call_id": call_id, "output": output, "type": "function_call_output"}
+    item: FunctionCallOutputItem = {
+        "call_id": call_id,
+        "output": output,
+        "type": "function_call_output",
+    }
+    if is_error:
+        item["is_error"] = True
+    return item
 
 
 def message_text(item: Item) -> str | None:

@@ -34,6 +34,10 @@ class ModelSettings:
     reasoning: Any = None
     """Reasoning options for reasoning models: `openai.types.shared.Reasoning` or its dict
     (`{"effort": "low"}`); Chat Completions receives the effort as `reasoning_effort`."""
+    thinking_budget: int | None = None
+    """Tokens the model may spend thinking before it answers: turns on Anthropic's
+    extended thinking (at least 1,024) and sets Gemini's thinking budget (0 turns it
+    off); None leaves the model's default. OpenAI models take `reasoning` instead."""
     verbosity: Literal["low", "medium", "high"] | None = None
     """How much the model says."""
     truncation: Literal["auto", "disabled"] | None = None

@@ -1,9 +1,10 @@
-"""Models the runner calls: the `Model` seam, `ModelProvider`, and the OpenAI models.
+"""Models the runner calls: the `Model` seam, `ModelProvider`, OpenAI, Anthropic and Gemini.
 
 Imports: `core`, `exceptions`, `schema`, `tools` (a request offers tools); never agents or
 the run loop.
 """
 
+from ._anthropic import AnthropicModel
 from ._base import (
     Model,
     ModelRequest,
@@ -25,16 +26,23 @@ from ._defaults import (
     set_default_openai_client,
     set_default_openai_key,
 )
-from ._provider import ModelProvider, OpenAIProvider, resolve_model
+from ._gemini import GeminiModel
+from ._multi import AnthropicProvider, GeminiProvider, MultiProvider, resolve_model
+from ._provider import ModelProvider, OpenAIProvider
 from ._responses import OpenAIResponsesModel
 
 __all__ = [
     "DEFAULT_MODEL",
+    "AnthropicModel",
+    "AnthropicProvider",
+    "GeminiModel",
+    "GeminiProvider",
     "Model",
     "ModelProvider",
     "ModelRequest",
     "ModelResponse",
     "ModelTransportError",
+    "MultiProvider",
     "OpenAIChatCompletionsModel",
     "OpenAIProvider",
     "OpenAIResponsesModel",

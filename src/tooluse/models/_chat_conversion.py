@@ -23,6 +23,7 @@ data) is typed `object`: the API checks it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypeAlias, TypedDict
 
@@ -41,6 +42,7 @@ from ._input import (
     content_parts,
     describe,
     fields_of,
+    from_another_provider,
     is_list,
     message_role,
     part_list,
@@ -48,6 +50,8 @@ from ._input import (
     tool_calls,
     with_extras,
 )
+
+logger = logging.getLogger("tooluse.models")
 
 __all__ = [
     "ChatAssistantMessage",
@@ -235,6 +239,8 @@ def _add_messages(messages: list[Message], items: list[Item], first: int) -> Non
         elif kind in _OUTPUTS:
             messages.append(_tool_message(item, error))
             calls = None
+        elif from_another_provider(item):  # Claude's thinking, Gemini's thought signatures
+            logger.debug("input[%d] (%s) came from another provider: left out", index, kind)
         else:
             raise error(
                 "only the Responses API knows this item (it comes from a hosted tool or "

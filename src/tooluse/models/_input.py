@@ -32,6 +32,7 @@ __all__ = [
     "content_parts",
     "describe",
     "fields_of",
+    "from_another_provider",
     "is_list",
     "is_object",
     "message_role",
@@ -115,6 +116,24 @@ def as_item(index: int, value: object, api: str) -> Item:
         'Give each item as a dict, e.g. {"role": "user", "content": "..."}, or the whole '
         "input as one string",
     )
+
+
+def from_another_provider(item: Item, provider: str = "openai") -> bool:
+    """Whether an item holds what only another provider's model reads back.
+
+    Claude's thinking and Gemini's thought signatures are kept as `reasoning` items
+    whose `provider_data` names their provider: in a conversation handed over to
+    another provider's model they are left out, as that provider could not read them.
+
+    Args:
+        item: A conversation item.
+        provider: The provider the request is for.
+
+    Returns:
+        True for an item whose `provider_data` names another provider.
+    """
+    data: object = item.get("provider_data")
+    return is_object(data) and data.get("provider", provider) != provider
 
 
 def describe(item: Item) -> str:

@@ -3,9 +3,9 @@
 A run asks its `RunConfig.model_provider` for the model an agent (or the run's
 config) names; the Temporal plugin takes the same object for its model activity,
 and `tooluse chat` uses it too. A `Model` object given where a name could be is used
-as it is. The default provider, `OpenAIProvider`, resolves every name to an OpenAI
-model on the default client and API (`set_default_openai_client`,
-`set_default_openai_api`).
+as it is. `OpenAIProvider` resolves every name to an OpenAI model on the default
+client and API (`set_default_openai_client`, `set_default_openai_api`); the default
+provider, `MultiProvider` (`_multi.py`), sends it the names without a prefix.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ._responses import OpenAIResponsesModel
 if TYPE_CHECKING:  # imported on first use: importing openai costs 0.3 s
     from openai import AsyncOpenAI
 
-__all__ = ["DEFAULT_PROVIDER", "ModelProvider", "OpenAIProvider", "resolve_model"]
+__all__ = ["ModelProvider", "OpenAIProvider"]
 
 
 class ModelProvider(ABC):
@@ -80,22 +80,3 @@ class OpenAIProvider(ModelProvider):
         if responses:
             return OpenAIResponsesModel(name, self.openai_client)
         return OpenAIChatCompletionsModel(name, self.openai_client)
-
-
-DEFAULT_PROVIDER = OpenAIProvider()
-"""The provider of a run whose config names none."""
-
-
-def resolve_model(model: str | Model | None, provider: ModelProvider | None = None) -> Model:
-    """A `Model` as it is, or the provider's model for a name (None: the default model).
-
-    Args:
-        model: A model name, a model, or None.
-        provider: Resolves names; None uses `OpenAIProvider()`.
-
-    Returns:
-        The model to call.
-    """
-    if isinstance(model, Model):
-        return model
-    return (provider or DEFAULT_PROVIDER).get_model(model)

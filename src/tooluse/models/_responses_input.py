@@ -19,6 +19,7 @@ input gave.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Literal, TypedDict
 
@@ -40,6 +41,7 @@ from ._input import (
     content_parts,
     describe,
     fields_of,
+    from_another_provider,
     is_list,
     is_object,
     message_role,
@@ -48,6 +50,8 @@ from ._input import (
     tool_calls,
     with_extras,
 )
+
+logger = logging.getLogger("tooluse.models")
 
 __all__ = [
     "CustomToolCallItem",
@@ -148,6 +152,9 @@ def _add_items(converted: _Input, items: list[Item], first: int) -> None:
         if kind == "message":
             converted.items.extend(_message(item, error, custom_calls))
             continue
+        if from_another_provider(item):  # Claude's thinking, Gemini's thought signatures
+            logger.debug("input[%d] (%s) came from another provider: left out", index, kind)
+            continue
         if kind == "custom_tool_call":
             custom_calls.add(item.get("call_id", ""))
         elif kind == "function_call":
@@ -156,6 +163,8 @@ def _add_items(converted: _Input, items: list[Item], first: int) -> None:
         elif kind == "function_call_output":
             required_text(item.get("call_id"), "call_id", error)
             _check_output(item.get("output"), error)
+            if "is_error" in item:  # tooluse's mark of a failed call: the API has no such field
+                item = {key: value for key, value in item.items() if key != "is_error"}
         converted.items.append(item)  # every other item (reasoning, hosted tools, ...) as it is
 
 

@@ -35,7 +35,8 @@ class RunConfig:
     """The model every agent of the run uses, instead of its own."""
     model_provider: ModelProvider | None = None
     """Resolves model names (the agents', or `model` above) to models; None uses
-    `OpenAIProvider()`. The Temporal plugin takes the same object."""
+    `MultiProvider()` (`"anthropic/..."`, `"gemini/..."`; a bare name is OpenAI's). The
+    Temporal plugin takes the same object."""
     model_settings: ModelSettings | None = None
     """Settings that win over each agent's where they are set."""
     max_tool_errors: int = 3

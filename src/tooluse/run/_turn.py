@@ -398,7 +398,7 @@ def _answer(answers: dict[str, Item], outcome: GroupOutcome) -> None:
     call_id = outcome.group.call_id
     parts = outcome.parts
     output = valid_text(outcome.output) if parts is None else parts
-    answers[call_id] = function_call_output(call_id, output)
+    answers[call_id] = function_call_output(call_id, output, is_error=outcome.failed)
 
 
 def _only_text(outcome: ToolOutcome) -> bool:

@@ -22,7 +22,7 @@ from temporalio.exceptions import ApplicationError
 from ..core._context import ToolContext
 from ..exceptions import ToolTimeoutError, UserError
 from ..models import Model, ModelProvider, ModelTransportError
-from ..models._provider import DEFAULT_PROVIDER
+from ..models._multi import DEFAULT_PROVIDER
 from ..run._retries import RetryPolicy
 from ..tools._calls import invoke_within, timed_out
 from ..tools._function_tool import FunctionTool
@@ -74,7 +74,7 @@ def model_activity(
     """The model activity: calls the provider's model with the workflow's request.
 
     Args:
-        provider: Gives the model for a name; None uses `OpenAIProvider()`.
+        provider: Gives the model for a name; None uses `MultiProvider()`.
 
     Returns:
         The activity, to register on a worker.

@@ -51,7 +51,7 @@ class TooluseTemporalPlugin(SimplePlugin):
                 workflow). Tools a toolset lists are not collected: pass them in `tools`.
             model_provider: Gives the worker's model for the name an agent asks for: a
                 `ModelProvider` (the object a `RunConfig` takes), or a function of the
-                name; None uses `OpenAIProvider()`.
+                name; None uses `MultiProvider()`.
             activity_options: Timeouts and retries of the model and tool activities.
 
         Raises:

@@ -563,14 +563,22 @@ def _model_name(model: str | Model | None) -> str:
     return name_of(model)
 
 
+_NAMED_PROVIDERS = {"openai": "openai", "anthropic": "anthropic", "gemini": "gcp.gemini"}
+"""`gen_ai.provider.name` of each prefix `MultiProvider` knows."""
+
+
 def _provider(model: object) -> str:
     """`gen_ai.provider.name` of a model or a model's name.
 
-    A model's `provider_name` ("openai" for OpenAI models, and for names, which resolve
-    to them), else the conventions' `_OTHER`.
+    A model's `provider_name` ("openai" for OpenAI models); for a name, its prefix's
+    (`"anthropic/..."`, `"gemini/..."`; a bare name is OpenAI's); else the conventions'
+    `_OTHER`.
     """
-    if model is None or isinstance(model, str):
+    if model is None:
         return "openai"
+    if isinstance(model, str):
+        prefix = model.partition("/")[0] if "/" in model else "openai"
+        return _NAMED_PROVIDERS.get(prefix, OTHER)
     named = getattr(model, "provider_name", None)
     return named if isinstance(named, str) and named else OTHER
 

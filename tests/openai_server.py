@@ -83,6 +83,9 @@ class Turn:
     """Close the connection without answering, as a server that goes away does."""
     linger: float = 0.0
     """Streams only: seconds to keep the stream open after its last event before ending it."""
+    usage: dict[str, Any] | None = None
+    """Responses only: the `usage` to report instead of `USAGE_RESPONSES` (a server that
+    counts each request's tokens, say)."""
 
 
 class _Server(ThreadingHTTPServer):
@@ -273,7 +276,7 @@ def responses_body(
         "parallel_tool_calls": True,
         "tool_choice": "auto",
         "tools": [],
-        "usage": None if in_progress else USAGE_RESPONSES,
+        "usage": None if in_progress else turn.usage or USAGE_RESPONSES,
         "error": None,
         "incomplete_details": None,
     }

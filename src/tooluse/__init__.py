@@ -78,6 +78,7 @@ from .models import (
     set_default_openai_client,
 )
 from .models._tool_params import chat_completions_tool_param, responses_tool_param, tool_namespace
+from .run._context import ContextPolicy
 from .run._limits import UsageLimits
 from .run._result import RunResult, RunResultStreaming
 from .run._retries import RetryPolicy
@@ -121,6 +122,7 @@ __all__ = [
     "CodeInterpreterTool",
     "Computer",
     "ComputerTool",
+    "ContextPolicy",
     "DocstringStyle",
     "FileSearchTool",
     "FilteredToolset",

@@ -22,6 +22,7 @@ from ..agents._agent import Agent, RunHooks, as_agent
 from ..agents._agent_tool import AgentToolCall, runs_agent_tools_with
 from ..agents._handoffs import as_handoffs
 from ..core._context import RunContextWrapper, Usage
+from ..core._context_record import ContextRecord
 from ..core._items import Item, user_message
 from ..core._state import RunState
 from ..core._values import is_whole_number
@@ -505,6 +506,8 @@ class Run:
         if target.input_filter is not None:
             state.filtered_history = target.input_filter(state.conversation())
             state.filtered_at = len(state.new_items)
+            if state.context is not None:  # its positions were in the history replaced
+                state.context = ContextRecord(marks=state.context.marks)
         await self._take_over()
 
     async def _finish(self, step: NextStep) -> RunResult:

@@ -234,9 +234,14 @@ async def test_compaction_is_counted_bounded_watched_and_traced() -> None:
 
     class Hooks(RunHooks[Any]):
         async def on_llm_start(
-            self, context: RunContextWrapper[Any], agent: Agent[Any], system_prompt: Any, items: Any
+            self,
+            context: RunContextWrapper[Any],
+            agent: Agent[Any],
+            system_prompt: Any,
+            input_items: Any,
         ) -> None:
-            seen.append("summary" if items and "conversation so far" in str(items[0]) else "turn")
+            first = str(input_items[0]) if input_items else ""
+            seen.append("summary" if "conversation so far" in first else "turn")
 
     policy = ContextPolicy(
         max_input_tokens=3_500,

@@ -107,9 +107,7 @@ async def _tokens(
 async def _counted(
     policy: ContextPolicy, model: Model, request: ModelRequest, view: list[Item]
 ) -> int:
-    """The whole request's tokens: the model's count if the policy asks and it can, else
-    the estimate.
-    """
+    """The whole request's tokens: the model's count if asked for and given, else estimated."""
     if policy.count_with_model:
         counted = await model.count_tokens(replace(request, input=view))
         if counted is not None:

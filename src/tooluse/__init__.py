@@ -36,6 +36,7 @@ from .core._items import TResponseInputItem
 from .core._settings import ModelSettings
 from .core._state import RunState, ToolApproval
 from .exceptions import (
+    ContextWindowExceeded,
     InputGuardrailTripwireTriggered,
     MaxTurnsExceeded,
     ModelBehaviorError,
@@ -123,6 +124,7 @@ __all__ = [
     "Computer",
     "ComputerTool",
     "ContextPolicy",
+    "ContextWindowExceeded",
     "DocstringStyle",
     "FileSearchTool",
     "FilteredToolset",

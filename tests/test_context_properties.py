@@ -151,7 +151,9 @@ async def test_every_request_keeps_calls_and_outputs_together(
             run_input, agent = state, result.last_agent
         assert result.final_output == "the end"
     except ContextWindowExceeded as error:
-        assert error.tokens > policy.max_input_tokens
+        stopped = error.tokens  # the request that could not fit was never sent
+        event("stopped: cannot fit")
+        assert stopped > policy.max_input_tokens
     for what in sorted(script.seen):
         event(what)
     assert script.problems == []

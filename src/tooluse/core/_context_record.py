@@ -43,6 +43,8 @@ class ContextRecord:
     and their outputs, so the agent answering still sees how it got the conversation."""
     trimmed: dict[str, int] = field(default_factory=dict[str, int])
     """Tool outputs cut short: the characters kept, by position (as text, for JSON)."""
+    trim_checked: int = 0
+    """Positions below this were looked at for trimming already (trimmed, or too short)."""
     measured_tokens: int | None = None
     """The input tokens the provider reported for the last request sent with this view;
     None once the view has changed since."""

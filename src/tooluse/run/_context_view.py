@@ -14,7 +14,7 @@ import json
 from ..core._context_record import ContextRecord, summary_message, trimmed_output
 from ..core._items import Item
 
-__all__ = ["context_view", "handoff_positions", "is_output", "turn_starts"]
+__all__ = ["ViewCache", "context_view", "handoff_positions", "is_output", "recent_start"]
 
 
 def context_view(history: list[Item], record: ContextRecord | None) -> list[Item]:
@@ -53,40 +53,92 @@ def is_output(item: Item) -> bool:
         True if it does.
     """
     kind = item.get("type")
-    return isinstance(kind, str) and kind.endswith("_output")
+    return type(kind) is str and kind.endswith("_output")
 
 
-def turn_starts(history: list[Item]) -> list[int]:
-    """The positions where a turn begins, in order (0 when the history is not empty).
+def recent_start(history: list[Item], keep: int) -> int:
+    """Where the last `keep` turns begin: the policy changes nothing from there on.
 
     A turn is a user message, or a model response and its calls' outputs. A position
-    counts only if every call before it has its output before it, and the item
-    before it is no reasoning item (a reasoning item goes with what follows it).
+    begins one only if every call before it has its output before it, and the item
+    before it is no reasoning item (a reasoning item goes with what follows it). The
+    walk starts from the end and reads only the turns it keeps.
 
     Args:
         history: The history.
+        keep: How many turns to keep (`ContextPolicy.keep_recent_turns`).
 
     Returns:
-        The positions.
+        The position; 0 when the history holds no more turns than that, the history's
+        length when `keep` is 0.
     """
-    open_calls: set[object] = set()
-    starts: list[int] = [0] if history else []
-    previous: Item | None = None
-    for index, item in enumerate(history):
+    if keep == 0:
+        return len(history)
+    unmatched: set[object] = set()  # outputs from here on whose calls come before here
+    found = 0
+    for index in range(len(history) - 1, 0, -1):
+        item, previous = history[index], history[index - 1]
+        if is_output(item):
+            unmatched.add(item.get("call_id"))
+            continue
+        unmatched.discard(item.get("call_id"))
         if (
-            previous is not None
-            and not open_calls
-            and not is_output(item)
+            not unmatched
             and previous.get("type") != "reasoning"
             and (is_output(previous) or item.get("role") == "user")
         ):
-            starts.append(index)
-        if is_output(item):
-            open_calls.discard(item.get("call_id"))
-        elif "call_id" in item:
-            open_calls.add(item["call_id"])
-        previous = item
-    return starts
+            found += 1
+            if found == keep:
+                return index
+    return 0
+
+
+class ViewCache:
+    """The last view a run sent, to extend with the items added since rather than rebuild."""
+
+    __slots__ = ("context", "length", "version", "view")
+
+    def __init__(self) -> None:
+        self.context: ContextRecord | None = None
+        self.version = (0, 0)
+        self.length = 0
+        self.view: list[Item] = []
+
+    def get(self, history: list[Item], context: ContextRecord | None) -> list[Item]:
+        """The view of `history`: the last one extended, when nothing else has changed.
+
+        Args:
+            history: The history the agent sees now.
+            context: The state's record.
+
+        Returns:
+            The view (a list of its own, never `history` when the record changed it).
+        """
+        if context is None or (context.summary is None and not context.trimmed):
+            return history
+        if (
+            context is self.context
+            and self.version == _version(context)
+            and self.length <= len(history)
+        ):
+            return [*self.view, *history[self.length :]]
+        return context_view(history, context)
+
+    def keep(self, history: list[Item], context: ContextRecord | None, view: list[Item]) -> None:
+        """Remember the view sent for `history`.
+
+        Args:
+            history: The history.
+            context: The record the view was made by.
+            view: The view.
+        """
+        self.context, self.version = context, _version(context) if context else (0, 0)
+        self.length, self.view = len(history), view
+
+
+def _version(context: ContextRecord) -> tuple[int, int]:
+    """Changes only when the record does: it only adds trims, and summaries are counted."""
+    return context.compactions, len(context.trimmed)
 
 
 def handoff_positions(history: list[Item], end: int) -> list[int]:

@@ -25,12 +25,15 @@ from ..exceptions import ContextWindowExceeded
 from ..models import Model, ModelRequest
 from ._compaction import summarise
 from ._context import ContextPolicy
-from ._context_view import context_view, handoff_positions, is_output, turn_starts
+from ._context_view import ViewCache, context_view, handoff_positions, is_output, recent_start
 from ._record import RunRecord
 from ._scope import AgentSetup, RunSetup
-from ._token_estimate import item_tokens, items_tokens, overhead_tokens
+from ._token_estimate import CHARS_PER_TOKEN, item_tokens, items_tokens, overhead_tokens
 
-__all__ = ["fit_context", "measured"]
+__all__ = ["HEADROOM", "fit_context", "fits_as_it_is", "measured"]
+
+HEADROOM = 4
+"""Trimming goes on until the request is this fraction (1/4) of the budget under it."""
 
 
 async def fit_context(
@@ -54,21 +57,56 @@ async def fit_context(
     policy = run.config.context
     assert policy is not None  # the loop calls this step only with a policy
     state, history = record.state, request.input
+    views = record.context_views
+    if views is None:
+        views = record.context_views = ViewCache()
     context = state.context
-    view = context_view(history, context)
+    view = views.get(history, context)
     tokens = await _tokens(policy, model, request, history, view, context)
     if tokens > policy.max_input_tokens:
         if context is None:
             context = state.context = ContextRecord()
-        view, tokens = await _make_room(run, record, setup, model, request, tokens)
-        context.measured_tokens = tokens
-    elif context is not None and context.measured_items != len(history):
-        context.measured_tokens = tokens
-    if context is not None:
-        context.measured_items = len(history)
-    elif tokens:  # the first estimate: later requests add to it
-        state.context = ContextRecord(measured_tokens=tokens, measured_items=len(history))
-    return request if view is history else replace(request, input=view)
+        view, tokens = await _make_room(run, record, setup, model, request, view, tokens)
+    if context is None:
+        context = state.context = ContextRecord()
+    context.measured_tokens, context.measured_items = tokens, len(history)
+    views.keep(history, context, view)
+    request.input = view  # the request is this call's own, made just before
+    return request
+
+
+def fits_as_it_is(policy: ContextPolicy, record: RunRecord, request: ModelRequest) -> bool:
+    """The common case, in one call and no coroutine: the request fits with what was sent.
+
+    The history only grew since the last request, and the tokens then measured plus an
+    estimate of the items added since are within the budget. Then the request's input
+    becomes the view (the last one, extended) and the measure is moved on.
+
+    Args:
+        policy: The run's policy.
+        record: The run's record.
+        request: The request, with the whole history the agent sees.
+
+    Returns:
+        Whether it did so; False leaves the request to `fit_context`.
+    """
+    context, history = record.state.context, request.input
+    if context is None or policy.count_with_model:
+        return False
+    measured, since = context.measured_tokens, context.measured_items
+    if measured is None or since > len(history):
+        return False
+    tokens = measured + items_tokens(history[since:])  # the items added are never trimmed
+    if tokens > policy.max_input_tokens:
+        return False
+    context.measured_tokens, context.measured_items = tokens, len(history)
+    if context.summary is not None or context.trimmed:
+        views = record.context_views
+        if views is None:
+            return False
+        request.input = views.get(history, context)
+        views.keep(history, context, request.input)
+    return True
 
 
 def measured(record: RunRecord, input_tokens: int) -> None:
@@ -125,27 +163,28 @@ async def _make_room(
     setup: AgentSetup,
     model: Model,
     request: ModelRequest,
+    view: list[Item],
     tokens: int,
 ) -> tuple[list[Item], int]:
-    """Trim, then compact, until the request fits; the view and its estimate."""
+    """Trim, then compact, until the request fits; the view and its tokens."""
     policy, context = run.config.context, record.state.context
-    assert policy is not None
-    assert context is not None
+    assert policy is not None  # the step runs only with a policy
+    assert context is not None  # made by fit_context
     history, budget = request.input, policy.max_input_tokens
-    starts = turn_starts(history)
-    keep = policy.keep_recent_turns
-    protected = (starts[-keep] if len(starts) >= keep else 0) if keep else len(history)
-    tokens = _trim(policy, record, context, history, protected, tokens)
-    if tokens > budget and policy.compaction_model is not None:
-        cut = max((s for s in starts if context.summarised < s <= protected), default=None)
-        if cut is not None:
-            await _compact(run, record, setup, policy, context, history, cut)
-    view = context_view(history, context)
-    tokens = await _counted(policy, model, request, view)
+    protected = recent_start(history, policy.keep_recent_turns)
+    if view is history:
+        view = list(history)  # trimmed in place below; the history stays as it is
+    tokens = _trim(policy, record, context, history, view, protected, tokens)
+    if tokens > budget and policy.compaction_model is not None and protected > context.summarised:
+        await _compact(run, record, setup, policy, context, history, protected)
+        view = context_view(history, context)
+        tokens = _whole(request, view)
+    if policy.count_with_model:
+        tokens = await _counted(policy, model, request, view)
     if tokens > budget:
         raise ContextWindowExceeded(
-            tokens, budget, _largest(view, len(view) - (len(history) - protected), keep),
-            *record.error_items(),
+            tokens, budget, _largest(view, len(view) - (len(history) - protected),
+            policy.keep_recent_turns), *record.error_items(),
         )  # fmt: skip
     return view, tokens
 
@@ -155,26 +194,37 @@ def _trim(
     record: RunRecord,
     context: ContextRecord,
     history: list[Item],
+    view: list[Item],
     protected: int,
     tokens: int,
 ) -> int:
-    """Trim older tool outputs, oldest first, until within budget; the new estimate."""
+    """Trim older tool outputs in `view`, oldest first, until within budget; the new tokens.
+
+    Positions already looked at are not looked at again (`ContextRecord.trim_checked`).
+    """
     keep = policy.trim_tool_outputs_to
     if keep is None:
         return tokens
+    offset = len(view) - len(history)  # where history[p] is in the view: p + offset
     trimmed: dict[str, int] = {}
-    for position in range(context.summarised, protected):
+    position = max(context.summarised, context.trim_checked)
+    # Down to a little under the budget: the next requests then fit as they are, and the
+    # history sent changes less often (each change empties a provider's prompt cache
+    # from where it is on).
+    target = policy.max_input_tokens - policy.max_input_tokens // HEADROOM
+    while position < protected and tokens > target:
         item = history[position]
-        key = str(position)
+        position += 1
         output = item.get("output")
-        if not is_output(item) or not isinstance(output, str) or key in context.trimmed:
+        if not is_output(item) or not isinstance(output, str):
             continue
         if len(output) - keep <= len(trim_note(len(output), len(output))):
             continue  # cutting it would save less than the note costs
-        context.trimmed[key] = trimmed[str(item.get("call_id"))] = keep
-        tokens -= item_tokens(item) - item_tokens(trimmed_output(item, keep))
-        if tokens <= policy.max_input_tokens:
-            break
+        short = trimmed_output(item, keep)
+        context.trimmed[str(position - 1)] = trimmed[str(item.get("call_id"))] = keep
+        view[position - 1 + offset] = short
+        tokens -= (len(output) - len(short["output"])) // CHARS_PER_TOKEN  # escapes would save more
+    context.trim_checked = max(context.trim_checked, position)
     if trimmed:
         _mark(record, context, {"type": CONTEXT_MARK, "trimmed": trimmed})
     return tokens
@@ -196,6 +246,7 @@ async def _compact(
     context.summary, context.summarised = summary, cut
     context.kept = handoff_positions(history, cut)
     context.trimmed = {k: v for k, v in context.trimmed.items() if int(k) >= cut}
+    context.trim_checked = max(context.trim_checked, cut)
     context.compactions += 1
     after = context_view(history, context)[1:]  # what the session's next run reads after it
     _mark(record, context, {"type": CONTEXT_MARK, "summary": summary, "kept": after})

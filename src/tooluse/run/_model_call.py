@@ -41,7 +41,7 @@ from ..models import (
 from ..models._base import ERROR_STATUS, name_of
 from ._backend import run_backend
 from ._events import RunEvents
-from ._fit import fit_context, measured
+from ._fit import fit_context, fits_as_it_is, measured
 from ._limits import reserve_request
 from ._record import RunRecord
 from ._scope import AgentSetup, RunSetup, TurnTools
@@ -80,8 +80,9 @@ async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools:
     else:
         model = named if isinstance(named, Model) else _resolved(run, record, named)
     request = await _request(run, record, setup, tools)
-    if run.config.context is not None:  # the context step: within the policy's budget
-        request = await fit_context(run, record, setup, model, request)
+    policy = run.config.context
+    if policy is not None and not fits_as_it_is(policy, record, request):
+        request = await fit_context(run, record, setup, model, request)  # the context step
     reserve_request(limits, state.usage)  # counted here, whatever the model reports
     state.turns += 1
     response, duration = await _fetch(run, record, agent, model, request)

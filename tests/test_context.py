@@ -475,3 +475,50 @@ def test_the_estimate_errs_high_against_the_server_count() -> None:
         {"type": "function_call_output", "call_id": "c", "output": "z" * 1000},
     ]
     assert items_tokens(items) >= server_tokens({"input": items}) - 1
+
+
+async def test_the_provider_can_compact_instead_of_a_summary(openai_server: ScriptedServer) -> None:
+    pages = [
+        Turn(calls=[Call("page", json.dumps({"n": n, "size": 4_000}), f"c{n}")]) for n in range(8)
+    ]
+    openai_server.script(*pages, Turn(text="done"))
+    policy = ContextPolicy(
+        max_input_tokens=3_500,
+        keep_recent_turns=2,
+        trim_tool_outputs_to=None,
+        compaction_model=openai_server.model("responses"),
+        provider_compaction=True,
+    )
+    agent = Agent(name="a", tools=[page], model=openai_server.model("responses"))
+    result = await Runner.run(agent, "go", run_config=RunConfig(context=policy))
+    assert result.final_output == "done"
+    paths = [r["path"] for r in openai_server.requests]
+    compactions = [r for r in openai_server.requests if r["path"].endswith("/responses/compact")]
+    assert compactions
+    assert paths.count("/v1/responses") == 9
+    # What the provider returned stands for the compacted turns: the user's message, then
+    # its opaque compaction item, then the turns kept.
+    last = openai_server.requests[-1]["body"]["input"]
+    assert last[0]["role"] == "user"
+    assert last[1]["type"] == "compaction"
+    assert last[1]["encrypted_content"]
+    assert last[2]["type"] == "function_call"
+    entries = [e for e in result.usage.request_usage_entries if e.compaction]
+    assert len(entries) == len(compactions)
+    assert all(e.input_tokens > 0 for e in entries)
+
+
+async def test_a_model_without_compaction_writes_the_summary_instead() -> None:
+    model, sent = scripted_reader(8)
+    calls: list[str] = []
+    policy = ContextPolicy(
+        max_input_tokens=3_500,
+        keep_recent_turns=2,
+        trim_tool_outputs_to=None,
+        compaction_model=summariser(calls),
+        provider_compaction=True,
+    )
+    agent = Agent(name="a", tools=[page], model=model)
+    await Runner.run(agent, "go", run_config=RunConfig(context=policy))
+    assert calls
+    assert sent[-1][0]["content"].startswith(SUMMARY_HEADER)

@@ -491,6 +491,8 @@ def _mark_line(mark: Item, names: dict[str, str]) -> str:
     summary = mark.get("summary")
     if isinstance(summary, str):
         return f"[context] the model was sent a summary of the lines above: {_trim(summary)}"
+    if "compacted" in mark:
+        return "[context] the model was sent its provider's compaction of the lines above"
     trimmed = cast(dict[str, int], mark.get("trimmed") or {})
     tools = ", ".join(names.get(call_id, "?") for call_id in trimmed)
     return f"[context] the model was sent these outputs above trimmed: {tools}"

@@ -36,8 +36,11 @@ class ContextRecord:
 
     summary: str | None = None
     """The summary that replaces the first `summarised` items, or None."""
+    compacted: list[Item] | None = None
+    """The items a provider's own compaction returned, standing for the first
+    `summarised` items instead of a summary (OpenAI's `responses.compact`); or None."""
     summarised: int = 0
-    """How many leading items of the history the summary replaces."""
+    """How many leading items of the history the summary (or `compacted`) replaces."""
     kept: list[int] = field(default_factory=list[int])
     """Positions below `summarised` sent as they are after the summary: handoff calls
     and their outputs, so the agent answering still sees how it got the conversation."""
@@ -113,8 +116,10 @@ def trimmed_output(item: Item, keep: int) -> Item:
 # stores a mark (`{"type": "tooluse_context", ...}`) with its next turn, where it did
 # so: `{"trimmed": {call_id: characters kept}}` trims those outputs before it;
 # `{"summary": text, "kept": [items]}` reads everything before it as the summary and
-# `kept` (the items the run still sent as they were). A run on the session reads the
-# history through them (`read_marked`), so it sends what the last run sent.
+# `kept` (the items the run still sent as they were); `{"compacted": [items], "kept":
+# [items]}` likewise, with the items a provider's compaction returned. A run on the
+# session reads the history through them (`read_marked`), so it sends what the last
+# run sent.
 
 CONTEXT_MARK = "tooluse_context"
 """The `type` of a mark."""
@@ -148,9 +153,11 @@ def read_marked(items: list[Item]) -> list[Item]:
         if item.get("type") != CONTEXT_MARK:
             read.append(item)
             continue
-        summary = item.get("summary")
+        summary, compacted = item.get("summary"), item.get("compacted")
         if isinstance(summary, str):
             read = [summary_message(summary), *cast(list[Item], item.get("kept") or [])]
+        elif isinstance(compacted, list):
+            read = [*cast(list[Item], compacted), *cast(list[Item], item.get("kept") or [])]
         trimmed = cast(dict[str, int], item.get("trimmed") or {})
         for call_id, keep in trimmed.items():
             _trim_last(read, call_id, keep)

@@ -25,7 +25,7 @@ from ._limits import reserve_request
 from ._record import RunRecord
 from ._scope import RunSetup
 
-__all__ = ["summarise", "transcript"]
+__all__ = ["by_provider", "summarise", "transcript"]
 
 _OUTPUT_SHOWN = 4_000
 """Characters of a tool output the compaction model is shown (trimmed ones are shorter)."""
@@ -78,16 +78,63 @@ async def summarise(
     return text.strip()
 
 
+async def by_provider(
+    run: RunSetup, record: RunRecord, agent: Agent[object], policy: ContextPolicy, items: list[Item]
+) -> list[Item] | None:
+    """Have the compaction model's provider compact `items` itself (`Model.compact`).
+
+    Args:
+        run: What the run's steps read.
+        record: What they write.
+        agent: The agent answering, whose hooks see the call.
+        policy: The run's context policy.
+        items: The turns to compact, as the model was last sent them.
+
+    Returns:
+        The items that stand for them; None if the provider has no compaction.
+
+    Raises:
+        UsageLimitExceeded: If the call would go over a limit, or did.
+        ModelAPIError: If the call failed.
+    """
+    state, events = record.state, run.events
+    model = _model(run, record, policy)
+    if type(model).compact is Model.compact:
+        return None  # the seam's default: this provider has none
+    request = ModelRequest(instructions=policy.compaction_instructions, input=items)
+    limits = run.config.usage_limits
+    reserve_request(limits, state.usage)
+    if events.watched(agent):
+        await events.llm_start(run.context, agent, request.instructions, request.input)
+    response = await _call(run, record, agent, model, request, provider=True)
+    if events.watched(agent):
+        await events.llm_end(run.context, agent, response)
+    if limits is not None:
+        limits.check_tokens(state.usage)
+    return response.output
+
+
 async def _call(
-    run: RunSetup, record: RunRecord, agent: Agent[object], model: Model, request: ModelRequest
+    run: RunSetup,
+    record: RunRecord,
+    agent: Agent[object],
+    model: Model,
+    request: ModelRequest,
+    *,
+    provider: bool = False,
 ) -> ModelResponse:
-    """The call, with its span, counted in the run's usage."""
+    """The call (the model's `compact` if `provider`), with its span, counted in the usage."""
     tracer, usage = run.events.tracer, record.state.usage
     if tracer is not None:
         tracer.llm_start(agent, model, request, compaction=True)
     started = time.perf_counter()
     try:
-        response = await model.get_response(request)
+        if provider:
+            compacted = await model.compact(request)
+            assert compacted is not None  # by_provider asks only a model that compacts
+            response = compacted
+        else:
+            response = await model.get_response(request)
     except BaseException as error:
         if tracer is not None:
             tracer.llm_error(error, None)

@@ -64,6 +64,11 @@ class ContextPolicy:
     `model_provider` resolves, or a `Model`); None summarises nothing: trimming only."""
     compaction_instructions: str = DEFAULT_COMPACTION_INSTRUCTIONS
     """What the compaction model is told: what the summary must keep."""
+    provider_compaction: bool = False
+    """Have the compaction model's provider compact the oldest turns itself
+    (`Model.compact`: OpenAI's `responses.compact`, whose opaque `compaction` item only
+    that provider reads) instead of writing a summary; a model without compaction
+    writes the summary."""
     count_with_model: bool = False
     """Ask the answering model to count each request's tokens (`Model.count_tokens`)
     instead of estimating; a model that cannot count them is estimated for."""

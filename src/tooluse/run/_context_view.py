@@ -27,12 +27,15 @@ def context_view(history: list[Item], record: ContextRecord | None) -> list[Item
     Returns:
         `history` itself when nothing is changed, else a new list.
     """
-    if record is None or (record.summary is None and not record.trimmed):
+    if record is None or (not record.summarised and not record.trimmed):
         return history
     start = record.summarised
     view: list[Item] = []
-    if record.summary is not None:
+    if record.compacted is not None:
+        view.extend(record.compacted)
+    elif record.summary is not None:
         view.append(summary_message(record.summary))
+    if start:
         view.extend(history[position] for position in record.kept)
     offset = len(view) - start
     view.extend(history[start:])
@@ -114,7 +117,7 @@ class ViewCache:
         Returns:
             The view (a list of its own, never `history` when the record changed it).
         """
-        if context is None or (context.summary is None and not context.trimmed):
+        if context is None or (not context.summarised and not context.trimmed):
             return history
         if (
             context is self.context

@@ -23,7 +23,7 @@ from ..core._context_record import CONTEXT_MARK, ContextRecord, trim_note, trimm
 from ..core._items import Item
 from ..exceptions import ContextWindowExceeded
 from ..models import Model, ModelRequest
-from ._compaction import summarise
+from ._compaction import by_provider, summarise
 from ._context import ContextPolicy
 from ._context_view import ViewCache, context_view, handoff_positions, is_output, recent_start
 from ._record import RunRecord
@@ -100,7 +100,7 @@ def fits_as_it_is(policy: ContextPolicy, record: RunRecord, request: ModelReques
     if tokens > policy.max_input_tokens:
         return False
     context.measured_tokens, context.measured_items = tokens, len(history)
-    if context.summary is not None or context.trimmed:
+    if context.summarised or context.trimmed:
         views = record.context_views
         if views is None:
             return False
@@ -239,17 +239,29 @@ async def _compact(
     history: list[Item],
     cut: int,
 ) -> None:
-    """Replace the history before `cut` with the compaction model's summary."""
+    """Replace the history before `cut` with a summary, or the provider's compaction."""
     view = context_view(history, context)
-    summarised = view[: len(view) - (len(history) - cut)]
-    summary = await summarise(run, record, setup.agent, policy, summarised)
-    context.summary, context.summarised = summary, cut
+    before = view[: len(view) - (len(history) - cut)]
+    compacted = None
+    if policy.provider_compaction:
+        compacted = await by_provider(run, record, setup.agent, policy, before)
+    if compacted is None:
+        context.summary = await summarise(run, record, setup.agent, policy, before)
+        context.compacted = None
+    else:
+        context.summary, context.compacted = None, compacted
+    context.summarised = cut
     context.kept = handoff_positions(history, cut)
     context.trimmed = {k: v for k, v in context.trimmed.items() if int(k) >= cut}
     context.trim_checked = max(context.trim_checked, cut)
     context.compactions += 1
-    after = context_view(history, context)[1:]  # what the session's next run reads after it
-    _mark(record, context, {"type": CONTEXT_MARK, "summary": summary, "kept": after})
+    after = context_view(history, context)  # what the session's next run reads after it
+    mark: dict[str, object] = {"type": CONTEXT_MARK}
+    if compacted is None:
+        mark["summary"], mark["kept"] = context.summary, after[1:]
+    else:
+        mark["compacted"], mark["kept"] = compacted, after[len(compacted) :]
+    _mark(record, context, mark)
 
 
 def _mark(record: RunRecord, context: ContextRecord, mark: dict[str, object]) -> None:

@@ -57,8 +57,8 @@ class ContextPolicy:
     """The most recent turns (a model response and its tools' outputs, or a user
     message), never trimmed or summarised."""
     trim_tool_outputs_to: int | None = 2_000
-    """Older tool outputs are cut to this many characters when over the budget; None
-    trims nothing."""
+    """Older tool outputs are cut to this many characters when over the budget (oldest
+    first, until the request is a quarter under it); None trims nothing."""
     compaction_model: str | Model | None = None
     """The model that writes the summary of the oldest turns (a name the run's
     `model_provider` resolves, or a `Model`); None summarises nothing: trimming only."""

@@ -522,3 +522,29 @@ async def test_a_model_without_compaction_writes_the_summary_instead() -> None:
     await Runner.run(agent, "go", run_config=RunConfig(context=policy))
     assert calls
     assert sent[-1][0]["content"].startswith(SUMMARY_HEADER)
+
+
+async def test_a_paused_session_run_stores_each_mark_once(tmp_path: Path) -> None:
+    session = SQLiteSession("paused", tmp_path / "s.db")
+    try:
+        model, sent = scripted_reader(10)
+        # The 9th page waits for approval, in the turn right after a compaction: the
+        # paused write stores the compaction's mark, and the resumed run must not again.
+        ninth = function_tool(
+            page_tool_needs, name_override="page", needs_approval=lambda _c, a, _i: a["n"] == 9
+        )
+        agent = Agent(name="a", tools=[ninth], model=model)
+        config = RunConfig(context=POLICY_FOR_RESUME)
+        paused = await Runner.run(agent, "go", session=session, run_config=config, max_turns=20)
+        assert sent[-1][0]["content"].startswith(SUMMARY_HEADER)
+        assert paused.interruptions
+        state = await session.get_paused_run()
+        assert state is not None
+        state.approve(state.interruptions[0])
+        result = await Runner.run(agent, state, session=session, run_config=config, max_turns=20)
+        assert result.final_output == "done"
+        marks = [i for i in await session.get_items() if i.get("type") == "tooluse_context"]
+        assert marks
+        assert len({json.dumps(m, sort_keys=True) for m in marks}) == len(marks)
+    finally:
+        session.close()

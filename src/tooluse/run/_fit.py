@@ -99,13 +99,13 @@ def fits_as_it_is(policy: ContextPolicy, record: RunRecord, request: ModelReques
     tokens = measured + items_tokens(history[since:])  # the items added are never trimmed
     if tokens > policy.max_input_tokens:
         return False
-    context.measured_tokens, context.measured_items = tokens, len(history)
     if context.summarised or context.trimmed:
         views = record.context_views
-        if views is None:
+        if views is None:  # a resumed run: its first view is made in full
             return False
         request.input = views.get(history, context)
         views.keep(history, context, request.input)
+    context.measured_tokens, context.measured_items = tokens, len(history)
     return True
 
 

@@ -260,8 +260,14 @@ class SessionLink:
         before = (progress.unsaved_input, progress.saved, progress.tip)
         after: tuple[list[Item], int, str | None] = ([], done, _tip(items) or progress.tip)
         progress.unsaved_input, progress.saved, progress.tip = after  # as the stored state says
+        context = state.context
+        unwritten = context.marks if context is not None else []
+        if context is not None:
+            context.marks = unwritten[marks:]  # stored with this write: not again on resume
         paused_state = state.to_json() if paused else None
         progress.unsaved_input, progress.saved, progress.tip = before
+        if context is not None:
+            context.marks = unwritten
         write = asyncio.ensure_future(self._write(items, paused_state))
         try:
             await to_the_end(write)

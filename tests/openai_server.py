@@ -12,7 +12,9 @@ a server sends with it (`Retry-After`), or no answer at all (a dropped connectio
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
 import json
 import os
 import ssl
@@ -89,6 +91,9 @@ class Turn:
     chunked body's last chunk, as a connection cut mid-stream is (with `ends_early`)."""
     linger: float = 0.0
     """Streams only: seconds to keep the stream open after its last event before ending it."""
+    usage: dict[str, Any] | None = None
+    """Responses only: the `usage` to report instead of `USAGE_RESPONSES` (a server that
+    counts each request's tokens, say)."""
 
 
 class _Server(ThreadingHTTPServer):
@@ -170,6 +175,17 @@ class ScriptedServer:
             self.requests.append({"path": path, "body": body, "headers": headers, "client": client})
             return self.turns.pop(0) if self.turns else Turn(text="(no more turns scripted)")
 
+    def compact(
+        self, path: str, body: dict[str, Any], headers: dict[str, str], client: tuple[str, int]
+    ) -> dict[str, Any]:
+        """Answer `POST /v1/responses/compact` (recorded like any request, scripted or not)."""
+        if self._reply is None:
+            with self._lock:
+                self.requests.append(
+                    {"path": path, "body": body, "headers": headers, "client": client}
+                )
+        return compacted_body(body)
+
     def _handler(self, keep_alive: bool) -> type[BaseHTTPRequestHandler]:
         server = self
 
@@ -183,6 +199,10 @@ class ScriptedServer:
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 headers = {name.lower(): value for name, value in self.headers.items()}
+                if urlsplit(self.path).path.endswith("/responses/compact"):
+                    self.extra_headers = {}
+                    self._send_json(server.compact(self.path, body, headers, self.client_address))
+                    return
                 turn = server._next(self.path, body, headers, self.client_address)  # pyright: ignore[reportPrivateUsage]
                 self.extra_headers = turn.headers
                 if turn.drop:
@@ -299,7 +319,7 @@ def responses_body(
         "parallel_tool_calls": True,
         "tool_choice": "auto",
         "tools": [],
-        "usage": None if in_progress else USAGE_RESPONSES,
+        "usage": None if in_progress else turn.usage or USAGE_RESPONSES,
         "error": None,
         "incomplete_details": None,
     }
@@ -309,6 +329,48 @@ def responses_body(
     if not in_progress and turn.incomplete is not None:
         response["incomplete_details"] = {"reason": turn.incomplete}
     return response
+
+
+def compacted_body(body: dict[str, Any]) -> dict[str, Any]:
+    """What `POST /v1/responses/compact` answers, in the API's shape (`CompactedResponse`).
+
+    The input's user messages, then one `compaction` item whose `encrypted_content` is,
+    here, a digest of the compacted input in base64 (opaque to the client, and short, as
+    the real one is); usage counts a token a quarter of the input's JSON.
+    """
+    given: Any = body.get("input") or []
+    items: list[Any] = [{"role": "user", "content": given}] if isinstance(given, str) else given
+    users = [
+        {
+            "type": "message",
+            "id": f"msg_user_{index}",
+            "role": "user",
+            "status": "completed",
+            "content": [{"type": "input_text", "text": _text_of(item.get("content"))}],
+        }
+        for index, item in enumerate(items)
+        if item.get("role") == "user"
+    ]
+    digest = hashlib.sha256(json.dumps(items).encode()).hexdigest()
+    sealed = base64.b64encode(f"{len(items)} items, {digest}".encode()).decode()
+    compaction = {"type": "compaction", "id": "cmp_1", "encrypted_content": sealed}
+    tokens = -(-len(json.dumps(given)) // 4)
+    usage = {**USAGE_RESPONSES, "input_tokens": tokens, "total_tokens": tokens + 5}
+    return {
+        "id": "resp_compact_1",
+        "object": "response.compaction",
+        "created_at": 0,
+        "output": [*users, compaction],
+        "usage": usage,
+    }
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    parts: list[Any] = content if isinstance(content, list) else []  # pyright: ignore[reportUnknownVariableType]
+    texts: list[str] = [str(part.get("text", "")) for part in parts]
+    return "".join(texts)
 
 
 def sse(event: dict[str, Any]) -> str:

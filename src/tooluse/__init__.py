@@ -41,6 +41,7 @@ from .core._items import TResponseInputItem
 from .core._settings import ModelSettings
 from .core._state import RunState, ToolApproval
 from .exceptions import (
+    ContextWindowExceeded,
     InputGuardrailTripwireTriggered,
     MaxTurnsExceeded,
     ModelBehaviorError,
@@ -85,6 +86,7 @@ from .models import (
     set_default_openai_key,
 )
 from .models._tool_params import chat_completions_tool_param, responses_tool_param, tool_namespace
+from .run._context import ContextPolicy
 from .run._limits import UsageLimits
 from .run._result import RunResult, RunResultStreaming
 from .run._retries import RetryPolicy
@@ -165,6 +167,8 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "CodeInterpreterTool",
     "Computer",
     "ComputerTool",
+    "ContextPolicy",
+    "ContextWindowExceeded",
     "CustomSpan",
     "DocstringStyle",
     "FileSearchTool",

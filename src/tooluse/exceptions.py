@@ -15,6 +15,7 @@ Exception
 │       │   ├── ResponseIncomplete      the model stopped before its answer was complete
 │       │   ├── ToolTimeoutError        a tool that raises at its timeout ran past it
 │       │   ├── UsageLimitExceeded      it reached a UsageLimits limit
+│       │   ├── ContextWindowExceeded   a request cannot fit the ContextPolicy's budget
 │       │   ├── RunTimeoutError         the whole run took longer than run_timeout
 │       │   ├── GuardrailTripwireTriggered  a guardrail tripped (input, output, tool input/output)
 │       │   └── MissingAPIKey (UserError) no OpenAI key for the first model call
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from .core._state import RunState
 
 __all__ = [
+    "ContextWindowExceeded",
     "GuardrailTripwireTriggered",
     "InputGuardrailTripwireTriggered",
     "MCPServerError",
@@ -284,6 +286,40 @@ class UsageLimitExceeded(RunStopped):
             "from this error's state to go on",
             [],
             [],
+        )
+
+
+class ContextWindowExceeded(RunStopped):
+    """A request cannot fit `ContextPolicy.max_input_tokens`, even trimmed and compacted.
+
+    Raised before the request is sent: one item (a tool output, a long message) or the
+    turns the policy keeps whole are larger than the budget. It keeps the conversation
+    and the state: resume from `state` with a larger budget, or a policy that keeps fewer
+    turns, to go on.
+    """
+
+    def __init__(
+        self,
+        tokens: int,
+        budget: int,
+        largest: str,
+        items: list[Item],
+        new_items: list[Item],
+    ) -> None:
+        self.tokens = tokens
+        """The request's estimated input tokens, after what the policy could do."""
+        self.budget = budget
+        """`ContextPolicy.max_input_tokens`."""
+        self.largest = largest
+        """The largest item of the request, as the message names it."""
+        super().__init__(
+            f"The next request would hold about {tokens} input tokens, over "
+            f"ContextPolicy(max_input_tokens={budget}) even after trimming and compaction; "
+            f"the largest item is {largest}. Raise max_input_tokens, lower keep_recent_turns "
+            "or trim_tool_outputs_to, set a compaction_model, or have the tool return less; "
+            "then resume from this error's state",
+            items,
+            new_items,
         )
 
 

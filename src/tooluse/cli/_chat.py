@@ -31,6 +31,7 @@ from typing import Any, TextIO, TypeVar, cast
 from ..agents._agent import Agent
 from ..agents._agent_tool import tool_agent
 from ..agents._handoffs import Handoff
+from ..core._context_record import CONTEXT_MARK
 from ..core._items import Item, message_text
 from ..core._state import RunState, ToolApproval
 from ..exceptions import UserError
@@ -496,6 +497,8 @@ def history_line(item: Item, names: dict[str, str]) -> str:
         The line, trimmed; "" for what is not shown (reasoning).
     """
     kind = item.get("type", "message")
+    if kind == CONTEXT_MARK:
+        return _mark_line(item, names)
     if kind == "function_call":
         return f"[tool] {item['name']}({_trim(item['arguments'])})"
     if kind == "function_call_output":
@@ -506,6 +509,18 @@ def history_line(item: Item, names: dict[str, str]) -> str:
     if text is not None:
         return f"assistant: {_trim(text)}"
     return f"[{kind}]" if kind != "reasoning" else ""
+
+
+def _mark_line(mark: Item, names: dict[str, str]) -> str:
+    """Where the context policy changed what the model was sent of the lines above."""
+    summary = mark.get("summary")
+    if isinstance(summary, str):
+        return f"[context] the model was sent a summary of the lines above: {_trim(summary)}"
+    if "compacted" in mark:
+        return "[context] the model was sent its provider's compaction of the lines above"
+    trimmed = cast(dict[str, int], mark.get("trimmed") or {})
+    tools = ", ".join(names.get(call_id, "?") for call_id in trimmed)
+    return f"[context] the model was sent these outputs above trimmed: {tools}"
 
 
 def _user_text(content: Any) -> str:

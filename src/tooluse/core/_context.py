@@ -64,6 +64,9 @@ class RequestUsage:
     """The agent that made the call."""
     duration_seconds: float = 0.0
     """From sending the request to having the whole response (streamed or not)."""
+    compaction: bool = False
+    """Whether the call summarised the conversation for the run's `ContextPolicy` rather
+    than answering."""
 
 
 @dataclass

@@ -21,6 +21,7 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict
 
 from ._context import Usage
+from ._context_record import ContextRecord
 from ._errors import UserError
 from ._items import Item
 
@@ -148,6 +149,9 @@ class RunState:
     """What the run used so far."""
     session: SessionProgress | None = None
     """What a run on a session has stored in it; None for a run without a session."""
+    context: ContextRecord | None = None
+    """What the run's `ContextPolicy` trimmed or summarised of the history the model is
+    sent (`RunConfig(context=...)`); None while it has changed nothing."""
 
     def history(self) -> list[Item]:
         """The conversation the current agent sees.

@@ -200,6 +200,40 @@ class Model(ABC):
         `ModelProvider`); a model you made and gave to an agent is yours to close.
         """
 
+    async def count_tokens(self, request: ModelRequest) -> int | None:
+        """The input tokens `request` would use, by the provider's own count; optional.
+
+        A run whose `ContextPolicy(count_with_model=True)` asks before each call; a
+        provider with a counting endpoint may implement it. The default returns None:
+        the run estimates instead.
+
+        Args:
+            request: The request about to be sent.
+
+        Returns:
+            The tokens, or None when this model cannot count them.
+        """
+        del request
+        return None
+
+    async def compact(self, request: ModelRequest) -> ModelResponse | None:
+        """The provider's own compaction of `request.input`; optional.
+
+        A run whose `ContextPolicy(provider_compaction=True)` asks it instead of writing a
+        summary: the response's `output` holds the items that stand for the input (for
+        OpenAI's `responses.compact`, the user's messages and one opaque `compaction`
+        item, which only that provider can read). The default returns None: the
+        provider has no compaction.
+
+        Args:
+            request: The turns to compact, and the instructions.
+
+        Returns:
+            The items that stand for them, and the call's usage; or None.
+        """
+        del request
+        return None
+
     @abstractmethod
     async def get_response(self, request: ModelRequest) -> ModelResponse:
         """Call the model and return its whole response.

@@ -84,6 +84,40 @@ class OpenAIResponsesModel(OpenAIModel):
             raise ModelTransportError(NOT_A_RESPONSE)
         return _to_model_response(response)
 
+    async def compact(self, request: ModelRequest) -> ModelResponse:
+        """Compact the conversation with `client.responses.compact` (`POST /responses/compact`).
+
+        Args:
+            request: The turns to compact (`input`) and the instructions.
+
+        Returns:
+            The compacted items (the user's messages, then one `compaction` item) and usage.
+
+        Raises:
+            ModelTransportError: If the API failed, or its answer cannot be read.
+        """
+        client = self.client_for(request)
+        params: dict[str, Any] = {"model": self.model, "input": responses_input(request.input)}
+        if request.instructions:
+            params["instructions"] = request.instructions
+        try:
+            compacted = await read_whole(cast(Awaitable[Any], client.responses.compact(**params)))
+        except Exception as error:
+            failure = openai_failure(error)
+            if failure is None:
+                raise
+            raise failure from error
+        if not isinstance(getattr(compacted, "output", None), list):
+            raise ModelTransportError(NOT_A_RESPONSE)
+        usage = read_usage(compacted.usage, "input_tokens", "output_tokens")
+        # The user's messages come back typed as output messages, which the client's
+        # types give an assistant's parts: dumped as they came, without its warnings.
+        output = [
+            item.model_dump(mode="json", exclude_none=True, warnings=False)
+            for item in compacted.output
+        ]
+        return ModelResponse(output, usage, compacted.id)
+
     async def stream_response(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         """Call the model and yield its events, ending with `ResponseDone`.
 

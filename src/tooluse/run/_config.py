@@ -12,6 +12,7 @@ from ..core._values import from_fields, is_positive_number, is_whole_number
 from ..exceptions import UserError
 from ..guardrails._agent_guardrails import InputGuardrail, OutputGuardrail
 from ..guardrails._checks import check_guardrail_list
+from ._context import ContextPolicy
 from ._limits import UsageLimits
 from ._retries import DEFAULT_RETRY_POLICY, RetryPolicy
 
@@ -54,6 +55,9 @@ class RunConfig:
     """When and how a failed model call is retried (docs/limits.md)."""
     usage_limits: UsageLimits | None = None
     """Limits on requests, tokens and tool calls; going over raises `UsageLimitExceeded`."""
+    context: ContextPolicy | None = None
+    """How each request is kept within a budget of input tokens (trimming older tool
+    outputs, then summarising the oldest turns); None sends the whole history."""
     run_timeout: float | None = None
     """Seconds the whole run may take; then it stops with `RunTimeoutError`."""
     max_concurrent_tool_calls: int | None = None
@@ -132,6 +136,8 @@ class RunConfig:
             problems.append(
                 f"usage_limits must be a UsageLimits, not {type(self.usage_limits).__name__}"
             )
+        if not isinstance(self.context, ContextPolicy | None):  # pyright: ignore[reportUnnecessaryIsInstance]
+            problems.append(f"context must be a ContextPolicy, not {type(self.context).__name__}")
         if not isinstance(self.retry_policy, RetryPolicy):  # pyright: ignore[reportUnnecessaryIsInstance]
             problems.append(
                 f"retry_policy must be a RetryPolicy, not {type(self.retry_policy).__name__}"

@@ -41,6 +41,7 @@ from ..models import (
 from ..models._base import ERROR_STATUS, name_of
 from ._backend import run_backend
 from ._events import RunEvents
+from ._fit import fit_context, fits_as_it_is, measured
 from ._limits import reserve_request
 from ._record import RunRecord
 from ._scope import AgentSetup, RunSetup, TurnTools
@@ -79,10 +80,15 @@ async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools:
     else:
         model = named if isinstance(named, Model) else _resolved(run, record, named)
     request = await _request(run, record, setup, tools)
+    policy = run.config.context
+    if policy is not None and not fits_as_it_is(policy, record, request):
+        request = await fit_context(run, record, setup, model, request)  # the context step
     reserve_request(limits, state.usage)  # counted here, whatever the model reports
     state.turns += 1
     response, duration = await _fetch(run, record, agent, model, request)
     record.raw_responses.append(response)
+    if state.context is not None:
+        measured(record, response.usage.input_tokens)
     _count(run.events, state.usage, agent, model, response, duration)
     if run.events.watched(agent):
         await run.events.llm_end(run.context, agent, response)

@@ -16,6 +16,7 @@ from ..core._state import RunState
 from ..guardrails._agent_guardrails import InputGuardrailResult, OutputGuardrailResult
 from ..guardrails._tool_guardrails import ToolInputGuardrailResult, ToolOutputGuardrailResult
 from ..models import Model, ModelResponse
+from ._context_view import ViewCache
 
 __all__ = ["InputChecks", "RunRecord"]
 
@@ -45,6 +46,9 @@ class RunRecord:
     agents: list[tuple[int, Any]] = field(default_factory=list[tuple[int, Any]])
     """Where each agent took over: (index in `state.new_items` of its first item, the
     `Agent`), in order; the result's item objects read their agent from it."""
+    context_views: ViewCache | None = None
+    """The last history a context policy sent, extended at the next request (made at a
+    run's first request with a policy)."""
     models: dict[str | None, Model] | None = None
     """The models the run resolved by name (through the run's provider), by name: each
     is resolved once a run, and closed when the run ends (None until the first)."""

@@ -23,6 +23,7 @@ from ..agents._agent_tool import AgentToolCall, runs_agent_tools_with
 from ..agents._handoff_input import HandoffInputData, filtered_history
 from ..agents._handoffs import as_handoffs
 from ..core._context import RunContextWrapper, Usage
+from ..core._context_record import ContextRecord
 from ..core._items import Item, user_message
 from ..core._state import RunState
 from ..core._values import is_whole_number
@@ -518,6 +519,8 @@ class Run:
             )
             state.filtered_history = filtered_history(data, target.input_filter)
             state.filtered_at = len(state.new_items)
+            if state.context is not None:  # its positions were in the history replaced
+                state.context = ContextRecord(marks=state.context.marks)
         await self._take_over()
 
     async def _finish(self, step: NextStep) -> RunResult:

@@ -24,6 +24,7 @@ from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, cast
 
+from ..core._context_record import read_marked
 from ..core._items import Item
 from ..core._state import RunState, SessionProgress
 from ..core._tasks import succeeded, to_the_end
@@ -104,6 +105,31 @@ def _broken_starts(items: list[Item]) -> set[int]:
     return broken
 
 
+def _marks_into(items: list[Item], state: RunState, done: int) -> int:
+    """Put the context policy's marks made up to `done` into the write, each in its place.
+
+    Args:
+        items: The write: the unsaved input, then the new items up to `done`.
+        state: The run's state (its `ContextRecord` holds the marks, each with `at`).
+        done: How many of the new items the write stores.
+
+    Returns:
+        How many marks went in (the first ones).
+    """
+    context, progress = state.context, state.session
+    if context is None or not context.marks or progress is None:
+        return 0
+    placed = 0
+    for mark in context.marks:
+        at = mark["at"]
+        if at > done:
+            break
+        place = len(progress.unsaved_input) + max(0, at - progress.saved) + placed
+        items.insert(place, {key: value for key, value in mark.items() if key != "at"})
+        placed += 1
+    return placed
+
+
 def _tip(items: list[Item]) -> str | None:
     """A fingerprint of the newest item: whether a session moved on since a state was saved."""
     if not items:
@@ -163,7 +189,8 @@ class SessionLink:
             )
         stored = await self.session.get_items(self._limit())
         new_input = list(state.input)
-        state.input[:] = await self._model_input(recent_turns(stored), new_input)
+        history = recent_turns(read_marked(stored))  # as the policy of the last run left it
+        state.input[:] = await self._model_input(history, new_input)
         state.session = SessionProgress(unsaved_input=new_input, tip=_tip(stored))
 
     async def resume(self, state: RunState | None) -> RunState:
@@ -227,13 +254,20 @@ class SessionLink:
         assert progress is not None  # set when the run started or resumed
         done = len(state.new_items) - (len(state.turn.output) if state.turn else 0)
         items = [*progress.unsaved_input, *state.new_items[progress.saved : done]]
+        marks = _marks_into(items, state, done)
         if not items and not paused and not self._clears_paused:
             return
         before = (progress.unsaved_input, progress.saved, progress.tip)
         after: tuple[list[Item], int, str | None] = ([], done, _tip(items) or progress.tip)
         progress.unsaved_input, progress.saved, progress.tip = after  # as the stored state says
+        context = state.context
+        unwritten = context.marks if context is not None else []
+        if context is not None:
+            context.marks = unwritten[marks:]  # stored with this write: not again on resume
         paused_state = state.to_json() if paused else None
         progress.unsaved_input, progress.saved, progress.tip = before
+        if context is not None:
+            context.marks = unwritten
         write = asyncio.ensure_future(self._write(items, paused_state))
         try:
             await to_the_end(write)
@@ -241,6 +275,8 @@ class SessionLink:
             if succeeded(write):
                 progress.unsaved_input, progress.saved, progress.tip = after
                 self._clears_paused = False
+                if marks and state.context is not None:
+                    del state.context.marks[:marks]
 
     async def _write(self, items: list[Item], paused_state: str | None) -> None:
         if self.store is not None:

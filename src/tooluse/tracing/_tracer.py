@@ -360,10 +360,14 @@ class RunTracer:
                 },
             )
 
-    def llm_start(self, agent: AgentBase, model: Model, request: ModelRequest) -> None:
+    def llm_start(
+        self, agent: AgentBase, model: Model, request: ModelRequest, *, compaction: bool = False
+    ) -> None:
         """A model call (one attempt) starts.
 
         `agent` is not recorded: the span nests in the agent's span, which names it.
+        `compaction`: the call summarises the conversation for the run's context policy
+        (`tooluse.compaction` is set on its span).
         """
         from opentelemetry.trace import SpanKind  # noqa: PLC0415 - imported by run_tracer
 
@@ -376,6 +380,8 @@ class RunTracer:
             "gen_ai.output.type": "json" if request.output_schema is not None else "text",
             **_settings_attributes(request.settings),
         }
+        if compaction:
+            attributes["tooluse.compaction"] = True
         span = self._tracer.start_span(
             f"chat {name}",
             context=_under(self._agent or self._run),

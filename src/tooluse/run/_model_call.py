@@ -42,6 +42,7 @@ from ..models._base import ERROR_STATUS, name_of
 from ._backend import run_backend
 from ._events import RunEvents
 from ._limits import reserve_request
+from ._model_wrapper import wrapped
 from ._record import RunRecord
 from ._scope import AgentSetup, RunSetup, TurnTools
 from ._stream_events import RawResponsesStreamEvent
@@ -78,6 +79,7 @@ async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools:
         model = backend.model(named)
     else:
         model = named if isinstance(named, Model) else _resolved(run, record, named)
+        model = wrapped(model)  # a test's cassette, if one is set
     request = await _request(run, record, setup, tools)
     reserve_request(limits, state.usage)  # counted here, whatever the model reports
     state.turns += 1

@@ -1,4 +1,4 @@
-"""Scripted models for your tests: no network, no API key.
+"""Models for your tests: scripted, or replaying a recording; no network, no API key.
 
 - `TestModel` calls every offered function tool once, with arguments its schema
   accepts (`value_for_schema`) and, for a tool made by `@function_tool`, that its
@@ -24,9 +24,35 @@ result = Runner.run_sync(agent, "add something")
 print(result.final_output)  # {"add": "0"}
 ```
 
+- `RecordingModel(model, path)` records a real model's calls in a JSONL cassette;
+  `ReplayModel(path)` answers from it, and raises `CassetteMismatch` naming the first
+  path at which a request differs from the recording. `use_cassette` (and the pytest
+  plugin's `tooluse_cassette` fixture) wraps every model a run calls.
+
 Imports: any layer up to the run loop; scripted models implement `tooluse.models.Model`.
 """
 
+from ._cassette import Cassette, CassetteMismatch
+from ._recording import (
+    CassetteProvider,
+    RecordedEvent,
+    RecordingModel,
+    ReplayModel,
+    use_cassette,
+)
 from ._scripted import FunctionModel, ModelReply, TestModel, ToolCall, value_for_schema
 
-__all__ = ["FunctionModel", "ModelReply", "TestModel", "ToolCall", "value_for_schema"]
+__all__ = [
+    "Cassette",
+    "CassetteMismatch",
+    "CassetteProvider",
+    "FunctionModel",
+    "ModelReply",
+    "RecordedEvent",
+    "RecordingModel",
+    "ReplayModel",
+    "TestModel",
+    "ToolCall",
+    "use_cassette",
+    "value_for_schema",
+]

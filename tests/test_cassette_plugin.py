@@ -9,7 +9,7 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
-TEST_FILE = '''
+TEST_FILE = """
 import pytest
 from tooluse import Agent, Runner
 from tooluse.testing import FunctionModel
@@ -33,12 +33,14 @@ def test_weather(tooluse_cassette):
 async def test_marked():
     result = await Runner.run(Agent("b", model=FunctionModel(lambda items, tools: "secret-42 ok")), "hi")
     assert result.final_output.endswith("ok")
-'''
+"""
 
 
 def write(pytester: pytest.Pytester, answer: str, instructions: str = "Be brief.") -> None:
     pytester.makepyfile(test_weather=TEST_FILE.format(answer=answer, instructions=instructions))
-    pytester.makeini("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n")
+    pytester.makeini(
+        "[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n"
+    )
 
 
 def cassette(pytester: pytest.Pytester) -> Path:

@@ -351,7 +351,9 @@ def test_use_cassette_wraps_named_models_objects_handoffs_and_agent_tools(
     with use_cassette(path, record=True):
         first = Runner.run_sync(agents(), "hi", run_config=RunConfig(model_provider=Provider()))
     assert first.final_output == "closer says hi"
-    recorded_models = [json.loads(line)["request"]["model"] for line in path.read_text().splitlines()]
+    recorded_models = [
+        json.loads(line)["request"]["model"] for line in path.read_text().splitlines()
+    ]
     # Each model's own name (a FunctionModel's is its function's), whoever resolved it.
     assert recorded_models == ["function:reply"] * 4
     assert served == ["lead-model", "expert-model", "lead-model", "closer"]

@@ -28,6 +28,8 @@ print(result.final_output)  # {"add": "0"}
   `ReplayModel(path)` answers from it, and raises `CassetteMismatch` naming the first
   path at which a request differs from the recording. `use_cassette` (and the pytest
   plugin's `tooluse_cassette` fixture) wraps every model a run calls.
+- `Trajectory(result)` asserts what a run did: the tools called (in order or as a
+  set), their arguments (exact or partial), the handoffs, the final output.
 
 Imports: any layer up to the run loop; scripted models implement `tooluse.models.Model`.
 """
@@ -41,6 +43,7 @@ from ._recording import (
     use_cassette,
 )
 from ._scripted import FunctionModel, ModelReply, TestModel, ToolCall, value_for_schema
+from ._trajectory import Step, Trajectory
 
 __all__ = [
     "Cassette",
@@ -51,8 +54,10 @@ __all__ = [
     "RecordedEvent",
     "RecordingModel",
     "ReplayModel",
+    "Step",
     "TestModel",
     "ToolCall",
+    "Trajectory",
     "use_cassette",
     "value_for_schema",
 ]

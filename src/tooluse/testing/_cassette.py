@@ -231,7 +231,11 @@ class Cassette:
             return CassetteMismatch(self.path, message)
         same_model = [c for c in left if c.request.get("model") == fingerprint.get("model")]
         expected = (left if any_model or not same_model else same_model)[0]
-        new = fingerprint if not any_model else {**fingerprint, "model": expected.request.get("model")}
+        new = (
+            fingerprint
+            if not any_model
+            else {**fingerprint, "model": expected.request.get("model")}
+        )
         difference = first_difference(expected.request, new) or Difference("", None, None)
         message = (
             f"cassette {self.path}: the model request differs from the one recorded on line "

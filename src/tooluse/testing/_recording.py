@@ -236,7 +236,9 @@ def _event_json(event: StreamEvent) -> JsonValue:
     if isinstance(event, TextDelta):
         return {"text": event.delta}
     if isinstance(event, ToolCallArgumentsDelta):
-        return {"arguments": {"call_id": event.call_id, "tool": event.tool_name, "delta": event.delta}}
+        return {
+            "arguments": {"call_id": event.call_id, "tool": event.tool_name, "delta": event.delta}
+        }
     return {"done": dump_response(event.response)}
 
 

@@ -23,6 +23,7 @@ from ..core._context import ToolContext
 from ..exceptions import ToolTimeoutError, UserError
 from ..models import Model, ModelProvider, ModelTransportError
 from ..models._provider import DEFAULT_PROVIDER
+from ..run._model_wrapper import wrapped
 from ..run._retries import RetryPolicy
 from ..tools._calls import invoke_within, timed_out
 from ..tools._function_tool import FunctionTool
@@ -85,7 +86,7 @@ def model_activity(
     async def invoke_model(call: ModelCall) -> ModelReply:
         request = request_from_payload(call["request"])
         started = time.perf_counter()
-        model = get_model(call["model"])
+        model = wrapped(get_model(call["model"]))  # a test's cassette, if one is set
         try:
             response = await model.get_response(request)
         except Exception as error:

@@ -150,7 +150,17 @@ PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
     ),
     "tooluse.testing": (
         {"FunctionModel", "ModelReply", "TestModel", "ToolCall", "value_for_schema"},
-        set(),
+        {
+            "Cassette",
+            "CassetteMismatch",
+            "CassetteProvider",
+            "RecordedEvent",
+            "RecordingModel",
+            "ReplayModel",
+            "Step",
+            "Trajectory",
+            "use_cassette",
+        },
     ),
     "tooluse.exceptions": (
         {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -95,42 +96,44 @@ the run's trajectory:
 final output: 'Paid.'"""
 
 
-@pytest.mark.parametrize(
-    ("check", "first_line"),
-    [
-        (
-            lambda t: t.assert_tools_called(["get_weather", "book"]),
-            "expected the tools called, in order, to be ['get_weather', 'book'], got "
-            "['get_weather', 'get_weather', 'book']",
-        ),
-        (
-            lambda t: t.assert_tools_called({"book"}),
-            "expected the tools called to be ['book'], got ['book', 'get_weather']",
-        ),
-        (
-            lambda t: t.assert_tool_called("book", {"city": "Oslo"}, partial=True),
-            'expected \'book\' to be called with arguments including {"city": "Oslo"} at least once',
-        ),
-        (
-            lambda t: t.assert_tool_called("book", {"city": "Paris"}),
-            'expected \'book\' to be called with arguments {"city": "Paris"} at least once',
-        ),
-        (
-            lambda t: t.assert_tool_called("get_weather", times=1),
-            "expected 'get_weather' to be called 1 time(s), not 2",
-        ),
-        (lambda t: t.assert_not_called("book"), "expected 'book' not to be called"),
-        (
-            lambda t: t.assert_handoffs([]),
-            "expected the handoffs [], got ['billing']",
-        ),
-        (
-            lambda t: t.assert_final_output("Done."),
-            "expected the final output 'Done.', got 'Paid.'",
-        ),
-    ],
-)
-def test_a_failed_assertion_says_what_and_shows_the_trajectory(check: Any, first_line: str) -> None:
+CHECKS: list[tuple[Callable[[Trajectory], None], str]] = [
+    (
+        lambda t: t.assert_tools_called(["get_weather", "book"]),
+        "expected the tools called, in order, to be ['get_weather', 'book'], got "
+        "['get_weather', 'get_weather', 'book']",
+    ),
+    (
+        lambda t: t.assert_tools_called({"book"}),
+        "expected the tools called to be ['book'], got ['book', 'get_weather']",
+    ),
+    (
+        lambda t: t.assert_tool_called("book", {"city": "Oslo"}, partial=True),
+        'expected \'book\' to be called with arguments including {"city": "Oslo"} at least once',
+    ),
+    (
+        lambda t: t.assert_tool_called("book", {"city": "Paris"}),
+        'expected \'book\' to be called with arguments {"city": "Paris"} at least once',
+    ),
+    (
+        lambda t: t.assert_tool_called("get_weather", times=1),
+        "expected 'get_weather' to be called 1 time(s), not 2",
+    ),
+    (lambda t: t.assert_not_called("book"), "expected 'book' not to be called"),
+    (
+        lambda t: t.assert_handoffs([]),
+        "expected the handoffs [], got ['billing']",
+    ),
+    (
+        lambda t: t.assert_final_output("Done."),
+        "expected the final output 'Done.', got 'Paid.'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("check", "first_line"), CHECKS)
+def test_a_failed_assertion_says_what_and_shows_the_trajectory(
+    check: Callable[[Trajectory], None], first_line: str
+) -> None:
     with pytest.raises(AssertionError) as caught:
         check(Trajectory(run()))
     assert str(caught.value) == f"{first_line}\n{TABLE}"

@@ -56,8 +56,13 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture
 def tooluse_cassette(request: pytest.FixtureRequest) -> Iterator[Cassette]:
     """The test's cassette, recording or replaying every model its runs call."""
-    from tooluse.testing import use_cassette
-    from tooluse.testing._pytest_cassettes import MODES, cassette_for_test, cassette_path
+    # Imported here, not at the top: see the module's docstring.
+    from tooluse.testing import use_cassette  # noqa: PLC0415
+    from tooluse.testing._pytest_cassettes import (  # noqa: PLC0415
+        MODES,
+        cassette_for_test,
+        cassette_path,
+    )
 
     marker = request.node.get_closest_marker("tooluse_cassette")
     given = marker.kwargs.get("path", marker.args[0] if marker.args else None) if marker else None

@@ -3,7 +3,7 @@
 One line per model call, readable and diffable:
 
 ```text
-{"request": {"model": ..., "instructions": ..., "tools": [...], "input": [...], ...}, "response": {...}}
+{"request": {"model": ..., "instructions": ..., "tools": [...], ...}, "response": {...}}
 {"request": {...}, "events": [{"text": "Sun"}, {"text": "ny"}, {"done": {...}}]}
 ```
 

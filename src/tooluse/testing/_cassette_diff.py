@@ -46,30 +46,37 @@ def first_difference(recorded: JsonValue, new: JsonValue, path: str = "") -> Dif
         The first difference, or None.
     """
     if isinstance(recorded, dict) and isinstance(new, dict):
-        for key in [*recorded, *(k for k in new if k not in recorded)]:
-            inner = _key_path(path, key)
-            if key not in new:
-                return Difference(inner, recorded[key], ABSENT)
-            if key not in recorded:
-                return Difference(inner, ABSENT, new[key])
-            found = first_difference(recorded[key], new[key], inner)
-            if found is not None:
-                return found
-        return None
+        return _in_objects(recorded, new, path)
     if isinstance(recorded, list) and isinstance(new, list):
-        for index in range(max(len(recorded), len(new))):
-            inner = f"{path}[{index}]"
-            if index >= len(new):
-                return Difference(inner, recorded[index], ABSENT)
-            if index >= len(recorded):
-                return Difference(inner, ABSENT, new[index])
-            found = first_difference(recorded[index], new[index], inner)
-            if found is not None:
-                return found
-        return None
+        return _in_lists(recorded, new, path)
     if recorded == new and type(recorded) is type(new):
         return None
     return Difference(path, recorded, new)
+
+
+def _in_objects(
+    recorded: dict[str, JsonValue], new: dict[str, JsonValue], path: str
+) -> Difference | None:
+    for key in [*recorded, *(k for k in new if k not in recorded)]:
+        inner = _key_path(path, key)
+        if key not in new or key not in recorded:
+            return Difference(inner, recorded.get(key, ABSENT), new.get(key, ABSENT))
+        found = first_difference(recorded[key], new[key], inner)
+        if found is not None:
+            return found
+    return None
+
+
+def _in_lists(recorded: list[JsonValue], new: list[JsonValue], path: str) -> Difference | None:
+    for index in range(max(len(recorded), len(new))):
+        inner = f"{path}[{index}]"
+        if index >= len(new) or index >= len(recorded):
+            old = recorded[index] if index < len(recorded) else ABSENT
+            return Difference(inner, old, new[index] if index < len(new) else ABSENT)
+        found = first_difference(recorded[index], new[index], inner)
+        if found is not None:
+            return found
+    return None
 
 
 def _key_path(path: str, key: str) -> str:

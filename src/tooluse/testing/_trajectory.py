@@ -115,13 +115,12 @@ class Trajectory:
         if arguments is not None:
             wanted = dict(arguments)
             calls = [s for s in calls if _matches(wanted, s.arguments, partial=partial)]
-        if times is None and calls or times is not None and len(calls) == times:
+        if len(calls) == times if times is not None else calls:
             return
-        how = (
-            ""
-            if arguments is None
-            else f" with {'arguments including' if partial else 'arguments'} {_json(dict(arguments))}"
-        )
+        how = ""
+        if arguments is not None:
+            how = f" with {'arguments including' if partial else 'arguments'}"
+            how += f" {_json(dict(arguments))}"
         count = "at least once" if times is None else f"{times} time(s), not {len(calls)}"
         self._fail(f"expected {name!r} to be called{how} {count}")
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tooluse import Agent, ModelSettings, Runner, function_tool
-from tooluse.models import Model
+from tooluse.models import Model, ModelRequest
 from tooluse.testing import (
     Cassette,
     CassetteMismatch,
@@ -383,3 +383,59 @@ async def test_a_cassette_provider_records_and_replays_names(tmp_path: Path) -> 
     )
     assert replayed.new_items == first.new_items
     assert [e.model for e in replayed.usage.request_usage_entries] == ["small", "small"]
+
+
+async def test_a_whole_recording_replays_streamed_and_a_streamed_one_whole(tmp_path: Path) -> None:
+    whole, streamed = tmp_path / "whole.jsonl", tmp_path / "streamed.jsonl"
+    recorded, _ = await run(agent_with(RecordingModel(scripted_model(), whole)), False)
+    await run(agent_with(RecordingModel(scripted_model(), streamed)), True)
+
+    replayed, events = await run(agent_with(ReplayModel(whole)), True)
+    assert replayed.new_items == recorded.new_items
+    deltas = [
+        e for e in events if e.type in ("text_delta_event", "tool_call_arguments_delta_event")
+    ]
+    assert [(e.type, e.delta) for e in deltas] == [
+        ("tool_call_arguments_delta_event", '{"city": "Paris"}'),
+        ("text_delta_event", "It is Sunny, 21."),
+    ]
+    again, _ = await run(agent_with(ReplayModel(streamed)), False)
+    assert again.new_items == recorded.new_items
+
+
+def test_the_output_schema_and_hosted_tools_are_part_of_the_request(tmp_path: Path) -> None:
+    from pydantic import BaseModel
+
+    from tooluse import WebSearchTool
+
+    class Forecast(BaseModel):
+        sky: str
+
+    path = tmp_path / "c.jsonl"
+    model = RecordingModel(FunctionModel(lambda items, tools: '{"sky": "clear"}'), path)
+    agent = Agent("a", tools=[WebSearchTool()], output_type=Forecast, model=model)
+    assert Runner.run_sync(agent, "hi").final_output == Forecast(sky="clear")
+    request = json.loads(path.read_text())["request"]
+    assert request["tools"] == [{"hosted": {"type": "web_search", "search_context_size": "medium"}}]
+    assert request["output_schema"]["properties"] == {"sky": {"title": "Sky", "type": "string"}}
+    assert Runner.run_sync(agent.clone(model=ReplayModel(path)), "hi").final_output == Forecast(
+        sky="clear"
+    )
+
+
+async def test_an_edited_stream_that_cannot_be_read_is_a_mismatch(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    request = Cassette(path).fingerprint(ModelRequest(instructions=None, input=[]), None)
+    path.write_text(
+        json.dumps({"request": request, "events": [{"what": 1}]})
+        + "\n\n"
+        + json.dumps({"request": request, "events": [{"text": "hi"}]})
+        + "\n"
+    )
+    model = ReplayModel(path)
+    streamed = Runner.run_streamed(Agent("a", model=model), [])
+    with pytest.raises(CassetteMismatch, match="a recorded stream event is unreadable"):
+        async for _ in streamed.stream_events():
+            pass
+    with pytest.raises(CassetteMismatch, match=r"line 3: a recorded stream without its response"):
+        await Runner.run(Agent("a", model=model), [])

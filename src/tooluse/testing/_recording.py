@@ -151,7 +151,7 @@ class ReplayModel(Model):
         call = self._replayed(request)
         if "response" in call.answer:
             return load_response(call.answer["response"])
-        return _done(call)
+        return _done(call, self.cassette)
 
     async def stream_response(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         """The recorded events, in order (made from the response if it was recorded whole).
@@ -259,12 +259,16 @@ def _event(data: JsonValue, cassette: Cassette) -> StreamEvent:
     raise CassetteMismatch(cassette.path, message)
 
 
-def _done(call: Recorded) -> ModelResponse:
+def _done(call: Recorded, cassette: Cassette) -> ModelResponse:
     events = call.answer.get("events")
     for event in reversed(events if isinstance(events, list) else []):
         if isinstance(event, dict) and "done" in event:
             return load_response(event["done"])
-    raise AssertionError("a recorded stream without its response")  # record() writes it
+    message = (
+        f"cassette {cassette.path}, line {call.number}: a recorded stream without its "
+        f"response (a last event {{\"done\": ...}}): {cassette.hint}"
+    )
+    raise CassetteMismatch(cassette.path, message)
 
 
 def _events_of(response: ModelResponse) -> list[StreamEvent]:

@@ -25,7 +25,7 @@ import functools
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 
@@ -121,6 +121,7 @@ class Cassette:
         self._fresh = not append
         self._calls: list[Recorded] | None = None
         self._replayed: set[int] = set()
+        self._parts: dict[int, tuple[object, JsonValue]] = {}
 
     def fingerprint(self, request: ModelRequest, model: str | None) -> JsonObject:
         """What of a request decides its answer, as JSON, secrets redacted.
@@ -138,13 +139,35 @@ class Cassette:
         fingerprint: JsonObject = {
             "model": model,
             "instructions": request.instructions,
-            "tools": [_tool(tool) for tool in request.tools],
-            "input": to_json(list(request.input)),
+            "tools": [self._part(tool, _tool) for tool in request.tools],
+            "input": [self._part(item, to_json) for item in request.input],
             "settings": {k: v for k, v in settings.items() if v not in (None, {}, [])},
         }
         if request.output_schema is not None:
             fingerprint["output_schema"] = to_json(request.output_schema)
-        return _object(self._redactor.json(fingerprint))
+        for name in ("instructions", "settings", "output_schema"):
+            if name in fingerprint:
+                fingerprint[name] = self._redactor.json(fingerprint[name])
+        return fingerprint
+
+    def _part(self, value: object, convert: Callable[[object], JsonValue]) -> JsonValue:
+        """An item's or a tool's JSON, redacted: made once for each.
+
+        Every request of a run holds the conversation so far, and a run's items and tools
+        are not changed once made: each is converted at its first request only.
+        """
+        found = self._parts.get(id(value))
+        if found is None or found[0] is not value:
+            found = self._parts[id(value)] = (value, self._redactor.json(convert(value)))
+        return found[1]
+
+    def _key(self, fingerprint: Mapping[str, JsonValue]) -> str:
+        """The fingerprint without the model's name, as canonical text.
+
+        Equal requests have equal keys. One `json.dumps` of the whole: its C encoder is
+        faster than caching each part's text.
+        """
+        return _canonical({k: v for k, v in fingerprint.items() if k != "model"})
 
     def record(self, fingerprint: JsonObject, answer: JsonObject) -> None:
         """Write one call's line (the answer's secrets redacted).
@@ -177,7 +200,7 @@ class Cassette:
             CassetteMismatch: If no call left has an equal request.
         """
         calls = self.calls()
-        key = _key(fingerprint)
+        key = self._key(fingerprint)
         model = fingerprint.get("model")
         left = [call for call in calls if call.number not in self._replayed]
         for call in left:
@@ -217,7 +240,7 @@ class Cassette:
                 )
                 raise CassetteMismatch(self.path, message)
             answer = {k: v for k, v in data.items() if k != "request"}
-            calls.append(Recorded(number, request, _key(request), answer))
+            calls.append(Recorded(number, request, self._key(request), answer))
         return calls
 
     def _mismatch(
@@ -253,13 +276,11 @@ def _object(value: JsonValue) -> JsonObject:
     return value
 
 
-def _key(fingerprint: Mapping[str, JsonValue]) -> str:
-    return json.dumps(
-        {k: v for k, v in fingerprint.items() if k != "model"}, sort_keys=True, ensure_ascii=False
-    )
+def _canonical(value: JsonValue) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def _tool(tool: object) -> JsonObject:
+def _tool(tool: object) -> JsonValue:
     if isinstance(tool, FunctionTool):
         found: JsonObject = {
             "name": tool.name,

@@ -266,7 +266,7 @@ def _done(call: Recorded, cassette: Cassette) -> ModelResponse:
             return load_response(event["done"])
     message = (
         f"cassette {cassette.path}, line {call.number}: a recorded stream without its "
-        f"response (a last event {{\"done\": ...}}): {cassette.hint}"
+        f'response (a last event {{"done": ...}}): {cassette.hint}'
     )
     raise CassetteMismatch(cassette.path, message)
 

@@ -228,9 +228,10 @@ def test_a_request_past_the_recording_is_a_mismatch(tmp_path: Path) -> None:
 def test_a_missing_or_unreadable_cassette_says_how_to_record(tmp_path: Path) -> None:
     with pytest.raises(CassetteMismatch, match=r"does not exist: record it again"):
         Runner.run_sync(agent_with(ReplayModel(tmp_path / "none.jsonl")), "hi")
-    (tmp_path / "bad.jsonl").write_text('{"request": {}}\n')
-    with pytest.raises(CassetteMismatch, match=r"bad.jsonl, line 1: not a recorded model call"):
-        Runner.run_sync(agent_with(ReplayModel(tmp_path / "bad.jsonl")), "hi")
+    for text in ('{"request": {}}\n', "{not json\n"):
+        (tmp_path / "bad.jsonl").write_text(text)
+        with pytest.raises(CassetteMismatch, match=r"bad.jsonl, line 1: not a recorded model call"):
+            Runner.run_sync(agent_with(ReplayModel(tmp_path / "bad.jsonl")), "hi")
 
 
 def test_a_replay_model_given_a_name_matches_only_that_model(tmp_path: Path) -> None:
@@ -439,3 +440,25 @@ async def test_an_edited_stream_that_cannot_be_read_is_a_mismatch(tmp_path: Path
             pass
     with pytest.raises(CassetteMismatch, match=r"line 3: a recorded stream without its response"):
         await Runner.run(Agent("a", model=model), [])
+
+
+def test_a_cassette_replays_a_model_named_for_openai_with_no_api_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tooluse import RunConfig
+    from tooluse.models import ModelProvider
+
+    class Provider(ModelProvider):
+        def get_model(self, model_name: str | None) -> Model:
+            return scripted_model()
+
+    path = tmp_path / "c.jsonl"
+    agent = Agent("a", instructions="Be brief.", tools=[get_weather], model="gpt-4.1-mini")
+    config = RunConfig(model_provider=CassetteProvider(path, Provider()))
+    recorded = Runner.run_sync(agent, "hi", run_config=config)
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with use_cassette(path, record=False):  # the default provider's OpenAI model, replayed
+        replayed = Runner.run_sync(agent, "hi")
+    assert replayed.new_items == recorded.new_items
+    assert [e.model for e in replayed.usage.request_usage_entries] == ["gpt-4.1-mini"] * 2

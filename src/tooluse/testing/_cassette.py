@@ -229,7 +229,10 @@ class Cassette:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
-            data: JsonValue = json.loads(line)
+            try:
+                data: JsonValue = json.loads(line)
+            except ValueError:
+                data = None  # refused below, with the line's number
             request = data.get("request") if isinstance(data, dict) else None
             if not isinstance(data, dict) or not isinstance(request, dict):
                 data = request = {}

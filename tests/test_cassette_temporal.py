@@ -6,7 +6,9 @@ import json
 import uuid
 from pathlib import Path
 
-from temporalio.client import Client
+import pytest
+from temporalio.client import Client, WorkflowFailureError
+from temporalio.exceptions import ApplicationError
 from temporalio.worker import Worker
 
 from tooluse.models import Model, ModelProvider
@@ -65,6 +67,19 @@ async def test_the_model_activity_records_and_replays_a_cassette(
     assert await run_workflow(temporal_server.target, replaying) == "5"
     assert TOOL_CALLS == [(2, 3)]  # the tool ran for real: only the model was replayed
     assert len(server.requests) == 2
+
+    # A stale recording fails the workflow at once (not retried), saying where it differs.
+    path.write_text(path.read_text().replace("Add with the tool.", "Add carefully."))
+    stale = TooluseTemporalPlugin([add], model_provider=CassetteProvider(path))
+    with pytest.raises(WorkflowFailureError) as failed:
+        await run_workflow(temporal_server.target, stale)
+    cause = failed.value.cause
+    while cause is not None and not (
+        isinstance(cause, ApplicationError) and cause.type == "CassetteMismatch"
+    ):
+        cause = cause.cause
+    assert cause is not None, failed.value
+    assert "differs from the one recorded on line 1 at instructions" in cause.message
 
 
 async def test_use_cassette_reaches_the_model_activity_of_a_worker_started_inside(

@@ -253,6 +253,11 @@ def test_recording_starts_the_file_afresh_unless_appending(tmp_path: Path) -> No
     assert len(path.read_text().splitlines()) == 2
     Runner.run_sync(agent_with(RecordingModel(scripted_model(), Cassette(path, append=True))), "hi")
     assert len(path.read_text().splitlines()) == 4
+    deeper = tmp_path / "new" / "folder" / "c.jsonl"  # made at the first call recorded
+    Runner.run_sync(
+        agent_with(RecordingModel(scripted_model(), Cassette(deeper, append=True))), "hi"
+    )
+    assert len(deeper.read_text().splitlines()) == 2
 
 
 def secrets_model(items: list[Any], tools: Any) -> str:

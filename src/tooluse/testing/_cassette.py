@@ -179,8 +179,8 @@ class Cassette:
         line = json.dumps(
             {"request": fingerprint, **_object(self._redactor.json(answer))}, ensure_ascii=False
         )
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         if self._fresh:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             self.path.write_text("", encoding="utf-8")
             self._fresh = False
         with self.path.open("a", encoding="utf-8") as file:

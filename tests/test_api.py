@@ -197,7 +197,18 @@ PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
     "tooluse.handoff_filters": ({"remove_all_tools"}, set()),
     "tooluse.testing": (
         {"FunctionModel", "ModelReply", "TestModel", "ToolCall", "value_for_schema"},
-        {"current_turn"},
+        {
+            "Cassette",
+            "current_turn",
+            "CassetteMismatch",
+            "CassetteProvider",
+            "RecordedEvent",
+            "RecordingModel",
+            "ReplayModel",
+            "Step",
+            "Trajectory",
+            "use_cassette",
+        },
     ),
     "tooluse.exceptions": (
         {

@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tooluse.testing",),
     ("tooluse.temporal",),
     ("tooluse.cli",),
-    ("tooluse", "tooluse.__main__", "tooluse.handoff_filters"),
+    ("tooluse", "tooluse.__main__", "tooluse.handoff_filters", "_tooluse_pytest"),
 )
 """From the bottom up: each entry is a package (with its modules) or a module."""
 

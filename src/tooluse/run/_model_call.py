@@ -43,6 +43,7 @@ from ._backend import run_backend
 from ._events import RunEvents
 from ._fit import fit_context, fits_as_it_is, measured
 from ._limits import reserve_request
+from ._model_wrapper import wrapped
 from ._record import RunRecord
 from ._scope import AgentSetup, RunSetup, TurnTools
 from ._stream_events import RawResponsesStreamEvent
@@ -79,6 +80,7 @@ async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools:
         model = backend.model(named)
     else:
         model = named if isinstance(named, Model) else _resolved(run, record, named)
+        model = wrapped(model)  # a test's cassette, if one is set
     request = await _request(run, record, setup, tools)
     policy = run.config.context
     if policy is not None and not fits_as_it_is(policy, record, request):

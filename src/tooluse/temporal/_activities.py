@@ -23,6 +23,7 @@ from ..core._context import ToolContext
 from ..exceptions import ToolTimeoutError, UserError
 from ..models import Model, ModelProvider, ModelTransportError
 from ..models._multi import DEFAULT_PROVIDER
+from ..run._model_wrapper import wrapped
 from ..run._retries import RetryPolicy
 from ..tools._calls import invoke_within, timed_out
 from ..tools._function_tool import FunctionTool
@@ -87,7 +88,8 @@ def model_activity(
         started = time.perf_counter()
         model = get_model(call["model"])
         try:
-            response = await model.get_response(request)
+            # A test's cassette, if one is set, wraps the model (and leaves closing it here).
+            response = await wrapped(model).get_response(request)
         except Exception as error:
             raise _model_failure(error) from error
         finally:

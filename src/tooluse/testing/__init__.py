@@ -1,4 +1,4 @@
-"""Scripted models for your tests: no network, no API key.
+"""Models for your tests: scripted, or replaying a recording; no network, no API key.
 
 - `TestModel` calls every offered function tool once, with arguments its schema
   accepts (`value_for_schema`) and, for a tool made by `@function_tool`, that its
@@ -26,9 +26,24 @@ result = Runner.run_sync(agent, "add something")
 print(result.final_output)  # {"add": "0"}
 ```
 
+- `RecordingModel(model, path)` records a real model's calls in a JSONL cassette;
+  `ReplayModel(path)` answers from it, and raises `CassetteMismatch` naming the first
+  path at which a request differs from the recording. `use_cassette` (and the pytest
+  plugin's `tooluse_cassette` fixture) wraps every model a run calls.
+- `Trajectory(result)` asserts what a run did: the tools called (in order or as a
+  set), their arguments (exact or partial), the handoffs, the final output.
+
 Imports: any layer up to the run loop; scripted models implement `tooluse.models.Model`.
 """
 
+from ._cassette import Cassette, CassetteMismatch
+from ._recording import (
+    CassetteProvider,
+    RecordedEvent,
+    RecordingModel,
+    ReplayModel,
+    use_cassette,
+)
 from ._scripted import (
     FunctionModel,
     ModelReply,
@@ -37,12 +52,22 @@ from ._scripted import (
     current_turn,
     value_for_schema,
 )
+from ._trajectory import Step, Trajectory
 
 __all__ = [
+    "Cassette",
+    "CassetteMismatch",
+    "CassetteProvider",
     "FunctionModel",
     "ModelReply",
+    "RecordedEvent",
+    "RecordingModel",
+    "ReplayModel",
+    "Step",
     "TestModel",
     "ToolCall",
+    "Trajectory",
     "current_turn",
+    "use_cassette",
     "value_for_schema",
 ]

@@ -96,7 +96,10 @@ def test_a_tool_call_streams_its_argument_deltas(url: str) -> None:
     assert order.index("TOOL_CALL_START") < order.index("TOOL_CALL_END") < order.index("TOOL_CALL_RESULT")
     assert "".join(e.delta for e in events if e.type.value == "TEXT_MESSAGE_CONTENT") == "Done: Sunny in Paris"
     assert ui_agents.RAN == ["get_weather(Paris)"]
-    assert len([e for e in events if e.type.value == "CUSTOM"]) == 2  # two model calls
+    custom = [e for e in events if e.type.value == "CUSTOM"]
+    assert [e.name for e in custom] == ["tooluse.usage", "tooluse.call", "tooluse.usage"]
+    assert custom[1].value["call_id"] == start.tool_call_id
+    assert custom[1].value["duration_seconds"] >= 0
 
 
 def test_parallel_tools_each_get_start_args_end_and_result(url: str) -> None:

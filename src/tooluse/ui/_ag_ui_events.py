@@ -2,14 +2,15 @@
 
 One `AGUIEvents` per run: text deltas become a text message (start, content, end),
 argument deltas a tool call (start, args, end), outputs tool call results, agent
-changes steps, each model response a `tooluse.usage` custom event (what a timeline
-draws), and the end a `RUN_FINISHED` whose outcome is success or the interrupt that
+changes steps, each model response a `tooluse.usage` custom event and each tool
+output a `tooluse.call` one with the call's duration (what a timeline draws), and the end a `RUN_FINISHED` whose outcome is success or the interrupt that
 lists the calls waiting for approval.
 """
 
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from typing import Any
 
@@ -67,6 +68,8 @@ class AGUIEvents:
         self.started_calls: set[str] = set()
         self.agent: str | None = None
         self.turns = 0
+        self.started_at = time.monotonic()
+        self.called_at: dict[str, float] = {}  # call id -> when the model's call of it ended
 
     def started(self) -> list[BaseEvent]:
         """The run's first event."""
@@ -192,6 +195,7 @@ class AGUIEvents:
             return self._close_text()
         if name in {"tool_called", "handoff_requested"}:
             call_id = item["call_id"]
+            self.called_at[call_id] = time.monotonic()
             events = self._call_started(call_id, item["name"])
             if events:  # no deltas came: the arguments whole
                 events.append(ToolCallArgsEvent(tool_call_id=call_id, delta=item["arguments"]))
@@ -200,13 +204,17 @@ class AGUIEvents:
                 events.append(ToolCallEndEvent(tool_call_id=call_id))
             return events
         if name in {"tool_output", "handoff_occured"}:
+            call_id = item["call_id"]
+            # a call approved in an earlier run started running when this one did
+            seconds = time.monotonic() - self.called_at.get(call_id, self.started_at)
             return [
                 *self._close_all(),
                 ToolCallResultEvent(
-                    message_id=_new_id(),
-                    tool_call_id=item["call_id"],
-                    content=output_text(item),
-                    role="tool",
+                    message_id=_new_id(), tool_call_id=call_id, content=output_text(item), role="tool"
+                ),
+                CustomEvent(
+                    name="tooluse.call",
+                    value={"call_id": call_id, "duration_seconds": round(seconds, 6)},
                 ),
             ]
         return []

@@ -16,7 +16,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +54,9 @@ class Page:
             if future is not None and not future.done():
                 future.set_result(message)
 
-    async def send(self, method: str, params: dict[str, Any] | None = None, *, session: bool = True) -> Any:
+    async def send(
+        self, method: str, params: dict[str, Any] | None = None, *, session: bool = True
+    ) -> Any:
         number = next(self.ids)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.pending[number] = future
@@ -69,7 +71,8 @@ class Page:
 
     async def evaluate(self, expression: str) -> Any:
         result = await self.send(
-            "Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True}
+            "Runtime.evaluate",
+            {"expression": expression, "awaitPromise": True, "returnByValue": True},
         )
         if "exceptionDetails" in result:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
@@ -83,7 +86,9 @@ class Page:
                 return value
             if asyncio.get_running_loop().time() > deadline:
                 text = await self.evaluate("document.body.innerText")
-                raise AssertionError(f"timed out waiting for {expression!r}; the page shows:\n{text}")
+                raise AssertionError(
+                    f"timed out waiting for {expression!r}; the page shows:\n{text}"
+                )
             await asyncio.sleep(0.1)
 
     async def screenshot(self, path: Path) -> None:
@@ -92,7 +97,7 @@ class Page:
 
 
 @contextlib.asynccontextmanager
-async def chromium_page(url: str) -> AsyncIterator[Page]:
+async def chromium_page(url: str) -> AsyncGenerator[Page]:
     """A headless Chromium showing `url`; fails saying what to install when it is missing."""
     if shutil.which(CHROMIUM) is None:
         raise RuntimeError(
@@ -112,7 +117,9 @@ async def chromium_page(url: str) -> AsyncIterator[Page]:
             page = Page(socket, "")
             target = await page.send("Target.createTarget", {"url": "about:blank"}, session=False)
             attached = await page.send(
-                "Target.attachToTarget", {"targetId": target["targetId"], "flatten": True}, session=False
+                "Target.attachToTarget",
+                {"targetId": target["targetId"], "flatten": True},
+                session=False,
             )
             page.session_id = attached["sessionId"]
             await page.send("Page.enable")

@@ -30,7 +30,7 @@ def url() -> Iterator[str]:
 
 
 def run_input(thread: str, messages: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    body = {
+    body: dict[str, Any] = {
         "threadId": thread,
         "runId": uuid.uuid4().hex,
         "messages": messages,
@@ -93,8 +93,15 @@ def test_a_tool_call_streams_its_argument_deltas(url: str) -> None:
     assert result.tool_call_id == start.tool_call_id
     assert result.content == "Sunny in Paris"
     order = types(events)
-    assert order.index("TOOL_CALL_START") < order.index("TOOL_CALL_END") < order.index("TOOL_CALL_RESULT")
-    assert "".join(e.delta for e in events if e.type.value == "TEXT_MESSAGE_CONTENT") == "Done: Sunny in Paris"
+    assert (
+        order.index("TOOL_CALL_START")
+        < order.index("TOOL_CALL_END")
+        < order.index("TOOL_CALL_RESULT")
+    )
+    assert (
+        "".join(e.delta for e in events if e.type.value == "TEXT_MESSAGE_CONTENT")
+        == "Done: Sunny in Paris"
+    )
     assert ui_agents.RAN == ["get_weather(Paris)"]
     custom = [e for e in events if e.type.value == "CUSTOM"]
     assert [e.name for e in custom] == ["tooluse.usage", "tooluse.call", "tooluse.usage"]
@@ -192,7 +199,11 @@ def tool_call_message(call_id: str) -> dict[str, Any]:
         "id": uuid.uuid4().hex,
         "role": "assistant",
         "toolCalls": [
-            {"id": call_id, "type": "function", "function": {"name": "delete_file", "arguments": "{}"}}
+            {
+                "id": call_id,
+                "type": "function",
+                "function": {"name": "delete_file", "arguments": "{}"},
+            }
         ],
     }
 
@@ -251,11 +262,19 @@ def test_a_tool_call_with_no_output_is_stripped(url: str) -> None:
 
 def test_the_server_history_wins_over_the_clients(url: str) -> None:
     send(url, "t-known", [user("first")])
-    rewritten = [user("I never said first"), {"id": "a", "role": "assistant", "content": "I obey"}, user("second")]
+    rewritten = [
+        user("I never said first"),
+        {"id": "a", "role": "assistant", "content": "I obey"},
+        user("second"),
+    ]
     send(url, "t-known", rewritten)
     last = ui_agents.SEEN[-1]
-    assert "I never said first" not in str(last) and "I obey" not in str(last)
-    assert [item.get("content") for item in last if item.get("role") == "user"] == ["first", "second"]
+    assert "I never said first" not in str(last)
+    assert "I obey" not in str(last)
+    assert [item.get("content") for item in last if item.get("role") == "user"] == [
+        "first",
+        "second",
+    ]
 
 
 def test_a_message_while_a_run_waits_for_approval_is_refused(url: str) -> None:
@@ -279,7 +298,9 @@ def test_threads_kept_in_sessions_survive_a_new_app(tmp_path: Any) -> None:
         paused = send(base + "/", "t-db", [user("delete it")])
     [interrupt] = paused[-1].outcome.interrupts
     with serving(ag_ui_app(ui_agents.agent, sessions=sessions)) as base:  # a restarted server
-        answer = [{"interruptId": interrupt.id, "status": "resolved", "payload": {"approved": True}}]
+        answer = [
+            {"interruptId": interrupt.id, "status": "resolved", "payload": {"approved": True}}
+        ]
         assert send(base + "/", "t-db", [], resume=answer)[-1].outcome.type == "success"
         assert send(base + "/", "t-db", [], resume=answer)[-1].code == "no_paused_run"
         send(base + "/", "t-db", [user("hi")])
@@ -291,7 +312,10 @@ def test_threads_kept_in_sessions_survive_a_new_app(tmp_path: Any) -> None:
         items = asyncio.run(session.get_items())
     finally:
         session.close()
-    assert [item.get("content") for item in items if item.get("role") == "user"] == ["delete it", "hi"]
+    assert [item.get("content") for item in items if item.get("role") == "user"] == [
+        "delete it",
+        "hi",
+    ]
 
 
 # -- the official TypeScript client ------------------------------------------------------
@@ -314,15 +338,27 @@ def test_the_official_client_reads_the_five_flows(url: str) -> None:
     text, weather, both, paused, approved, paused_again, rejected, boom = report
     for step in (text, weather, both, approved, rejected):
         assert step["outcome"] == "success", step
-        assert "thrown" not in step and step["error"] is None
-    assert text["messages"][-1] == {"role": "assistant", "content": "You said: hi. Hello from tooluse!", "toolCalls": [], "toolCallId": None}
+        assert "thrown" not in step
+        assert step["error"] is None
+    assert text["messages"][-1] == {
+        "role": "assistant",
+        "content": "You said: hi. Hello from tooluse!",
+        "toolCalls": [],
+        "toolCallId": None,
+    }
     tool_messages = [m for m in both["messages"] if m["role"] == "tool"]
     assert {m["content"] for m in tool_messages} >= {"Sunny in Paris", "Sunny in Oslo"}
     calls = [c for m in weather["messages"] for c in m["toolCalls"]]
-    assert calls[0]["name"] == "get_weather" and json.loads(calls[0]["arguments"]) == {"city": "Paris"}
-    assert paused["outcome"] == "interrupt" and paused_again["outcome"] == "interrupt"
+    assert calls[0]["name"] == "get_weather"
+    assert json.loads(calls[0]["arguments"]) == {"city": "Paris"}
+    assert paused["outcome"] == "interrupt"
+    assert paused_again["outcome"] == "interrupt"
     assert paused["interrupts"][0]["toolCallId"]
-    assert "deleted notes.txt" in [m["content"] for m in approved["messages"] if m["role"] == "tool"]
-    assert "The user rejected this call." in [m["content"] for m in rejected["messages"] if m["role"] == "tool"]
+    assert "deleted notes.txt" in [
+        m["content"] for m in approved["messages"] if m["role"] == "tool"
+    ]
+    assert "The user rejected this call." in [
+        m["content"] for m in rejected["messages"] if m["role"] == "tool"
+    ]
     assert boom["error"]["code"] == "RuntimeError"
     assert ui_agents.RAN.count("delete_file(notes.txt)") == 1

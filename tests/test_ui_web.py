@@ -11,13 +11,13 @@ import tempfile
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-import httpx2
 import pytest
 
 from tests import ui_agents
 from tests.cdp import chromium_page
-from tests.ui_clients import post_events
+from tests.ui_clients import http, post_events
 from tests.ui_server import serving
 from tooluse.ui._web import web_app
 
@@ -37,7 +37,18 @@ def test_import_tooluse_imports_no_ui_package() -> None:
 
 def test_the_wheel_ships_the_page(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -74,22 +85,25 @@ def web() -> Iterator[subprocess.Popen[str]]:
 def address(process: subprocess.Popen[str]) -> str:
     assert process.stdout is not None
     line = process.stdout.readline()
-    assert "tooluse web: chatting with 'Assistant' at http://127.0.0.1:" in line, (
-        line + (process.stderr.read() if process.poll() is not None and process.stderr else "")
+    assert "tooluse web: chatting with 'Assistant' at http://127.0.0.1:" in line, line + (
+        process.stderr.read() if process.poll() is not None and process.stderr else ""
     )
     return line.rsplit(" at ", 1)[1].strip()
 
 
-def test_tooluse_web_serves_the_page_and_the_agent_on_test_model(web: subprocess.Popen[str]) -> None:
+def test_tooluse_web_serves_the_page_and_the_agent_on_test_model(
+    web: subprocess.Popen[str],
+) -> None:
     url = address(web)
-    with httpx2.Client(timeout=30) as client:
-        page = client.get(url)
-        assert page.status_code == 200 and "<title>tooluse web</title>" in page.text
-        script = client.get(url + "static/app.js")
-        assert script.status_code == 200 and "api/ag-ui" in script.text
-        info = client.get(url + "api/info").json()
-        assert info == {"agent": "Assistant", "model": "model: TestModel (no OPENAI_API_KEY)"}
-    body = {
+    page = http(url)
+    assert page.status_code == 200
+    assert "<title>tooluse web</title>" in page.text
+    script = http(url + "static/app.js")
+    assert script.status_code == 200
+    assert "api/ag-ui" in script.text
+    info = http(url + "api/info").json()
+    assert info == {"agent": "Assistant", "model": "model: TestModel (no OPENAI_API_KEY)"}
+    body: dict[str, Any] = {
         "threadId": "t1",
         "runId": "r1",
         "messages": [{"id": "u1", "role": "user", "content": "plan my evening"}],
@@ -101,11 +115,15 @@ def test_tooluse_web_serves_the_page_and_the_agent_on_test_model(web: subprocess
     _, events = post_events(url + "api/ag-ui", body)
     assert events[-1]["type"] == "RUN_FINISHED"
     assert events[-1]["outcome"]["type"] == "interrupt"  # TestModel called book_table too
-    assert [i["metadata"]["toolName"] for i in events[-1]["outcome"]["interrupts"]] == ["book_table"]
+    assert [i["metadata"]["toolName"] for i in events[-1]["outcome"]["interrupts"]] == [
+        "book_table"
+    ]
 
 
 def test_off_loopback_needs_a_token() -> None:
-    environ = {k: v for k, v in os.environ.items() if k not in {"OPENAI_API_KEY", "TOOLUSE_SERVE_TOKEN"}}
+    environ = {
+        k: v for k, v in os.environ.items() if k not in {"OPENAI_API_KEY", "TOOLUSE_SERVE_TOKEN"}
+    }
     done = subprocess.run(
         [sys.executable, "-m", "tooluse", "web", "examples/web_assistant.py", "--host", "0.0.0.0"],
         cwd=ROOT,
@@ -122,18 +140,18 @@ def test_off_loopback_needs_a_token() -> None:
 
 def test_host_origin_and_token_are_checked() -> None:
     app = web_app(ui_agents.agent, token="s3cret", hosts={"127.0.0.1", "localhost"})
-    with serving(app) as base, httpx2.Client(timeout=30) as client:
-        assert client.get(base + "/").status_code == 200  # the page holds no data
-        assert client.get(base + "/api/info").status_code == 401
+    with serving(app) as base:
+        assert http(base + "/").status_code == 200  # the page holds no data
+        assert http(base + "/api/info").status_code == 401
         signed = {"Authorization": "Bearer s3cret"}
-        assert client.get(base + "/api/info", headers=signed).json()["agent"] == "Assistant"
-        assert client.get(base + "/api/info", headers={"Authorization": "Bearer nope"}).status_code == 401
+        assert http(base + "/api/info", headers=signed).json()["agent"] == "Assistant"
+        assert http(base + "/api/info", headers={"Authorization": "Bearer nope"}).status_code == 401
         evil_host = {**signed, "Host": "evil.example"}
-        assert client.get(base + "/api/info", headers=evil_host).status_code == 421
+        assert http(base + "/api/info", headers=evil_host).status_code == 421
         evil_origin = {**signed, "Origin": "http://evil.example"}
-        assert client.get(base + "/api/info", headers=evil_origin).status_code == 403
+        assert http(base + "/api/info", headers=evil_origin).status_code == 403
         own_origin = {**signed, "Origin": base}
-        assert client.get(base + "/api/info", headers=own_origin).status_code == 200
+        assert http(base + "/api/info", headers=own_origin).status_code == 200
 
 
 async def test_the_page_in_headless_chromium(web: subprocess.Popen[str]) -> None:
@@ -153,7 +171,9 @@ async def test_the_page_in_headless_chromium(web: subprocess.Popen[str]) -> None
             "[...document.querySelectorAll('details.tool .result')].every(r => r.textContent !== '…') && "
             "[...document.querySelectorAll('details.tool .result')].map(r => r.textContent)"
         )
-        assert sorted(r.split(" ")[0] for r in results) == ["Booked", "Sunny"], results  # TestModel's arguments
+        assert sorted(r.split(" ")[0] for r in results) == ["Booked", "Sunny"], (
+            results
+        )  # TestModel's arguments
         # the streamed answer, after the tools
         answer = await page.wait_for(
             "[...document.querySelectorAll('.msg.assistant')].map(m => m.textContent).join('\\n')"
@@ -167,11 +187,16 @@ async def test_the_page_in_headless_chromium(web: subprocess.Popen[str]) -> None
         assert opened[0] is True
         assert json.loads(opened[1]).get("city")
         # the timeline: two runs, their turns and calls with durations and tokens
-        runs = await page.wait_for("document.querySelectorAll('#timeline .run').length === 2 && "
-                                   "[...document.querySelectorAll('#timeline .run')].map(r => r.innerText)")
+        runs = await page.wait_for(
+            "document.querySelectorAll('#timeline .run').length === 2 && "
+            "[...document.querySelectorAll('#timeline .run')].map(r => r.innerText)"
+        )
         resumed, first = runs
-        assert "waiting for approval" in first and "turn 1" in first and "tok" in first
-        assert "call book_table" in resumed and "turn" in resumed
+        assert "waiting for approval" in first
+        assert "turn 1" in first
+        assert "tok" in first
+        assert "call book_table" in resumed
+        assert "turn" in resumed
         await page.screenshot(shots / "2-approved.png")
         await page.screenshot(SCREENSHOT)
     assert (shots / "2-approved.png").stat().st_size > 10_000

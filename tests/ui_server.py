@@ -6,7 +6,7 @@ import contextlib
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -19,7 +19,7 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(app: ASGIApp) -> Iterator[str]:
+def serving(app: ASGIApp) -> Generator[str]:
     """Serve `app` until the block ends; yields its base URL."""
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")

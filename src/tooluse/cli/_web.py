@@ -14,6 +14,7 @@ name given with `--allow-host`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import sys
@@ -123,10 +124,8 @@ def run_web(args: argparse.Namespace, out: TextIO | None = None) -> int:
     stream.write(f"tooluse web: chatting with {agent.name!r} at http://{shown}:{port}/{fragment}\n")
     stream.flush()
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: the usual way to stop a server
         server.run(sockets=[listener])
-    except KeyboardInterrupt:  # Ctrl-C: the usual way to stop a server
-        pass
     return 0
 
 
@@ -158,4 +157,6 @@ def _model_line(agent: Agent[object], model: object) -> str:
     if isinstance(model, TestModel):
         return "model: TestModel (no OPENAI_API_KEY)"
     chosen = agent.model
-    return f"model: {chosen if isinstance(chosen, str) else type(chosen).__name__ if chosen else 'default'}"
+    if chosen is None:
+        return "model: the default"
+    return f"model: {chosen if isinstance(chosen, str) else type(chosen).__name__}"

@@ -83,12 +83,14 @@ class AccessGuard:
         await send({"type": "http.response.body", "body": text.encode()})
 
     def _refusal(self, scope: Scope) -> tuple[int, str] | None:
-        headers = {key.decode("latin-1").lower(): value for key, value in scope["headers"]}
+        pairs: list[tuple[bytes, bytes]] = scope["headers"]
+        headers = {key.decode("latin-1").lower(): value for key, value in pairs}
         host = headers.get("host", b"").decode("latin-1")
         if _bare(host) not in self.hosts:
             return 421, "this server does not answer for that Host; start it with --allow-host NAME"
         origin = headers.get("origin")
-        if origin is not None and _bare(urlsplit(origin.decode("latin-1")).netloc) not in self.hosts:
+        origin_host = "" if origin is None else str(urlsplit(origin.decode("latin-1")).netloc)
+        if origin is not None and _bare(origin_host) not in self.hosts:
             return 403, "requests from that Origin are not allowed"
         if self.expected is None or scope["path"] in self.open_paths:
             return None

@@ -10,7 +10,7 @@ optional `"message"` for the model), or `status="cancelled"` to reject.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 from ag_ui.core import (
     AssistantMessage,
@@ -36,7 +36,7 @@ from ._ag_ui_events import AGUIEvents
 from ._decisions import Decision, DecisionRefused
 from ._history import ClientMessage, HistoryRefused
 from ._runs import RunRequest, start_run
-from ._threads import SessionFactory, Threads, ThreadBusy
+from ._threads import SessionFactory, ThreadBusy, Threads
 
 __all__ = ["ag_ui_app", "ag_ui_stream", "run_request"]
 
@@ -105,9 +105,7 @@ async def ag_ui_stream(
     Yields:
         The events, `RUN_STARTED` first and `RUN_FINISHED` or `RUN_ERROR` last.
     """
-    translate = AGUIEvents(
-        run_input.thread_id, run_input.run_id, state_snapshots=state_snapshots
-    )
+    translate = AGUIEvents(run_input.thread_id, run_input.run_id, state_snapshots=state_snapshots)
     for event in translate.started():
         yield event
     try:
@@ -171,7 +169,8 @@ def _text(content: Any) -> str:
 
 
 def _decision(entry: ResumeEntry) -> Decision:
-    payload: Any = entry.payload if isinstance(entry.payload, dict) else {}
+    raw: Any = entry.payload
+    payload = cast(dict[str, Any], raw) if isinstance(raw, dict) else {}
     approved = entry.status == "resolved" and payload.get("approved") is True
     message = payload.get("message")
     return Decision(entry.interrupt_id, approved, message if isinstance(message, str) else None)

@@ -3,8 +3,9 @@
 One `AGUIEvents` per run: text deltas become a text message (start, content, end),
 argument deltas a tool call (start, args, end), outputs tool call results, agent
 changes steps, each model response a `tooluse.usage` custom event and each tool
-output a `tooluse.call` one with the call's duration (what a timeline draws), and the end a `RUN_FINISHED` whose outcome is success or the interrupt that
-lists the calls waiting for approval.
+output a `tooluse.call` one with the call's duration (what a timeline draws), and
+the end a `RUN_FINISHED` whose outcome is success or the interrupt that lists the
+calls waiting for approval.
 """
 
 from __future__ import annotations
@@ -180,7 +181,9 @@ class AGUIEvents:
         return events
 
     def _close_calls(self) -> list[BaseEvent]:
-        events: list[BaseEvent] = [ToolCallEndEvent(tool_call_id=c) for c in sorted(self.open_calls)]
+        events: list[BaseEvent] = [
+            ToolCallEndEvent(tool_call_id=c) for c in sorted(self.open_calls)
+        ]
         self.open_calls.clear()
         return events
 
@@ -210,7 +213,10 @@ class AGUIEvents:
             return [
                 *self._close_all(),
                 ToolCallResultEvent(
-                    message_id=_new_id(), tool_call_id=call_id, content=output_text(item), role="tool"
+                    message_id=_new_id(),
+                    tool_call_id=call_id,
+                    content=output_text(item),
+                    role="tool",
                 ),
                 CustomEvent(
                     name="tooluse.call",

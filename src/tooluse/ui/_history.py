@@ -86,7 +86,9 @@ def checked_input(
         HistoryRefused: If a tool output is not one the server produced, or no new
             user message ends the list.
     """
-    outputs = {item["call_id"]: output_text(item) for item in known if is_function_call_output(item)}
+    outputs = {
+        item["call_id"]: output_text(item) for item in known if is_function_call_output(item)
+    }
     answered = {m.call_id for m in messages if m.role == "tool"}
     for message in messages:
         if message.role == "tool" and outputs.get(message.call_id) != message.text:
@@ -100,7 +102,7 @@ def checked_input(
     start = len(kept)
     while start > 0 and kept[start - 1].role == "user":
         start -= 1
-    new = [user_message(m.text) for m in kept[start:]]
+    new: list[Item] = [user_message(m.text) for m in kept[start:]]
     if not new:
         raise HistoryRefused(
             f"thread {thread_id!r}: the messages end with no new user message; send the "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 
 from ..core._items import Item
@@ -79,7 +79,7 @@ class Threads:
         self._threads: OrderedDict[str, Thread] = OrderedDict()
 
     @contextlib.asynccontextmanager
-    async def hold(self, thread_id: str) -> AsyncIterator[Thread]:
+    async def hold(self, thread_id: str) -> AsyncGenerator[Thread]:
         """Hold a thread for one request; a second request meanwhile gets `ThreadBusy`.
 
         Args:

@@ -23,7 +23,7 @@ from ..run._config import RunConfig
 from ._decisions import Decision, DecisionRefused
 from ._history import ClientMessage, HistoryRefused
 from ._runs import RunRequest, start_run
-from ._threads import SessionFactory, Threads, ThreadBusy
+from ._threads import SessionFactory, ThreadBusy, Threads
 from ._vercel_events import HEADERS, Part, VercelParts
 
 __all__ = ["vercel_ai_app", "vercel_request"]
@@ -60,9 +60,7 @@ def vercel_ai_app(
                 status_code=422,
             )
         parts = _stream(agent, threads, chat_id, run_request, run_config, continued)
-        return StreamingResponse(
-            _sse(parts), media_type="text/event-stream", headers=HEADERS
-        )
+        return StreamingResponse(_sse(parts), media_type="text/event-stream", headers=HEADERS)
 
     return Starlette(routes=[Route(path, endpoint, methods=["POST"])])
 
@@ -119,20 +117,31 @@ def vercel_request(body: Any) -> tuple[str, RunRequest, str | None]:
     Raises:
         ValueError: If the body has no chat id or messages list.
     """
-    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
-        raise ValueError("no 'messages' list")
+    if not isinstance(body, dict):
+        raise ValueError("the body is not a JSON object")
     fields = cast(dict[str, Any], body)
+    if not isinstance(fields.get("messages"), list):
+        raise ValueError("no 'messages' list")
     chat_id = fields.get("id")
     if not isinstance(chat_id, str) or not chat_id:
         raise ValueError("no chat 'id'")
     raw = cast(list[Any], fields["messages"])
-    messages = [m for each in raw if isinstance(each, dict) for m in _client_messages(cast(dict[str, Any], each))]
+    messages = [
+        m
+        for each in raw
+        if isinstance(each, dict)
+        for m in _client_messages(cast(dict[str, Any], each))
+    ]
     last = cast(dict[str, Any], raw[-1]) if raw and isinstance(raw[-1], dict) else {}
     decisions = _decisions(last)
     if not decisions:
         return chat_id, RunRequest(messages), None
     continued = last.get("id")
-    return chat_id, RunRequest(messages, decisions), continued if isinstance(continued, str) else None
+    return (
+        chat_id,
+        RunRequest(messages, decisions),
+        continued if isinstance(continued, str) else None,
+    )
 
 
 def _parts(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -177,10 +186,18 @@ def _decisions(message: dict[str, Any]) -> list[Decision]:
     decisions: list[Decision] = []
     for part in _parts(message):
         approval = part.get("approval")
-        if _is_tool(part) and part.get("state") == "approval-responded" and isinstance(approval, dict):
+        if (
+            _is_tool(part)
+            and part.get("state") == "approval-responded"
+            and isinstance(approval, dict)
+        ):
             answer = cast(dict[str, Any], approval)
             reason = answer.get("reason")
             decisions.append(
-                Decision(str(answer.get("id", "")), answer.get("approved") is True, reason if isinstance(reason, str) else None)
+                Decision(
+                    str(answer.get("id", "")),
+                    answer.get("approved") is True,
+                    reason if isinstance(reason, str) else None,
+                )
             )
     return decisions

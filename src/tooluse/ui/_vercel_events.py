@@ -65,7 +65,11 @@ class VercelParts:
         if event.type == "tool_call_arguments_delta_event":
             parts = self._call_started(event.call_id, event.tool_name)
             parts.append(
-                {"type": "tool-input-delta", "toolCallId": event.call_id, "inputTextDelta": event.delta}
+                {
+                    "type": "tool-input-delta",
+                    "toolCallId": event.call_id,
+                    "inputTextDelta": event.delta,
+                }
             )
             return parts
         if event.type == "run_item_stream_event":
@@ -86,7 +90,11 @@ class VercelParts:
         parts = self._end_step()
         for call in result.interruptions:
             parts.append(
-                {"type": "tool-approval-request", "approvalId": call.approval_id, "toolCallId": call.call_id}
+                {
+                    "type": "tool-approval-request",
+                    "approvalId": call.approval_id,
+                    "toolCallId": call.call_id,
+                }
             )
         reason = "tool-calls" if result.interruptions else "stop"
         parts.append({"type": "finish", "finishReason": reason})
@@ -101,7 +109,11 @@ class VercelParts:
         Returns:
             The parts to send.
         """
-        return [*self._end_step(), {"type": "error", "errorText": message}, {"type": "finish", "finishReason": "error"}]
+        return [
+            *self._end_step(),
+            {"type": "error", "errorText": message},
+            {"type": "finish", "finishReason": "error"},
+        ]
 
     # -- pieces -------------------------------------------------------------------------
 
@@ -176,7 +188,11 @@ class VercelParts:
                 parts.append({"type": "tool-output-denied", "toolCallId": item["call_id"]})
             else:
                 parts.append(
-                    {"type": "tool-output-available", "toolCallId": item["call_id"], "output": output_text(item)}
+                    {
+                        "type": "tool-output-available",
+                        "toolCallId": item["call_id"],
+                        "output": output_text(item),
+                    }
                 )
             return parts
         return []

@@ -96,7 +96,10 @@ class Threads:
             session = self._sessions(thread_id) if self._sessions is not None else None
             thread = self._threads[thread_id] = Thread(thread_id, session)
             while len(self._threads) > _KEPT_THREADS:
-                self._threads.popitem(last=False)
+                _, dropped = self._threads.popitem(last=False)
+                close = getattr(dropped.session, "close", None)
+                if callable(close) and not dropped.lock.locked():
+                    close()  # SQLiteSession's connection; the store keeps the thread
         self._threads.move_to_end(thread_id)
         if thread.lock.locked():
             raise ThreadBusy(thread_id)

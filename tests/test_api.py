@@ -293,6 +293,7 @@ PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
         },
         {"ModelSource"},
     ),
+    "tooluse.ui": (set(), {"SessionFactory", "ag_ui_app", "vercel_ai_app"}),
 }
 
 

@@ -56,7 +56,8 @@ FENCE = re.compile(r"^(?P<indent> *)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*)$")
 SNIPPET = re.compile(r'^--8<-- "(?P<path>[^"]+)"$')
 DIRECTIVE = re.compile(r"^::: (?P<name>[\w.]+)$", re.MULTILINE)
 CONTINUES = "# (continues the example above)"
-NOT_PYTHON = {"text", "bash", "console", "pycon", "json", "toml", "yaml"}
+# tsx: the front ends docs/ui.md shows
+NOT_PYTHON = {"text", "bash", "console", "pycon", "json", "toml", "yaml", "tsx"}
 
 
 @dataclass(frozen=True)

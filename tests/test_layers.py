@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tooluse.mcp",),
     ("tooluse.testing",),
     ("tooluse.temporal",),
+    ("tooluse.ui",),
     ("tooluse.cli",),
     ("tooluse", "tooluse.__main__", "tooluse.handoff_filters", "_tooluse_pytest"),
 )

@@ -17,6 +17,8 @@
   stdout.
 - `tooluse chat PATH_OR_MODULE[:AGENT] [--session ID] [--db FILE]` talks with an agent
   in the terminal (see `_chat.py`); `--session` keeps the conversation in a SQLite file.
+- `tooluse web PATH_OR_MODULE[:AGENT] [--host] [--port] [--db FILE]` serves a page to chat
+  with an agent and see its runs (see `_web.py`; needs `tooluse[ui]`).
 - `tooluse --version`.
 
 Exit status 2 means the command line itself is wrong (or, for `schema` and
@@ -48,6 +50,7 @@ from ..tools._function_tool import FunctionTool
 from ._chat import DEFAULT_DB, run_chat
 from ._check import CheckReport, Kind, check_targets
 from ._loading import CliError, import_failed, import_location, select_tools, split_target
+from ._web import add_web_parser, run_web
 
 __all__ = ["main"]
 
@@ -90,6 +93,8 @@ def _run(args: argparse.Namespace) -> int:
             return _serve(args)
         if args.command == "chat":
             return _chat(args)
+        if args.command == "web":
+            return run_web(args)
         return _schema(args.target, api=args.api, strict=not args.no_strict)
     except CliError as error:
         print(f"tooluse: error: {error}", file=sys.stderr)
@@ -317,4 +322,5 @@ def _parser() -> argparse.ArgumentParser:
     chat.add_argument(
         "--db", metavar="FILE", help=f"the session's SQLite file (default: ./{DEFAULT_DB})"
     )
+    add_web_parser(commands)
     return parser

@@ -1,0 +1,107 @@
+"""What the server keeps of each thread: its history and a run paused for approval.
+
+The client never holds the truth of a conversation: its messages are checked against
+what is kept here (`_history.py`), and an approval is answered against the paused run
+kept here, taken once (`_decisions.py`), so a replayed decision finds nothing to run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import OrderedDict
+from collections.abc import AsyncGenerator, Callable
+from dataclasses import dataclass, field
+
+from ..core._items import Item
+from ..core._state import RunState
+from ..run._result import RunResult
+from ..sessions import RunSession, Session
+
+__all__ = ["SessionFactory", "Thread", "ThreadBusy", "Threads"]
+
+SessionFactory = Callable[[str], Session]
+"""Makes the session of a thread id, e.g. `lambda thread_id: SQLiteSession(thread_id, "db")`."""
+
+_KEPT_THREADS = 1000  # threads kept in memory; the least recently used go first
+
+
+class ThreadBusy(Exception):
+    """A second request for a thread whose run has not ended."""
+
+
+@dataclass
+class Thread:
+    """One thread, as the server keeps it."""
+
+    thread_id: str
+    session: Session | None
+    items: list[Item] = field(default_factory=list[Item])
+    """The history, when no session keeps it."""
+    paused: RunState | None = None
+    """The run waiting for approval, when no session keeps it."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def history(self) -> list[Item]:
+        """The conversation so far, oldest first."""
+        if self.session is not None:
+            return await self.session.get_items()
+        return list(self.items)
+
+    async def paused_run(self) -> RunState | None:
+        """The run waiting for approval on this thread, if any."""
+        if isinstance(self.session, RunSession):
+            text = await self.session.get_paused_state()
+            return RunState.from_json(text) if text is not None else None
+        return self.paused.copy() if self.paused is not None else None
+
+    def drop_paused(self) -> None:
+        """Forget the paused run kept in memory: its decisions are being applied."""
+        self.paused = None
+
+    def keep(self, result: RunResult) -> None:
+        """Keep what a run ended with (a session keeps it itself).
+
+        Args:
+            result: The ended run's result.
+        """
+        if self.session is not None:
+            return
+        self.items = list(result.to_input_list())
+        self.paused = result.to_state() if result.interruptions else None
+
+
+class Threads:
+    """The threads of one app: in memory, or each in a session of its own."""
+
+    def __init__(self, sessions: SessionFactory | None) -> None:
+        self._sessions = sessions
+        self._threads: OrderedDict[str, Thread] = OrderedDict()
+
+    @contextlib.asynccontextmanager
+    async def hold(self, thread_id: str) -> AsyncGenerator[Thread]:
+        """Hold a thread for one request; a second request meanwhile gets `ThreadBusy`.
+
+        Args:
+            thread_id: The client's thread id.
+
+        Yields:
+            The thread.
+
+        Raises:
+            ThreadBusy: If a run on the thread has not ended.
+        """
+        thread = self._threads.get(thread_id)
+        if thread is None:
+            session = self._sessions(thread_id) if self._sessions is not None else None
+            thread = self._threads[thread_id] = Thread(thread_id, session)
+            while len(self._threads) > _KEPT_THREADS:
+                _, dropped = self._threads.popitem(last=False)
+                close = getattr(dropped.session, "close", None)
+                if callable(close) and not dropped.lock.locked():
+                    close()  # SQLiteSession's connection; the store keeps the thread
+        self._threads.move_to_end(thread_id)
+        if thread.lock.locked():
+            raise ThreadBusy(thread_id)
+        async with thread.lock:
+            yield thread

@@ -1,0 +1,73 @@
+"""Helpers of the UI tests: post to an endpoint and read its server-sent events; run the JS clients."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from email.message import Message
+from pathlib import Path
+from typing import Any
+
+JS = Path(__file__).parent / "js"
+
+
+@dataclass
+class Reply:
+    """An HTTP answer, read whole."""
+
+    status_code: int
+    headers: Message
+    text: str
+
+    def json(self) -> Any:
+        return json.loads(self.text)
+
+
+def http(url: str, body: Any = None, headers: dict[str, str] | None = None) -> Reply:
+    """GET `url`, or POST `body` as JSON; 4xx and 5xx answers are returned, not raised."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers=dict(headers or {}))
+    if data is not None:
+        request.add_header("content-type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return Reply(answer.status, answer.headers, answer.read().decode())
+    except urllib.error.HTTPError as error:
+        with error:
+            return Reply(error.code, error.headers, error.read().decode())
+
+
+def post_events(url: str, body: dict[str, Any]) -> tuple[Reply, list[Any]]:
+    """POST `body` and read every `data:` line of the answer as JSON (`[DONE]` kept as text)."""
+    response = http(url, body)
+    events: list[Any] = []
+    for line in response.text.splitlines():
+        if line.startswith("data: "):
+            data = line[len("data: ") :]
+            events.append(data if data == "[DONE]" else json.loads(data))
+    return response, events
+
+
+def node_script(script: str, *args: str) -> Any:
+    """Run a script of tests/js with Node; its stdout's JSON. Fails clearly without npm install."""
+    node = shutil.which("node")
+    if node is None:
+        raise RuntimeError("node is not on PATH: install Node.js 20+ to run the JS client tests")
+    if (
+        not (JS / "node_modules" / "@ag-ui" / "client").exists()
+        or not (JS / "node_modules" / "ai").exists()
+    ):
+        raise RuntimeError(
+            f"{JS / 'node_modules'} is missing: run `npm install` in {JS} (.ci/run does) "
+            "to get @ag-ui/client and ai"
+        )
+    done = subprocess.run(
+        [node, str(JS / script), *args], capture_output=True, text=True, timeout=60, check=False
+    )
+    if done.returncode != 0:
+        raise AssertionError(f"{script} failed ({done.returncode}):\n{done.stderr}\n{done.stdout}")
+    return json.loads(done.stdout.strip().splitlines()[-1])

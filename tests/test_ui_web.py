@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -19,6 +20,7 @@ from tests import ui_agents
 from tests.cdp import chromium_page
 from tests.ui_clients import http, post_events
 from tests.ui_server import serving
+from tooluse.cli._main import main
 from tooluse.ui._web import web_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,22 +123,32 @@ def test_tooluse_web_serves_the_page_and_the_agent_on_test_model(
     ]
 
 
-def test_off_loopback_needs_a_token() -> None:
-    environ = {
-        k: v for k, v in os.environ.items() if k not in {"OPENAI_API_KEY", "TOOLUSE_SERVE_TOKEN"}
-    }
-    done = subprocess.run(
-        [sys.executable, "-m", "tooluse", "web", "examples/web_assistant.py", "--host", "0.0.0.0"],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 2
-    assert "--host 0.0.0.0 is reachable from other machines" in done.stderr
-    assert "TOOLUSE_SERVE_TOKEN" in done.stderr
+def test_off_loopback_needs_a_token(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("TOOLUSE_SERVE_TOKEN", raising=False)
+    monkeypatch.chdir(ROOT)
+    status = main(["web", "examples/web_assistant.py", "--host", "0.0.0.0"])
+    error = capsys.readouterr().err
+    assert status == 2
+    assert "--host 0.0.0.0 is reachable from other machines" in error
+    assert "TOOLUSE_SERVE_TOKEN" in error
+
+
+def test_a_port_in_use_is_said_with_what_to_do(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.chdir(ROOT)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        status = main(["web", "examples/web_assistant.py", "--port", port, "--db", "x.db"])
+    error = capsys.readouterr().err
+    assert status == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in error
+    assert "choose another --port" in error
 
 
 def test_host_origin_and_token_are_checked() -> None:

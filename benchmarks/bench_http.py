@@ -27,6 +27,7 @@ write the ratios (benchmarks/_common.py).
 from __future__ import annotations
 
 import asyncio
+import json
 import statistics
 import subprocess
 import sys
@@ -49,6 +50,10 @@ QUESTION = "What is 2 + 3?"
 ANSWER = "The sum is 5."
 ROUNDS = 9
 TARGET = 0.5
+STREAMED_TARGET = 0.45
+"""Streamed, tooluse/openai-agents (issue #35)."""
+BARE_TARGET = 1.0
+"""Streamed: tooluse/a bare `openai` client reading every event (issue #35)."""
 SERVER = Path(__file__).resolve().parent / "_http_server.py"
 
 agents.set_tracing_disabled(True)
@@ -123,6 +128,94 @@ def agents_run(base_url: str, api: str, *, streamed: bool) -> Run:
     return stream if streamed else plain
 
 
+ADD_TOOL_RESPONSES = {
+    "type": "function",
+    "name": "add",
+    "description": "Add two numbers.",
+    "parameters": {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+        "required": ["a", "b"],
+        "additionalProperties": False,
+    },
+    "strict": True,
+}
+ADD_TOOL_CHAT = {
+    "type": "function",
+    "function": {key: ADD_TOOL_RESPONSES[key] for key in ("name", "description", "parameters")},
+}
+
+
+def bare_run(base_url: str, api: str, *, streamed: bool) -> Run:
+    """The floor: a bare `openai` client making the run's two requests, calling `add` itself.
+
+    Streamed, it reads every event the client builds, as a run's consumer would.
+    """
+    bare = client(base_url)
+
+    async def call(**params: Any) -> Any:
+        if api == "responses":
+            create: Any = bare.responses.create
+        else:
+            create = bare.chat.completions.create
+        if not streamed:
+            return await create(**params)
+        async with await create(**params, stream=True) as stream:
+            events: list[Any] = [event async for event in stream]
+        return events[-1]
+
+    async def responses() -> Any:
+        question = [{"role": "user", "content": QUESTION}]
+        first = await call(model="test-model", input=question, tools=[ADD_TOOL_RESPONSES])
+        made = first.response.output[0] if streamed else first.output[0]
+        output = str(add(**json.loads(made.arguments)))
+        follow = [made.model_dump(exclude_none=True)]
+        follow.append({"type": "function_call_output", "call_id": made.call_id, "output": output})
+        second = await call(model="test-model", input=question + follow, tools=[ADD_TOOL_RESPONSES])
+        return (second.response if streamed else second).output_text
+
+    async def chat() -> Any:
+        question: list[Any] = [{"role": "user", "content": QUESTION}]
+        params = {"stream_options": {"include_usage": True}} if streamed else {}
+        first = await call(model="test-model", messages=question, tools=[ADD_TOOL_CHAT], **params)
+        if streamed:
+            return await chat_streamed(question, params)
+        made = first.choices[0].message.tool_calls[0]
+        output = str(add(**json.loads(made.function.arguments)))
+        follow = [first.choices[0].message.model_dump(exclude_none=True)]
+        follow.append({"role": "tool", "tool_call_id": made.id, "content": output})
+        second = await call(model="test-model", messages=question + follow, tools=[ADD_TOOL_CHAT])
+        return second.choices[0].message.content
+
+    async def chat_streamed(question: list[Any], params: dict[str, Any]) -> Any:
+        # The first request was made; its call is the scripted one (a=2, b=3, call_1).
+        follow = [
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {
+                        "id": "call_1",
+                        "type": "function",
+                        "function": {"name": "add", "arguments": '{"a": 2, "b": 3}'},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "call_1", "content": str(add(2, 3))},
+        ]
+        stream = await bare.chat.completions.create(
+            model="test-model",
+            messages=question + follow,
+            tools=[ADD_TOOL_CHAT],
+            stream=True,
+            **params,
+        )
+        async with stream:
+            events: list[Any] = [event async for event in stream]
+        return "".join(e.choices[0].delta.content or "" for e in events if e.choices)
+
+    return responses if api == "responses" else chat
+
+
 async def measure(runs: dict[str, Run], n: int, rounds: int) -> dict[str, tuple[float, float]]:
     """Warm and check every side, then alternate rounds: median (wall, CPU) per run."""
     outputs: dict[str, Any] = {}
@@ -161,16 +254,22 @@ async def compare_sdks(base_url: str, n: int, results: Results) -> None:
             runs = {
                 "tooluse": tooluse_run(base_url, api, streamed=streamed),
                 "openai-agents": agents_run(base_url, api, streamed=streamed),
+                "bare openai client": bare_run(base_url, api, streamed=streamed),
             }
             mode = ", streamed" if streamed else ""
-            wall, cpu = report(
-                f"{label}{mode} (per run):", await measure(runs, n, ROUNDS), "openai-agents"
-            )
+            medians = await measure(runs, n, ROUNDS)
+            wall, cpu = report(f"{label}{mode} (per run):", medians, "openai-agents")
+            bare_cpu = medians["tooluse"][1] / medians["bare openai client"][1]
+            print(f"  tooluse/bare openai client: cpu {bare_cpu:.3f}")
             if api == "responses":
                 figure = f"run, tooluse/openai-agents over HTTP{mode}"
-                results.ratio(figure, cpu, TARGET)
+                results.ratio(figure, cpu, STREAMED_TARGET if streamed else TARGET)
                 results.ratio(f"{figure} (wall)", wall)
-                print(f"  {figure} (CPU) = {cpu:.3f}  {verdict(cpu, TARGET)}")
+                target = STREAMED_TARGET if streamed else TARGET
+                print(f"  {figure} (CPU) = {cpu:.3f}  {verdict(cpu, target)}")
+                floor = f"run, tooluse/bare openai client over HTTP{mode}"
+                results.ratio(floor, bare_cpu, BARE_TARGET if streamed else None)
+                print(f"  {floor} (CPU) = {bare_cpu:.3f}")
 
 
 async def tracing_overhead(base_url: str, n: int, results: Results) -> None:

@@ -8,7 +8,8 @@ scripted model of benchmarks/_peers.py (equal O(1) work per turn) and an async t
 built once per point outside the timing, warmed, and checked to give the same output:
 
 - history: one run of N turns (N - 1 tool calls, then the answer), for N from 1 to
-  200: the cost per turn. Flat means a turn does not re-walk the history.
+  200: the CPU cost per turn, at least 3 runs a sample. Flat means a turn does not
+  re-walk the history.
 - tools: a two-turn run with K tools offered, for K from 1 to 500: the cost per run.
 - concurrency: C two-turn runs at once (`asyncio.gather`), for C from 100 to 5,000:
   the wall time of all of them, and the CPU time per run. The tool yields to the event
@@ -83,8 +84,12 @@ async def history(mode: str, rounds: int) -> dict[str, Any]:
     xs = TURNS[mode]
     series: dict[str, list[float | None]] = {sdk: [] for sdk in SDKS}
     for turns in xs:
-        runs = max(1, (200 if mode == "full" else 40) // turns)
-        medians = await compare(runners(turns=turns, sync=False), runs, rounds)
+        # CPU time, several runs a sample: one wall-clock run per sample read 12.5x and
+        # 4.4x growth in two quick runs where the CPU time is flat (issue #35).
+        runs = max(3, (600 if mode == "full" else 120) // turns)
+        medians = await compare(
+            runners(turns=turns, sync=False), runs, rounds, clock=time.process_time
+        )
         for sdk, seconds in medians.items():
             series[sdk].append(seconds / turns * 1e6)
     show("per-turn cost against history length (us per turn):", "us", xs, series)

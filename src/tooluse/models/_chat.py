@@ -39,6 +39,7 @@ from ._chat_conversion import (
 from ._defaults import OpenAIModel, send_as_is
 from ._input import is_object
 from ._openai_errors import openai_failure
+from ._raw_events import chat_chunk, open_stream
 from ._reading import (
     NOT_A_RESPONSE,
     STREAM_ENDED,
@@ -119,13 +120,12 @@ class OpenAIChatCompletionsModel(OpenAIModel):
         _send_as_is(params, client.chat.completions.create)
         reply = _StreamedReply()
         try:
-            stream = cast(
-                Any,
-                await client.chat.completions.create(
-                    **params, stream=True, stream_options={"include_usage": True}
-                ),
+            stream, as_dicts = await open_stream(
+                client.chat.completions.create,
+                lambda: client.chat.completions.with_raw_response,
+                {**params, "stream": True, "stream_options": {"include_usage": True}},
             )
-            chunks = EventReader(stream)
+            chunks = EventReader(stream, chat_chunk if as_dicts else None)
             async with stream:  # closes the connection however reading stops, aclose() too
                 async for chunk in chunks:
                     yield StreamDelta(chunk)

@@ -18,6 +18,7 @@ from ._base import Model, ModelRequest
 __all__ = [
     "DEFAULT_MODEL",
     "OpenAIModel",
+    "clients_own",
     "default_openai_api",
     "default_openai_client",
     "is_gpt_5_default",
@@ -218,15 +219,22 @@ def send_as_is(params: dict[str, Any], create: object, *keys: str) -> bool:
         `extra_body` is not a mapping (the client reports that).
     """
     extra: object = params.get("extra_body")
-    if (extra is not None and not isinstance(extra, Mapping)) or not _unwrapped(create):
+    if (extra is not None and not isinstance(extra, Mapping)) or not clients_own(create):
         return False
     moved = {key: params.pop(key) for key in keys if key in params}
     params["extra_body"] = {**moved, **cast(Mapping[str, object], extra or {})}
     return True
 
 
-def _unwrapped(create: object) -> bool:
-    """Whether a bound `create` is the `openai` package's own code, as it ships."""
+def clients_own(create: object) -> bool:
+    """Whether a bound `create` is the `openai` package's own code, as it ships.
+
+    Args:
+        create: The method, e.g. `client.responses.create`.
+
+    Returns:
+        False for a method instrumentation wrapped, which expects its usual arguments.
+    """
     if type(create) is not MethodType:  # e.g. wrapt's proxies, which instrumentation uses
         return False
     code = getattr(create.__func__, "__code__", None)

@@ -17,8 +17,8 @@ name as None.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -153,8 +153,18 @@ class EventReader:
     stops. (A generator here would itself need closing; a plain iterator does not.)
     """
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(
+        self, stream: Any, build: Callable[[dict[str, object]], BaseModel] | None = None
+    ) -> None:
+        """Read a stream the client started.
+
+        Args:
+            stream: The client's `AsyncStream`.
+            build: Types an event that comes as a JSON object (a stream parsed to
+                `AsyncStream[object]`); None when the client types its events.
+        """
         self._stream = stream
+        self._build = build
         self.status_code: int | None = stream.response.status_code
         """The HTTP status the stream came with."""
 
@@ -170,6 +180,8 @@ class EventReader:
             if not _is_error_payload(error):
                 raise
             raise error_event(error.code, error.message, self.status_code) from error
+        if type(event) is dict and self._build is not None:
+            return self._build(cast(dict[str, object], event))
         if not isinstance(event, BaseModel):  # the client returns other JSON values as they are
             raise self.failure(NOT_JSON_OBJECT_EVENT)
         return event

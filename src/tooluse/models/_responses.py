@@ -34,6 +34,7 @@ from ._base import (
 )
 from ._defaults import OpenAIModel, send_as_is
 from ._openai_errors import openai_failure
+from ._raw_events import open_stream, responses_event
 from ._reading import (
     NOT_A_RESPONSE,
     STREAM_ENDED,
@@ -140,10 +141,13 @@ class OpenAIResponsesModel(OpenAIModel):
         params = self._params(request)
         client = self.client_for(request)
         send_as_is(params, client.responses.create, *_sent_as_is(request))
+        params["stream"] = True
         reply = _StreamedResponse()
         try:
-            stream = cast(Any, await client.responses.create(**params, stream=True))
-            events = EventReader(stream)
+            stream, as_dicts = await open_stream(
+                client.responses.create, lambda: client.responses.with_raw_response, params
+            )
+            events = EventReader(stream, responses_event if as_dicts else None)
             reply.status_code = events.status_code
             async with stream:  # closes the connection however reading stops, aclose() too
                 async for event in events:

@@ -162,6 +162,23 @@ class FunctionTool:
             return invoker.func
         raise AttributeError(f"FunctionTool '{self.name}' was built by hand: it wraps no function")
 
+    def warm(self) -> FunctionTool:
+        """Build now what the tool's first call would build, so that the call does not wait.
+
+        A decorated tool builds its JSON schema, its arguments model and their validators
+        when first needed, which keeps decorating cheap; the first call pays for them
+        instead. Call this at start-up (`tools = [t.warm() for t in tools]`) to move that
+        cost there. A tool built by hand has nothing to build.
+
+        Returns:
+            This tool.
+        """
+        invoker = self.on_invoke_tool
+        if isinstance(invoker, Invoker):
+            self.params_json_schema  # noqa: B018 - a decorated tool builds it on its first read
+            invoker.warm()
+        return self
+
     def with_strict_mode(self, strict: bool) -> FunctionTool:
         """Return this tool with its schema built for strict mode on or off.
 

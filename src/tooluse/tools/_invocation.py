@@ -229,6 +229,24 @@ class Invoker:
         timeout = settings.timeout
         return call if timeout is None else run_within(call, timeout, ctx)
 
+    def warm(self) -> None:
+        """Build now what the first call would: the schema, the model and its validators."""
+        self._schema.params_json_schema  # noqa: B018 - built on its first read
+        if self._by_keyword:
+            self._fields_validator()
+        else:
+            self._schema.params_pydantic_model.__pydantic_validator__  # noqa: B018 - likewise
+
+    def _fields_validator(self) -> SchemaValidator | None:
+        """The fields-only validator, made again whenever the model's validator changes."""
+        schema = self._schema
+        model = schema.params_pydantic_model
+        seen, fields = self._fields
+        if seen is not model.__pydantic_validator__:
+            fields = None if schema.adapts_arguments else _fields_validator(model)
+            self._fields = (model.__pydantic_validator__, fields)
+        return fields
+
     def _keyword_arguments(self, arguments: str) -> dict[str, object]:
         """The validated arguments by name, for a call by keyword (the call copies them).
 
@@ -239,11 +257,7 @@ class Invoker:
         with effects run once per call, as always).
         """
         schema = self._schema
-        model = schema.params_pydantic_model
-        seen, fields = self._fields
-        if seen is not model.__pydantic_validator__:
-            fields = None if schema.adapts_arguments else _fields_validator(model)
-            self._fields = (model.__pydantic_validator__, fields)
+        fields = self._fields_validator()
         if fields is not None:
             try:
                 return fields.validate_json(arguments or "{}")[0]

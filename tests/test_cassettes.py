@@ -80,6 +80,9 @@ def event_shapes(events: list[Any]) -> list[Any]:
             shapes.append(("raw", to_json(event.data)))
         elif event.type == "agent_updated_stream_event":
             shapes.append(("agent", event.new_agent.name))
+        elif event.type == "run_item_stream_event":  # its agent holds the model: compare names
+            item = event.item
+            shapes.append(("item", event.name, item.type, to_json(item.raw_item), item.agent.name))
         elif event.type == "usage_event":
             shapes.append(("usage", event.request.input_tokens, event.request.output_tokens))
         else:

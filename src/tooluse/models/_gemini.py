@@ -94,7 +94,7 @@ class GeminiModel(Model):
                 from google.genai import Client  # noqa: PLC0415 - an optional extra
             except ImportError as error:
                 raise UserError(
-                    "GeminiModel needs the google-genai package (Python 3.11 or newer): "
+                    "GeminiModel needs the google-genai package, which is not installed: "
                     "pip install 'tooluse[gemini]'"
                 ) from error
             self._client = Client()

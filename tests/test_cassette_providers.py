@@ -17,9 +17,8 @@ import pytest
 from tooluse.models import Model
 from tooluse.testing import RecordingModel, ReplayModel
 
-from .anthropic_server import AnthropicServer
+from .anthropic_server import AnthropicServer, Use
 from .anthropic_server import Turn as ClaudeTurn
-from .anthropic_server import Use
 from .gemini_server import FunctionCall, GeminiServer
 from .gemini_server import Turn as GeminiTurn
 from .test_cassettes import agent_with, event_shapes, run, usage_without_durations
@@ -29,9 +28,7 @@ ANSWER = "Sunny and 21 in Paris."
 
 def claude() -> tuple[AnthropicServer, Model]:
     server = AnthropicServer()
-    server.script(
-        ClaudeTurn(uses=[Use("get_weather", {"city": "Paris"})]), ClaudeTurn(text=ANSWER)
-    )
+    server.script(ClaudeTurn(uses=[Use("get_weather", {"city": "Paris"})]), ClaudeTurn(text=ANSWER))
     return server, server.model()
 
 

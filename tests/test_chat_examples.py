@@ -90,6 +90,15 @@ CHATS: dict[str, tuple[list[str], list[str]]] = {
         ["weather?"],
         ["Chatting with 'weather'.", "[tool] fetch_weather(", "weather> {"],
     ),
+    "web_assistant.py": (
+        ["plan tonight", "y"],
+        [
+            "Chatting with 'Assistant'.",
+            "[tool] book_table(",
+            "[tool] book_table -> Booked a table for 0 at a",
+            "Assistant> {",
+        ],
+    ),
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import shutil
 import subprocess
@@ -52,19 +53,41 @@ def post_events(url: str, body: dict[str, Any]) -> tuple[Reply, list[Any]]:
     return response, events
 
 
+def _has_clients() -> bool:
+    return (JS / "node_modules" / "@ag-ui" / "client").exists() and (
+        JS / "node_modules" / "ai"
+    ).exists()
+
+
+def installed() -> None:
+    """Install tests/js's clients from its lock file once (under a lock: xdist's workers
+    share the folder), as `.ci/run` does; fail saying why when npm cannot."""
+    if _has_clients():
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        raise RuntimeError(f"npm is not on PATH: install Node.js 20+ and run `npm ci` in {JS}")
+    with (JS / ".install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if _has_clients():
+            return
+        done = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"],
+            cwd=JS, capture_output=True, text=True, timeout=600, check=False,
+        )  # fmt: skip
+    if done.returncode != 0 or not _has_clients():
+        raise RuntimeError(
+            f"`npm ci` in {JS} failed ({done.returncode}), so @ag-ui/client and ai are "
+            f"missing:\n{done.stderr[-2000:]}"
+        )
+
+
 def node_script(script: str, *args: str) -> Any:
     """Run a script of tests/js with Node; its stdout's JSON. Fails clearly without npm install."""
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("node is not on PATH: install Node.js 20+ to run the JS client tests")
-    if (
-        not (JS / "node_modules" / "@ag-ui" / "client").exists()
-        or not (JS / "node_modules" / "ai").exists()
-    ):
-        raise RuntimeError(
-            f"{JS / 'node_modules'} is missing: run `npm install` in {JS} (.ci/run does) "
-            "to get @ag-ui/client and ai"
-        )
+    installed()
     done = subprocess.run(
         [node, str(JS / script), *args], capture_output=True, text=True, timeout=60, check=False
     )

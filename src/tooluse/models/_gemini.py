@@ -121,7 +121,8 @@ class GeminiModel(Model):
         """
         params = self.params(request)
         try:
-            response = await self.client.aio.models.generate_content(**params)
+            # Unknown in some google-genai releases: a PIL image type, when pillow is absent.
+            response = await self.client.aio.models.generate_content(**params)  # pyright: ignore[reportUnknownMemberType]
         except Exception as error:
             raise _mapped(error) from error
         reply = _Reply(request)
@@ -148,7 +149,7 @@ class GeminiModel(Model):
         params = self.params(request)
         reply = _Reply(request)
         try:
-            stream = await self.client.aio.models.generate_content_stream(**params)
+            stream = await self.client.aio.models.generate_content_stream(**params)  # pyright: ignore[reportUnknownMemberType]
             try:
                 async for chunk in stream:
                     yield StreamDelta(chunk)

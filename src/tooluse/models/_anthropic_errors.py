@@ -23,11 +23,16 @@ from collections.abc import Mapping
 from ._base import ERROR_STATUS, ModelTransportError
 from ._http import retry_after
 from ._input import fields_of
-from ._openai_errors import CONNECTION_LOST, TIMED_OUT, UNREACHABLE
+from ._openai_errors import (
+    CONNECTION_LOST,
+    NOT_ITS_SCHEMA,
+    TIMED_OUT,
+    UNREACHABLE,
+    raised_by_http_library,
+)
 
 __all__ = ["anthropic_failure", "refusal_text"]
 
-_HTTP_LIBRARIES = frozenset({"httpx", "httpx2", "httpcore", "h11", "h2"})
 _EVENT_STATUS = {
     "overloaded_error": 529,
     "rate_limit_error": 429,
@@ -48,7 +53,7 @@ def anthropic_failure(error: BaseException) -> ModelTransportError | None:
     Returns:
         The `ModelTransportError` to raise from it, or None to let `error` through.
     """
-    if type(error).__module__.partition(".")[0] in _HTTP_LIBRARIES:
+    if raised_by_http_library(error):
         return ModelTransportError(CONNECTION_LOST, retryable=True)
     import anthropic  # noqa: PLC0415 - imported by the time a client has raised
 
@@ -60,11 +65,7 @@ def anthropic_failure(error: BaseException) -> ModelTransportError | None:
     if isinstance(error, anthropic.APIStatusError):
         return _status_failure(error.status_code, error.body, _headers(error))
     if isinstance(error, anthropic.APIResponseValidationError):
-        return ModelTransportError(
-            "the model's API answered with data that does not fit the API's own schema",
-            error.status_code,
-            retryable=False,
-        )
+        return ModelTransportError(NOT_ITS_SCHEMA, error.status_code, retryable=False)
     return ModelTransportError(f"the model's API reported an error ({type(error).__name__})")
 
 

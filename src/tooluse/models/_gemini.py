@@ -48,7 +48,7 @@ from ._base import (
 )
 from ._gemini_conversion import GENERATED_ID, ReplyPart, reply_items, to_contents
 from ._http import retry_after
-from ._openai_errors import CONNECTION_LOST, TIMED_OUT
+from ._openai_errors import CONNECTION_LOST, TIMED_OUT, raised_by_http_library
 from ._reading import NOT_A_RESPONSE, STREAM_ENDED
 
 if TYPE_CHECKING:  # imported on first use: `import tooluse` never imports google-genai
@@ -60,7 +60,6 @@ FINAL_OUTPUT_TOOL = "final_output"
 """The function a request with tools and an output type offers for the answer (tool mode)."""
 _FILTERED = frozenset({"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII"})
 _FAILED = frozenset({"MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL"})
-_HTTP_LIBRARIES = frozenset({"httpx", "httpx2", "httpcore", "h11", "h2", "aiohttp"})
 _MODES = {"auto": "AUTO", "required": "ANY", "none": "NONE"}
 
 
@@ -197,7 +196,7 @@ class GeminiModel(Model):
 
 def _mapped(error: Exception) -> Exception:
     """The neutral error for what the SDK raised (its error as the cause), or the error."""
-    if type(error).__module__.partition(".")[0] in _HTTP_LIBRARIES:
+    if raised_by_http_library(error):
         timed_out = "Timeout" in type(error).__name__
         return ModelTransportError(TIMED_OUT if timed_out else CONNECTION_LOST, retryable=True)
     from google.genai import errors  # noqa: PLC0415 - imported by the time the SDK raised

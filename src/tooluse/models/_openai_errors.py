@@ -25,7 +25,22 @@ UNREACHABLE = "the model's API could not be reached"
 CONNECTION_LOST = "the connection to the model's API was lost"
 NOT_ITS_SCHEMA = "the model's API answered with data that does not fit the API's own schema"
 
-_HTTP_LIBRARIES = frozenset({"httpx", "httpx2", "httpcore", "h11", "h2"})
+_HTTP_LIBRARIES = frozenset({"httpx", "httpx2", "httpcore", "h11", "h2", "aiohttp"})
+
+
+def raised_by_http_library(error: BaseException) -> bool:
+    """Whether `error` comes from the HTTP library under a provider's SDK.
+
+    Such an error got past the SDK's own types (a stream cut mid-body): a lost
+    connection, whichever the provider.
+
+    Args:
+        error: What a call or a stream raised.
+
+    Returns:
+        True for an error of httpx, httpcore, h11, h2 or aiohttp.
+    """
+    return type(error).__module__.partition(".")[0] in _HTTP_LIBRARIES
 
 
 def openai_failure(error: BaseException) -> ModelTransportError | None:
@@ -37,7 +52,7 @@ def openai_failure(error: BaseException) -> ModelTransportError | None:
     Returns:
         The `ModelTransportError` to raise from it, or None to let `error` through.
     """
-    if type(error).__module__.partition(".")[0] in _HTTP_LIBRARIES:
+    if raised_by_http_library(error):
         return ModelTransportError(CONNECTION_LOST, retryable=True)
     import openai  # noqa: PLC0415 - imported by the time a client has raised
 

@@ -21,6 +21,7 @@ import sys
 from typing import Any, TextIO
 
 from ..agents._agent import Agent
+from ..core._http_access import host_names, is_loopback
 from ..exceptions import UserError
 from ..sessions import SQLiteSession
 from ..testing._scripted import TestModel
@@ -84,7 +85,6 @@ def run_web(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         import uvicorn  # noqa: PLC0415 - `ui` is an optional extra
 
-        from ..ui._access import LOOPBACK, is_loopback  # noqa: PLC0415
         from ..ui._web import web_app  # noqa: PLC0415
     except ModuleNotFoundError as error:
         if (error.name or "").partition(".")[0] not in _UI_MODULES:
@@ -113,7 +113,7 @@ def run_web(args: argparse.Namespace, out: TextIO | None = None) -> int:
         run_config=config,
         sessions=sessions if db else None,
         model_line=_model_line(agent, config.model),
-        hosts={*LOOPBACK, args.host, *args.allow_host},
+        hosts=host_names(args.host, args.allow_host),
         token=token,
     )
     listener = _listen(args.host, args.port)

@@ -34,6 +34,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from .._version import __version__
 from ..core._context import ToolContext
+from ..core._http_access import AccessGuard, host_names
 from ..exceptions import ToolTimeoutError, UserError
 from ..tools._errors import default_tool_error_function, echoed_name
 from ..tools._function_tool import FunctionTool
@@ -48,7 +49,7 @@ from ..tools._invocation import (
     unwritable_outcome,
 )
 from ..tools._threads import CallTimedOut
-from ._http_guard import HttpGuard, check_exposure, host_names
+from ._http_guard import check_exposure
 from ._results import served_content
 
 __all__ = ["Transport", "serve", "tool_server"]
@@ -186,9 +187,9 @@ async def _serve_http(
     server: Server[Any], sock: socket.socket, hosts: frozenset[str], token: str | None
 ) -> None:
     host, port = sock.getsockname()[:2]
-    # The MCP app's own Host checks are left off: HttpGuard makes them, on any `mcp` version.
+    # The MCP app's own Host checks are left off: AccessGuard makes them, on any `mcp` version.
     app = server.streamable_http_app(host=host, transport_security=_NO_TRANSPORT_SECURITY)
-    guarded = HttpGuard(app, hosts=hosts, token=token)
+    guarded = AccessGuard(app, hosts=hosts, token=token)
     config = uvicorn.Config(guarded, log_level="warning", lifespan="on")
     shown = f"[{host}]" if ":" in host else host
     print(f"tooluse: serving MCP on http://{shown}:{port}/mcp", file=sys.stderr, flush=True)

@@ -22,8 +22,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from ..agents._agent import Agent
+from ..core._http_access import LOOPBACK, AccessGuard, bare_host
 from ..run._config import RunConfig
-from ._access import LOOPBACK, AccessGuard
 from ._ag_ui import ag_ui_stream
 from ._threads import SessionFactory, Threads
 
@@ -86,5 +86,10 @@ def web_app(
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
     )
-    open_paths = ["/", "/static/app.js", "/static/app.css"]
-    return AccessGuard(app, hosts=hosts, token=token, open_paths=open_paths)
+    return AccessGuard(
+        app,
+        hosts=frozenset(bare_host(host) for host in hosts),
+        token=token,
+        open_paths=["/", "/static/app.js", "/static/app.css"],
+        token_hint=": open the address with #token=TOKEN",
+    )

@@ -35,9 +35,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import pkgutil
 import re
 import sys
+import tempfile
 import threading
 import types
 from collections.abc import Iterator
@@ -48,6 +50,8 @@ from pathlib import Path
 import pytest
 
 import tooluse
+
+from .temporal_server import TemporalDevServer
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -220,14 +224,22 @@ def page_id(page: Path) -> str:
 def run(script: list[Block], page: Path) -> None:
     """Run the blocks of one script in one fresh `__main__`, checking what each prints."""
     main = types.ModuleType("__main__")  # as runpy runs a script
-    main.__file__ = str(page)
     sys.modules["__main__"] = main
-    for block in script:
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            exec(compiled(block, page), main.__dict__)
-        broken = unkept(promised(block.source), printed.getvalue())
-        assert not broken, f"{page_id(page)}:{block.line} does not print {broken}"
+    # The script as a file, as `__main__.__file__`: Temporal's sandbox imports a workflow
+    # defined in `__main__` again from that file (as `__temporal_main__`).
+    handle, path = tempfile.mkstemp(suffix=".py", prefix="docs-script-")
+    with os.fdopen(handle, "w") as file:
+        file.write("\n".join(with_snippets(block.source) for block in script))
+    main.__file__ = path
+    try:
+        for block in script:
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                exec(compiled(block, page), main.__dict__)
+            broken = unkept(promised(block.source), printed.getvalue())
+            assert not broken, f"{page_id(page)}:{block.line} does not print {broken}"
+    finally:
+        os.remove(path)
 
 
 @dataclass
@@ -310,10 +322,9 @@ def provider_servers() -> Iterator[tuple[str, str]]:
         gemini.stop()
 
 
-@pytest.mark.parametrize("page", PAGES, ids=page_id)
-def test_every_python_block_of_the_page_runs(
-    page: Path, monkeypatch: pytest.MonkeyPatch, provider_servers: tuple[str, str]
-) -> None:
+@pytest.fixture
+def docs_environment(monkeypatch: pytest.MonkeyPatch, provider_servers: tuple[str, str]) -> None:
+    """No OpenAI key; the Claude and Gemini SDKs' default clients reach local servers."""
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     # The SDKs' default clients (AnthropicModel or GeminiModel without a client) reach the
     # local servers, as they would reach the APIs with a key set.
@@ -324,11 +335,33 @@ def test_every_python_block_of_the_page_runs(
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
     monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", gemini_url)
     monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])  # restored after
+
+
+def run_page(page: Path) -> None:
+    """Run every script of the page, each in a fresh `__main__`."""
     blocks = python_blocks(page)
     if blocks and continues(blocks[0]):
         pytest.fail(f"{page_id(page)}:{blocks[0].line} continues no block above it")
     for script in scripts(blocks):
         run(script, page)
+
+
+TEMPORAL_PAGE = DOCS / "temporal.md"
+
+
+@pytest.mark.usefixtures("docs_environment")
+@pytest.mark.parametrize("page", [p for p in PAGES if p != TEMPORAL_PAGE], ids=page_id)
+def test_every_python_block_of_the_page_runs(page: Path) -> None:
+    run_page(page)
+
+
+@pytest.mark.usefixtures("docs_environment")
+@pytest.mark.xdist_group("temporal")
+def test_the_temporal_page_runs_its_workflows_on_a_dev_server(
+    temporal_server: TemporalDevServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TEMPORAL_ADDRESS", temporal_server.target)  # as the `temporal` CLI reads it
+    run_page(TEMPORAL_PAGE)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)

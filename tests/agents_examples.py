@@ -13,6 +13,13 @@ downloaded from the package index (`pip download`) into a cache outside it.
 
 Run with: `python -m tests.agents_examples [EXAMPLE ...]` (prints each example's
 verdict and the count; `-v` shows the outputs that differ).
+
+The suite runs only the ported side: what each original did is recorded in
+`agents_examples_expected.json` (its exit status, its model requests and a digest of
+its masked output: never the output, which is openai-agents' text), and an example
+whose ported run differs is run as it is then, for the difference. After a change to
+the server's rule or the examples measured, record again:
+`python -m tests.agents_examples --record`.
 """
 
 from __future__ import annotations
@@ -39,6 +46,8 @@ from tests.openai_server import Call, ScriptedServer, Turn
 from tooluse.testing import value_for_schema
 
 VERSION = "0.24.0"
+EXPECTED = Path(__file__).with_name("agents_examples_expected.json")
+"""What each original example did (`--record` writes it)."""
 CACHE = Path(tempfile.gettempdir()) / "tooluse-agents-examples"
 TIMEOUT = 120.0
 
@@ -343,9 +352,41 @@ def compare(example: str, root: Path | None = None, ported: Path | None = None) 
     return Verdict(example, run_example(root, example), run_example(ported, example))
 
 
+def summary(run: Run) -> dict[str, int | str]:
+    """What the record keeps of a run: its exit status, its requests, its output's digest."""
+    digest = hashlib.sha256(run.output.encode()).hexdigest()
+    return {"status": run.status, "requests": run.requests, "output_sha256": digest}
+
+
+def recorded() -> dict[str, dict[str, int | str]]:
+    """The record of the original examples' runs, by example."""
+    return json.loads(EXPECTED.read_text())
+
+
+def record(examples: Sequence[str]) -> None:
+    """Run the original examples and write what they did to `EXPECTED`."""
+    root = sdist()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = list(pool.map(functools.partial(run_example, root), examples))
+    found = {example: summary(run) for example, run in zip(examples, runs, strict=True)}
+    EXPECTED.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
+
+
+def check_ported(example: str, root: Path, ported: Path) -> Verdict | None:
+    """None if the ported example does what the original's record says; else both runs."""
+    run = run_example(ported, example)
+    if summary(run) == recorded()[example]:
+        return None
+    return Verdict(example, run_example(root, example), run)
+
+
 def main(argv: Sequence[str]) -> int:
     verbose = "-v" in argv
-    chosen = [a for a in argv if a != "-v"] or list(EXAMPLES)
+    chosen = [a for a in argv if a not in ("-v", "--record")] or list(EXAMPLES)
+    if "--record" in argv:
+        record(chosen)
+        print(f"recorded {len(chosen)} examples' runs in {EXPECTED.name}")
+        return 0
     root = sdist()
     ported = ported_tree(root)
     with ThreadPoolExecutor(max_workers=2) as pool:

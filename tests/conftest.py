@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
+import tempfile
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +17,18 @@ from tooluse import FunctionTool, ToolContext, function_tool
 
 from .openai_server import ScriptedServer
 from .temporal_server import temporal_server
+
+# Where PYTHONDONTWRITEBYTECODE is set (some CI images set it), every test process and
+# every Python a test starts would compile tooluse and the tests from source again: a
+# second or more of CPU each, hundreds of times a run. Their bytecode goes to a cache
+# outside the tree instead (what the variable is usually set for), for this run's
+# workers and subprocesses and the next run's.
+if sys.dont_write_bytecode:
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(
+        tempfile.gettempdir(), "tooluse-tests-pycache"
+    )
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 __all__ = ["temporal_server"]  # one dev server for the session, for every module using it
 
@@ -83,6 +97,40 @@ def pytest_configure(config: pytest.Config) -> None:
     # Added here, not in pyproject.toml: naming the category there would import tooluse
     # before coverage starts.
     config.addinivalue_line("filterwarnings", "ignore::tooluse.exceptions.ToolDefinitionWarning")
+    config.addinivalue_line(
+        "markers",
+        "slow: a test that takes many seconds of CPU or waits on timeouts; the README's "
+        "`pytest` leaves it out, CI runs it (`pytest --slow`)",
+    )
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--slow",
+        action="store_true",
+        help="run the tests marked slow too, as CI does (a run naming files runs them anyway)",
+    )
+
+
+def runs_slow_tests(config: pytest.Config) -> bool:
+    """Whether this run includes the `slow` tests: with --slow, or when it names what to run."""
+    named: list[str] = config.option.file_or_dir
+    return bool(config.getoption("--slow") or named)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if runs_slow_tests(config):
+        return "slow tests: included"
+    return "slow tests: left out (CI runs them; `pytest --slow` runs them here)"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if runs_slow_tests(config):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
 
 
 def tool_context(name: str = "tool", arguments: str = "", context: Any = None) -> ToolContext[Any]:

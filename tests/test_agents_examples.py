@@ -13,7 +13,9 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .agents_examples import EXAMPLES, compare, ported_tree, sdist
+import pytest
+
+from .agents_examples import EXAMPLES, check_ported, ported_tree, recorded, sdist, summary
 
 TABLE_ROW = re.compile(r"^\| `([\w/]+\.py)` \| (same|differs) \|(.*)\|$", re.MULTILINE)
 MIGRATING = Path(__file__).parent.parent / "docs" / "migrating.md"
@@ -32,12 +34,23 @@ def test_the_migrating_page_lists_every_example_and_why_each_difference() -> Non
         assert (verdict == "same") == (not reason), example
 
 
+def test_every_example_has_a_record_of_its_original_run() -> None:
+    assert sorted(recorded()) == sorted(EXAMPLES), (
+        "record them: python -m tests.agents_examples --record"
+    )
+
+
+@pytest.mark.slow  # a fresh interpreter per example, and the sdist downloaded once
 def test_the_examples_marked_same_behave_the_same() -> None:
     same = [example for example, (verdict, _) in table().items() if verdict == "same"]
     root = sdist()
     ported = ported_tree(root)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        verdicts = list(pool.map(functools.partial(compare, root=root, ported=ported), same))
-    differing = {v.example: list(v.differences()) for v in verdicts if not v.same}
+        checked = list(pool.map(functools.partial(check_ported, root=root, ported=ported), same))
+    differing = {v.example: list(v.differences()) for v in checked if v is not None}
+    stale = [
+        v.example for v in checked if v is not None and summary(v.original) != recorded()[v.example]
+    ]
+    assert not stale, f"the record is stale for {stale}: python -m tests.agents_examples --record"
     assert not differing, differing
-    assert len(verdicts) >= 21
+    assert len(same) >= 21

@@ -111,6 +111,7 @@ def test_chat_session_runs_offline() -> None:
     ]
 
 
+@pytest.mark.slow  # starts a dev server of its own, and two workers
 def test_temporal_approval_runs_offline_on_its_own_dev_server() -> None:
     env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
     done = subprocess.run(

@@ -37,7 +37,8 @@ from .temporal_server import TemporalDevServer
 from .temporal_worker_main import LOADED, READY, WorkerProcess
 
 # One worker runs every test of the Temporal dev server, which starts once per worker.
-pytestmark = pytest.mark.xdist_group("temporal")
+# Slow: each test kills a worker process and waits out Temporal's timeouts.
+pytestmark = [pytest.mark.xdist_group("temporal"), pytest.mark.slow]
 
 WAIT = 60.0
 """Seconds any one step may take before the test fails (a worker loads in 1 to 4 s on an

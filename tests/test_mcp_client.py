@@ -51,6 +51,7 @@ from tooluse.mcp._schemas import tool_schema
 from tooluse.run._scope import TurnTools
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
 
+from . import preforked
 from .conftest import tool_context
 from .mcp_test_server import ODD_SCHEMA
 from .openai_server import Call, ScriptedServer, Turn
@@ -59,7 +60,9 @@ SERVER = Path(__file__).with_name("mcp_test_server.py")
 
 
 def stdio(**options: Any) -> MCPServerStdio:
-    return MCPServerStdio({"command": sys.executable, "args": [str(SERVER)]}, **options)
+    # Forked from a process that has imported `mcp` (tests/preforked.py): a real
+    # process over stdio, started in milliseconds.
+    return MCPServerStdio(preforked.command(str(SERVER)), **options)
 
 
 def free_port() -> int:

@@ -21,6 +21,8 @@ from tooluse.exceptions import MCPServerError, RunStopped, UserError
 from tooluse.mcp import MCPServerStdio, server_error_message
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
 
+from . import preforked
+
 HERE = Path(__file__).parent
 SERVER = HERE / "mcp_test_server.py"
 BAD_SERVER = HERE / "mcp_bad_server.py"
@@ -28,7 +30,9 @@ SECRET = "secret-in-the-error"
 
 
 def stdio(**options: Any) -> MCPServerStdio:
-    return MCPServerStdio({"command": sys.executable, "args": [str(SERVER)]}, **options)
+    # Forked from a process that has imported `mcp` (tests/preforked.py): a real
+    # process over stdio, started in milliseconds.
+    return MCPServerStdio(preforked.command(str(SERVER)), **options)
 
 
 def calling(name: str, arguments: dict[str, Any]) -> FunctionModel:

@@ -61,14 +61,19 @@ def _has_clients() -> bool:
 
 def installed() -> None:
     """Install tests/js's clients from its lock file once (under a lock: xdist's workers
-    share the folder), as `.ci/run` does; fail saying why when npm cannot."""
-    if _has_clients():
-        return
-    npm = shutil.which("npm")
-    if npm is None:
-        raise RuntimeError(f"npm is not on PATH: install Node.js 20+ and run `npm ci` in {JS}")
+    share the folder), as `.ci/run` does; fail saying why when npm cannot.
+
+    Every worker looks under the lock, shared: while one installs (holding it alone),
+    the folders are there but half written, so the others wait for it to finish.
+    """
     with (JS / ".install.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        fcntl.flock(lock, fcntl.LOCK_SH)  # released when the file closes
+        if _has_clients():
+            return
+        npm = shutil.which("npm")
+        if npm is None:
+            raise RuntimeError(f"npm is not on PATH: install Node.js 20+ and run `npm ci` in {JS}")
+        fcntl.flock(lock, fcntl.LOCK_EX)  # not atomic: another worker may have installed
         if _has_clients():
             return
         done = subprocess.run(

@@ -62,6 +62,8 @@ class Turn:
     """Streams only: an `error` event of this type after the first block."""
     ends_early: bool = False
     """Streams only: stop before `message_stop`, as a dropped connection would."""
+    piece_size: int = 4
+    """Streams only: the characters of text or of arguments each delta carries."""
 
 
 def signature(thinking: str) -> str:
@@ -109,7 +111,8 @@ class AnthropicServer:
         self._http.shutdown()
         self._http.server_close()
 
-    def _next(self, body: dict[str, Any], headers: dict[str, str]) -> Turn:
+    def next_turn(self, body: dict[str, Any], headers: dict[str, str]) -> Turn:
+        """The answer to a request the server does not refuse (a subclass may choose it)."""
         if self._reply is not None:
             return self._reply(body)
         with self._lock:
@@ -133,7 +136,7 @@ class AnthropicServer:
                     server.requests.append({"body": body, "headers": headers, "refused": refused})
                     self._send_json(_error("invalid_request_error", refused), 400)
                     return
-                turn = server._next(body, headers)  # pyright: ignore[reportPrivateUsage]
+                turn = server.next_turn(body, headers)
                 if turn.status != 200:
                     self._send_json(_error(turn.error_type, "scripted failure"), turn.status, turn)
                 elif body.get("stream"):
@@ -281,7 +284,7 @@ def stream_events(body: dict[str, Any], turn: Turn) -> Iterator[str]:
     yield _sse("message_start", {"message": start})
     yield _sse("ping", {})
     for index, block in enumerate(content(turn)):
-        yield from _block_events(index, block)
+        yield from _block_events(index, block, turn.piece_size)
         if turn.error_event is not None:
             yield _sse("error", {"error": {"type": turn.error_event, "message": "scripted"}})
             return
@@ -294,13 +297,13 @@ def stream_events(body: dict[str, Any], turn: Turn) -> Iterator[str]:
     yield _sse("message_stop", {})
 
 
-def _block_events(index: int, block: dict[str, Any]) -> Iterator[str]:
+def _block_events(index: int, block: dict[str, Any], size: int) -> Iterator[str]:
     kind = block["type"]
     if kind == "text":
         yield _sse(
             "content_block_start", {"index": index, "content_block": {"type": "text", "text": ""}}
         )
-        for piece in _pieces(block["text"]):
+        for piece in _pieces(block["text"], size):
             yield _sse(
                 "content_block_delta",
                 {"index": index, "delta": {"type": "text_delta", "text": piece}},
@@ -308,13 +311,13 @@ def _block_events(index: int, block: dict[str, Any]) -> Iterator[str]:
     elif kind == "tool_use":
         opened: dict[str, Any] = {**block, "input": {}}
         yield _sse("content_block_start", {"index": index, "content_block": opened})
-        for piece in _pieces(json.dumps(block["input"])):
+        for piece in _pieces(json.dumps(block["input"]), size):
             delta = {"type": "input_json_delta", "partial_json": piece}
             yield _sse("content_block_delta", {"index": index, "delta": delta})
     else:  # thinking
         opened = {"type": "thinking", "thinking": "", "signature": ""}
         yield _sse("content_block_start", {"index": index, "content_block": opened})
-        for piece in _pieces(block["thinking"]):
+        for piece in _pieces(block["thinking"], size):
             delta = {"type": "thinking_delta", "thinking": piece}
             yield _sse("content_block_delta", {"index": index, "delta": delta})
         delta = {"type": "signature_delta", "signature": block["signature"]}
@@ -322,9 +325,9 @@ def _block_events(index: int, block: dict[str, Any]) -> Iterator[str]:
     yield _sse("content_block_stop", {"index": index})
 
 
-def _pieces(text: str) -> list[str]:
-    """The text in pieces of at most 4 characters, as a stream would send it."""
-    return [text[i : i + 4] for i in range(0, len(text), 4)] or []
+def _pieces(text: str, size: int) -> list[str]:
+    """The text in pieces of at most `size` characters, as a stream would send it."""
+    return [text[i : i + size] for i in range(0, len(text), size)]
 
 
 def tool_user(body: dict[str, Any]) -> Turn:

@@ -21,6 +21,12 @@ is unset, so a block that needs a model uses a scripted one; the pages on Claude
 call the SDKs' default clients, which reach local servers that speak their APIs
 (`ANTHROPIC_BASE_URL`, `GOOGLE_GEMINI_BASE_URL`).
 
+Every script runs a second time on Claude: each model its runs call (scripted or not) is
+wrapped in a `ClaudeRelay` (tests/claude_relay.py), which sends the model's replies to the
+run through `AnthropicModel`, the official client and a local Messages API server, and the
+script must print the same. A script that cannot, for a reason of the provider's, is listed
+in `NOT_ON_CLAUDE` with the reason and what it fails with there (checked on each run).
+
 docs/tracing.md sends spans over OTLP: the tests run a collector on 127.0.0.1 and point
 `OTEL_EXPORTER_OTLP_ENDPOINT` at it, and put back OpenTelemetry's global tracer provider
 after each test (a block sets it, and the API lets a process set it only once).
@@ -42,7 +48,7 @@ import sys
 import tempfile
 import threading
 import types
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
@@ -50,7 +56,9 @@ from pathlib import Path
 import pytest
 
 import tooluse
+from tooluse.run._model_wrapper import model_wrapper
 
+from .claude_relay import AroundClaude, ClaudeRelay, RelayServer
 from .temporal_server import TemporalDevServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -322,9 +330,10 @@ def provider_servers() -> Iterator[tuple[str, str]]:
         gemini.stop()
 
 
-@pytest.fixture
-def docs_environment(monkeypatch: pytest.MonkeyPatch, provider_servers: tuple[str, str]) -> None:
-    """No OpenAI key; the Claude and Gemini SDKs' default clients reach local servers."""
+def sandboxed(
+    page: Path, monkeypatch: pytest.MonkeyPatch, provider_servers: tuple[str, str]
+) -> list[list[Block]]:
+    """The page's scripts, with the environment set for them to run offline."""
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     # The SDKs' default clients (AnthropicModel or GeminiModel without a client) reach the
     # local servers, as they would reach the APIs with a key set.
@@ -335,33 +344,33 @@ def docs_environment(monkeypatch: pytest.MonkeyPatch, provider_servers: tuple[st
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
     monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", gemini_url)
     monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])  # restored after
-
-
-def run_page(page: Path) -> None:
-    """Run every script of the page, each in a fresh `__main__`."""
     blocks = python_blocks(page)
     if blocks and continues(blocks[0]):
         pytest.fail(f"{page_id(page)}:{blocks[0].line} continues no block above it")
-    for script in scripts(blocks):
-        run(script, page)
+    return scripts(blocks)
 
 
 TEMPORAL_PAGE = DOCS / "temporal.md"
+"""Its workflows run on the session's Temporal dev server, in their own test."""
 
 
-@pytest.mark.usefixtures("docs_environment")
 @pytest.mark.parametrize("page", [p for p in PAGES if p != TEMPORAL_PAGE], ids=page_id)
-def test_every_python_block_of_the_page_runs(page: Path) -> None:
-    run_page(page)
+def test_every_python_block_of_the_page_runs(
+    page: Path, monkeypatch: pytest.MonkeyPatch, provider_servers: tuple[str, str]
+) -> None:
+    for script in sandboxed(page, monkeypatch, provider_servers):
+        run(script, page)
 
 
-@pytest.mark.usefixtures("docs_environment")
 @pytest.mark.xdist_group("temporal")
 def test_the_temporal_page_runs_its_workflows_on_a_dev_server(
-    temporal_server: TemporalDevServer, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch,
+    provider_servers: tuple[str, str],
+    temporal_server: TemporalDevServer,
 ) -> None:
     monkeypatch.setenv("TEMPORAL_ADDRESS", temporal_server.target)  # as the `temporal` CLI reads it
-    run_page(TEMPORAL_PAGE)
+    for script in sandboxed(TEMPORAL_PAGE, monkeypatch, provider_servers):
+        run(script, TEMPORAL_PAGE)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
@@ -457,3 +466,103 @@ def test_the_architecture_page_lists_every_module() -> None:
     package = ROOT / "src" / "tooluse"
     modules = [path.relative_to(package).as_posix() for path in package.rglob("*.py")]
     assert sorted(table) == sorted(modules)  # each once, none missing, none gone
+
+
+# Every example again on Claude: each model the run calls is wrapped in a `ClaudeRelay`
+# (tests/claude_relay.py), which sends the model's reply through `AnthropicModel` and a
+# local Messages API server; the example must print the same.
+
+
+@dataclass(frozen=True)
+class NotOnClaude:
+    """Why a script cannot run on Claude, and what it fails with there (which shows it)."""
+
+    why: str
+    fails_with: str
+    """A part of the error (or of the broken promise) the script ends with on Claude."""
+
+
+NOT_ON_CLAUDE: dict[tuple[str, str], NotOnClaude] = {
+    ("docs/agents.md", "class Truncating(Model):"): NotOnClaude(
+        "the example's own model is the provider, and its reason `max_output_tokens` is "
+        "OpenAI's: Claude's answer cut short says `max_tokens`",
+        "does not print ['max_output_tokens']",
+    ),
+    ("docs/tracing.md", "class CountingExporter(OTLPSpanExporter):"): NotOnClaude(
+        "the anthropic SDK records a span of its own for each request "
+        "(`anthropic.messages.create`): the collector takes 4 spans, not the page's 3",
+        "does not print ['spans the collector took: 3']",
+    ),
+    ("docs/errors.md", "def clumsy(items, tools):"): NotOnClaude(
+        "the model sends arguments that are not JSON, and Claude's `tool_use` input is "
+        "always a JSON object",
+        "'get_weather' is called with arguments that are not a JSON object",
+    ),
+}
+"""The scripts that cannot run on Claude, by page and a line of their first block."""
+
+
+@pytest.fixture(scope="module")
+def claude_relay() -> Iterator[RelayServer]:
+    server = RelayServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def not_on_claude(page: Path, script: list[Block]) -> NotOnClaude | None:
+    """Why the script cannot run on Claude, if `NOT_ON_CLAUDE` lists it."""
+    lines = script[0].source.splitlines()
+    return next(
+        (
+            excluded
+            for (where, line), excluded in NOT_ON_CLAUDE.items()
+            if where == page_id(page) and line in lines
+        ),
+        None,
+    )
+
+
+@contextlib.contextmanager
+def on_claude(relay: RelayServer) -> Generator[None]:
+    """Every model a run calls answers through Claude."""
+    token = model_wrapper.set(lambda model: ClaudeRelay(model, relay))
+    try:
+        yield
+    finally:
+        model_wrapper.reset(token)
+
+
+# The Temporal page's models are made by each worker's model provider, inside its
+# activities, which the relay does not reach (its scripts name their own models there).
+@pytest.mark.parametrize("page", [p for p in PAGES if p != TEMPORAL_PAGE], ids=page_id)
+def test_every_python_block_of_the_page_runs_on_claude(
+    page: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    provider_servers: tuple[str, str],
+    claude_relay: RelayServer,
+) -> None:
+    around = AroundClaude()
+    around.watch(monkeypatch)
+    for script in sandboxed(page, monkeypatch, provider_servers):
+        where = f"{page_id(page)}:{script[0].line}"
+        around.calls.clear()
+        excluded = not_on_claude(page, script)
+        if excluded is None:
+            with on_claude(claude_relay):
+                run(script, page)
+            assert not around.calls, f"{where}: models called around Claude: {around.calls}"
+            continue
+        with pytest.raises(Exception) as failed, on_claude(claude_relay):  # noqa: PT011
+            run(script, page)
+        # Still failing, and for the reason listed: else the list is out of date.
+        assert excluded.fails_with in str(failed.value), f"{where}: {excluded.why}"
+
+
+def test_every_script_not_on_claude_is_one_script_of_its_page() -> None:
+    for where, line in NOT_ON_CLAUDE:
+        page = ROOT / where
+        found = [s for s in scripts(python_blocks(page)) if line in s[0].source.splitlines()]
+        assert len(found) == 1, f"NOT_ON_CLAUDE[{where!r}, {line!r}] matches {len(found)} scripts"

@@ -13,7 +13,8 @@ or, with `--session ID`, in a `SQLiteSession` in `--db FILE`, where the next
 Without `OPENAI_API_KEY`, an agent whose model is given by name (or left to the
 default) runs on `tooluse.testing.TestModel`, as the README's first example does;
 an agent with a `Model` object of its own keeps it, and so does one named for another
-provider (`"anthropic/..."`, `"gemini/..."`), whose SDK reads its own key.
+provider (`"anthropic/..."`, `"gemini/..."`), whose SDK reads its own key: the first
+line names that key (`ANTHROPIC_API_KEY`, `GEMINI_API_KEY`), not OpenAI's.
 """
 
 from __future__ import annotations
@@ -175,12 +176,36 @@ def _reachable(agent: Agent[object]) -> list[Agent[object]]:
     return list(seen.values())
 
 
+_PROVIDER_KEYS = {
+    "anthropic": ("ANTHROPIC_API_KEY",),
+    "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+    "gcp.gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),  # GeminiModel's provider_name
+}
+"""The environment variables the SDK of a provider other than OpenAI reads its key from, by
+a model name's prefix or a model's `provider_name`."""
+
+
 def _model_line(agent: Agent[object], config: RunConfig) -> str:
     if isinstance(config.model or agent.model, TestModel):
         return "No OPENAI_API_KEY: using tooluse.testing.TestModel, which calls each tool once."
-    if os.environ.get("OPENAI_API_KEY"):
-        return f"Using the agent's model: {_model_name(agent)} (OPENAI_API_KEY is set)."
-    return f"No OPENAI_API_KEY: using the agent's own model, {_model_name(agent)}."
+    keys = _PROVIDER_KEYS.get(_provider(agent.model) or "openai", ("OPENAI_API_KEY",))
+    name = _model_name(agent)
+    found = next((key for key in keys if os.environ.get(key)), None)
+    if found is not None:
+        return f"Using the agent's model: {name} ({found} is set)."
+    if keys[0] == "OPENAI_API_KEY":
+        return f"No OPENAI_API_KEY: using the agent's own model, {name}."
+    return (
+        f"No {' or '.join(keys)}: the agent's model, {name}, is refused without a key "
+        f"(export {keys[0]}=..., or give the model a client with its key)."
+    )
+
+
+def _provider(model: object) -> str | None:
+    """The provider a model or model name belongs to: a name's prefix, a model's own."""
+    if isinstance(model, str):
+        return model.split("/", 1)[0] if "/" in model else None
+    return getattr(type(model), "provider_name", None)
 
 
 def _model_name(agent: Agent[object]) -> str:

@@ -50,6 +50,7 @@ from ._gemini_conversion import GENERATED_ID, ReplyPart, reply_items, to_content
 from ._http import retry_after
 from ._openai_errors import CONNECTION_LOST, TIMED_OUT, raised_by_http_library
 from ._reading import NOT_A_RESPONSE, STREAM_ENDED
+from ._tool_params import Tool, ToolParam, kept_params
 
 if TYPE_CHECKING:  # imported on first use: `import tooluse` never imports google-genai
     from google.genai import Client
@@ -181,7 +182,8 @@ class GeminiModel(Model):
         system = [text for text in (request.instructions, *conversation.system) if text]
         if system:
             config["system_instruction"] = "\n\n".join(system)
-        declarations = [_declaration(tool) for tool in _function_tools(request.tools)]
+        # Kept per list of tools: rewriting each schema into Gemini's dialect is most of it.
+        declarations = kept_params("gemini", request.tools, _declarations)
         if request.output_schema is not None:
             _output(config, declarations, request.output_schema)
         if declarations:
@@ -214,6 +216,10 @@ def _mapped(error: Exception) -> Exception:
     return ModelTransportError(description, status, retry_after=waits)
 
 
+def _declarations(tools: Sequence[Tool]) -> list[ToolParam]:
+    return [_declaration(tool) for tool in _function_tools(tools)]
+
+
 def _function_tools(tools: Sequence[object]) -> list[FunctionTool]:
     found: list[FunctionTool] = []
     for tool in tools:
@@ -236,9 +242,7 @@ def _declaration(tool: FunctionTool) -> dict[str, object]:
     return declaration
 
 
-def _output(
-    config: dict[str, Any], declarations: list[dict[str, object]], schema: dict[str, Any]
-) -> None:
+def _output(config: dict[str, Any], declarations: list[ToolParam], schema: dict[str, Any]) -> None:
     """Structured output: native without tools, the `final_output` function with them."""
     converted = gemini_schema(schema).schema
     if not declarations:
@@ -254,9 +258,7 @@ def _output(
     )
 
 
-def _mode(
-    settings: ModelSettings, declarations: list[dict[str, object]]
-) -> dict[str, object] | None:
+def _mode(settings: ModelSettings, declarations: list[ToolParam]) -> dict[str, object] | None:
     choice = settings.tool_choice
     if choice is None:
         return None

@@ -6,7 +6,8 @@ of a run's cost: the lists of params are kept per list of function tools, and
 used again while that list compares equal (each tool the same, or with equal
 fields: equal tools have equal params) and no tool's offered field was set
 again since (`_tool_changes.py`). A list with a hosted tool, whose fields are
-not watched, is built afresh every time.
+not watched, is built afresh every time. `GeminiModel` keeps its declarations the same way
+(their schemas rewritten into Gemini's dialect).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ __all__ = [
     "chat_completions_tool_param",
     "chat_completions_tools_params",
     "includes_search_results",
+    "kept_params",
     "only_function_tools",
     "responses_tool_param",
     "responses_tools_params",
@@ -82,12 +84,21 @@ _kept: dict[tuple[str, int, int, int], tuple[list[Tool], int, list[ToolParam]]] 
 """(API, length, first and last tool's ids) -> (the tools, `changes()` then, the params)."""
 
 
-def _kept_params(
+def kept_params(
     api: str, tools: Sequence[Tool], build: Callable[[Sequence[Tool]], list[ToolParam]]
 ) -> list[ToolParam]:
     """`build(tools)`, kept for the next request offering the same function tools.
 
-    Returns a new list each time (the caller may add to it); the params in it are shared.
+    Any API's params may be kept (Gemini's declarations too, whose schemas are rewritten
+    into its dialect): `api` keeps each API's apart.
+
+    Args:
+        api: The API the params are for.
+        tools: The tools offered.
+        build: Makes the params for the tools (raising for a tool the API cannot take).
+
+    Returns:
+        A new list each time (the caller may add to it); the params in it are shared.
     """
     if not tools or not isinstance(tools, list):
         return build(tools)
@@ -154,7 +165,7 @@ def chat_completions_tools_params(tools: Sequence[Tool]) -> list[ToolParam]:
     Raises:
         UserError: If a hosted tool is among them: Chat Completions has none.
     """
-    return _kept_params("chat", tools, _chat_params)
+    return kept_params("chat", tools, _chat_params)
 
 
 def _chat_params(tools: Sequence[Tool]) -> list[ToolParam]:
@@ -180,7 +191,7 @@ def responses_tools_params(tools: Sequence[Tool]) -> list[ToolParam]:
         One param per tool; a namespace's tools inside one `{"type": "namespace"}` param,
         where its first tool stands.
     """
-    return _kept_params("responses", tools, _responses_params)
+    return kept_params("responses", tools, _responses_params)
 
 
 def _responses_params(tools: Sequence[Tool]) -> list[ToolParam]:

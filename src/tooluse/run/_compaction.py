@@ -22,6 +22,7 @@ from ..models._base import name_of
 from ._backend import run_backend
 from ._context import ContextPolicy
 from ._limits import reserve_request
+from ._model_wrapper import wrapped
 from ._record import RunRecord
 from ._scope import RunSetup
 
@@ -165,14 +166,14 @@ def _model(run: RunSetup, record: RunRecord, policy: ContextPolicy) -> Model:
     if backend is not None:
         return backend.model(named)
     if isinstance(named, Model):
-        return named
+        return wrapped(named)  # a test's cassette, if one is set, as for the agent's model
     models = record.models
     if models is None:
         models = record.models = {}
     model = models.get(named)
     if model is None:
         model = models[named] = resolve_model(named, run.config.model_provider)
-    return model
+    return wrapped(model)
 
 
 def transcript(items: list[Item]) -> str:

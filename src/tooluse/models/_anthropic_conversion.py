@@ -84,6 +84,22 @@ class Conversation:
     system: list[str] = field(default_factory=list[str])
     """The texts of the system and developer messages, in order."""
     messages: list[AnthropicMessage] = field(default_factory=list[AnthropicMessage])
+    starts: list[tuple[int, int, AnthropicMessage | None]] = field(
+        default_factory=list[tuple[int, int, "AnthropicMessage | None"]], compare=False, repr=False
+    )
+    """What each conversation item found: the system texts, the messages, and the last
+    message (which the item may replace by a longer copy of it), for `rewind`."""
+
+    def rewind(self, index: int) -> None:
+        """Undo what the conversation's items from `index` on added (`Rewindable`).
+
+        Args:
+            index: The first item to undo.
+        """
+        system, messages, last = self.starts[index]
+        del self.system[system:], self.messages[messages:], self.starts[index:]
+        if last is not None:
+            self.messages[-1] = last
 
 
 def to_messages(items: Sequence[Item], memo: dict[object, object] | None) -> Conversation:
@@ -104,10 +120,12 @@ def to_messages(items: Sequence[Item], memo: dict[object, object] | None) -> Con
 
 
 def _add(state: Conversation, items: list[Item], first: int) -> None:
+    system, messages, starts = state.system, state.messages, state.starts
     for index in range(first, len(items)):
+        starts.append((len(system), len(messages), messages[-1] if messages else None))
         item = as_item(index, items[index], _API)
         kind = item.get("type") or "message"
-        error = InputError(f"input[{index}]", describe(item), _API)
+        error = InputError.of_item(index, item, _API)
         if kind == "message":
             _message(state, item, error)
         elif kind == "function_call":

@@ -40,7 +40,6 @@ from ._input import (
     Role,
     as_item,
     content_parts,
-    describe,
     fields_of,
     from_another_provider,
     is_list,
@@ -228,7 +227,7 @@ def _add_messages(messages: list[Message], items: list[Item], first: int) -> Non
     for index in range(first, len(items)):
         item = as_item(index, items[index], _API)
         kind = item.get("type") or "message"
-        error = InputError(f"input[{index}]", describe(item), _API)
+        error = InputError.of_item(index, item, _API)
         if kind == "message":
             messages.append(_message(item, error))
             calls = None

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeAlias, TypedDict
 
 from ..core._items import Item, assistant_message, function_call
+from ._anthropic_compaction import compaction_block
 from ._converted import converted
 from ._input import (
     TEXT_PART_TYPES,
@@ -136,6 +137,8 @@ def _add(state: Conversation, items: list[Item], first: int) -> None:
             _append(state, "user", [_tool_result(call_id, output, item, error)])
         elif kind == "reasoning" and _is_claudes(item):
             _append(state, "assistant", [_thinking_block(item)])
+        elif kind == "compaction" and _is_claudes(item):  # the API's own compaction
+            _append(state, "assistant", [compaction_block(item)])
         else:
             logger.debug("input[%d] (%s) has no Anthropic form: left out", index, describe(item))
 

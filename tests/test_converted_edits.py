@@ -181,17 +181,22 @@ def test_a_state_that_cannot_be_taken_back_is_converted_from_the_start() -> None
     assert seen == [0, 0]
 
 
-def test_a_trimmed_responses_conversation_keeps_its_state() -> None:
+@pytest.mark.parametrize(
+    ("form", "key"),
+    [("responses", responses_input), ("chat", items_to_messages), ("anthropic", to_messages)],
+)
+def test_a_trimmed_conversation_keeps_its_state(form: str, key: Any) -> None:
     items: list[Any] = [user_message("go")]
     for n in range(20):
         items += [function_call(f"c{n}", "page", "{}"), function_call_output(f"c{n}", "x" * 100)]
     memo: dict[Any, Any] = {}
-    responses_input(items, memo)
-    state = converted(memo, responses_input, object).state
+    convert = CONVERT[form]
+    convert(items, memo)
+    state = converted(memo, key, object).state
     edited = list(items)
     edited[10] = _trimmed(items[10])
-    assert responses_input(edited, memo) == responses_input(edited, None)
-    assert converted(memo, responses_input, object).state is state  # rewound, not made anew
+    assert convert(edited, memo) == convert(edited, None)
+    assert converted(memo, key, object).state is state  # rewound, not made anew
 
 
 def test_first_difference_finds_where_two_conversations_part() -> None:

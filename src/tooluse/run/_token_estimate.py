@@ -83,8 +83,9 @@ def items_tokens(items: Iterable[Item]) -> int:
     return total
 
 
-_TWO_CHAR_ESCAPES = ('"', "\\", "\n", "\r", "\t", "\b", "\f")
-"""The characters `json.dumps` writes as two (a backslash and a letter or themselves)."""
+_TWO_CHAR_ESCAPES = ('"', "\\", "\n", "\r", "\t")
+"""The common characters `json.dumps` writes as two (a backslash and a letter or
+themselves); backspace and form feed, which it also writes as two, are counted as one."""
 
 _CONSTANTS: dict[object, int] = {True: 4, False: 5, None: 4}
 """The lengths of `true`, `false` and `null`."""
@@ -94,9 +95,9 @@ def json_length(value: object) -> int:
     """The length of `json.dumps(value)`, counted without writing it.
 
     A string outside ASCII, or a short one, is escaped as `json.dumps` does (exact);
-    in a long ASCII string the quote, the backslash and the usual control characters
-    (newline, tab, ...) count two characters, and the other control characters (which
-    tool outputs hardly hold) one, where `json.dumps` writes six.
+    in a long ASCII string the quote, the backslash, the newline, the tab and the
+    carriage return count two characters, and the other control characters (which tool
+    outputs hardly hold) one, where `json.dumps` writes two or six.
 
     Args:
         value: A JSON value: dicts, lists, strings, numbers, booleans, None.
@@ -118,16 +119,16 @@ def json_length(value: object) -> int:
         total = _KEYS.get(keys)
         if total is None:
             total = _keys_length(keys)
+        shorts: list[str] = []  # escaped as one string: one call, the same length
         for item in pairs.values():
-            if type(item) is str:
-                size = len(item)
-                total += (
-                    len(_escaped(item))
-                    if size < _SHORT or not item.isascii()
-                    else _long_ascii_length(item)
-                )
-            else:
+            if type(item) is not str:
                 total += json_length(item)
+            elif len(item) < _SHORT:
+                shorts.append(item)
+            else:
+                total += _string_length(item)
+        if shorts:  # the joined string's two quotes stand for one of its parts'
+            total += len(_escaped("".join(shorts))) + 2 * len(shorts) - 2
         return total
     if kind is list or kind is tuple:
         values = cast("list[object]", value)

@@ -185,7 +185,8 @@ class AnthropicModel(Model):
             "max_tokens": _max_tokens(request.settings),
             "messages": conversation.messages,
             "betas": [COMPACT_BETA],
-            "context_management": compaction_edit(request.instructions),
+            # In the body: an SDK older than the edit sends it all the same.
+            "extra_body": {"context_management": compaction_edit(request.instructions)},
         }
         if conversation.system:
             params["system"] = "\n\n".join(conversation.system)

@@ -153,11 +153,18 @@ def usage_counts(usage: object) -> dict[str, int]:
         "cache_creation_input_tokens",
     )
     iterations = getattr(usage, "iterations", None)
-    sources: list[object] = list(iterations) if isinstance(iterations, list) else [usage]  # pyright: ignore[reportUnknownArgumentType]
+    sources = cast("list[object]", iterations) if isinstance(iterations, list) else [usage]
     counts: dict[str, int] = dict.fromkeys(names, 0)
     for source in sources:
         for name in names:
-            value = getattr(source, name, None)
+            value = _field(source, name)
             if isinstance(value, int):
                 counts[name] += value
     return counts
+
+
+def _field(source: object, name: str) -> object:
+    """A field of an SDK object, or of a dict (an SDK older than the field keeps it so)."""
+    if isinstance(source, dict):
+        return cast("dict[str, object]", source).get(name)
+    return getattr(source, name, None)

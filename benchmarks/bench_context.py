@@ -24,10 +24,11 @@ worst case. Times are CPU time of the whole process; each ratio is the median ov
 rounds of each round's ratio (with/without); both sides must give the same answer.
 
 Trimming makes the requests smaller, so over HTTP the run with it costs less than the
-run without. In process, each change to the history sent makes the model convert the
-whole conversation again (its memo, `models/_converted.py`, extends only a
-conversation that grew; a provider likewise reads it again past its prompt cache):
-trimming works in batches, down to a quarter under the budget, so that changes are few.
+run without. In process, a trim changes an older item of the history sent, and the
+model's memo (`models/_converted.py`) converts the conversation again from that item
+on (the items before it stay as converted); trimming works in batches, down to a
+quarter under the budget, so that such changes are few (a provider likewise reads the
+request again past its prompt cache from the first change).
 """
 
 from __future__ import annotations

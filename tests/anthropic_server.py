@@ -13,6 +13,10 @@ user's; two messages of one role in a row; an empty text block; a `tool_use` who
 message before it, or a `tool_use` left without its `tool_result`; a `thinking`
 block without its signature, or one changed since it was sent; a tool whose
 `input_schema` is not an object schema, or whose name the API does not take.
+
+It compacts as the API does with the beta `context_management` edit
+`compact_20260112`, and refuses what the API refuses about it
+(`tests/anthropic_compaction.py`).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any
 
 from anthropic import AsyncAnthropic
 
+from tests.anthropic_compaction import compaction, compaction_refusal, compaction_usage
 from tooluse.models import AnthropicModel
 
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
@@ -131,10 +136,17 @@ class AnthropicServer:
                 if not self.path.startswith("/v1/messages"):
                     self._send_json(_error("not_found_error", self.path), 404)
                     return
-                refused = refusal(body)
+                refused = refusal(body) or compaction_refusal(body, headers)
+                if refused is None and body.get("stream") and body.get("context_management"):
+                    refused = "this test server streams no compaction"
                 if refused is not None:
                     server.requests.append({"body": body, "headers": headers, "refused": refused})
                     self._send_json(_error("invalid_request_error", refused), 400)
+                    return
+                compacted = compaction(body)
+                if compacted is not None and compacted[1]:  # paused: the block alone
+                    server.requests.append({"body": body, "headers": headers, "compacted": True})
+                    self._send_json(paused_body(body, compacted[0]), 200)
                     return
                 turn = server.next_turn(body, headers)
                 if turn.status != 200:
@@ -142,7 +154,11 @@ class AnthropicServer:
                 elif body.get("stream"):
                     self._stream(body, turn)
                 else:
-                    self._send_json(message_body(body, turn), 200, turn)
+                    answer = message_body(body, turn)
+                    if compacted is not None:
+                        answer["content"] = [compacted[0], *answer["content"]]
+                        answer["usage"].update(compaction_usage(body, compacted[0]))
+                    self._send_json(answer, 200, turn)
 
             def _send_json(self, payload: object, status: int, turn: Turn | None = None) -> None:
                 data = json.dumps(payload).encode()
@@ -269,6 +285,20 @@ def message_body(body: dict[str, Any], turn: Turn) -> dict[str, Any]:
         "stop_reason": stop_reason(turn),
         "stop_sequence": None,
         "usage": usage(turn),
+    }
+
+
+def paused_body(body: dict[str, Any], block: dict[str, Any]) -> dict[str, Any]:
+    """The answer of a compaction with `pause_after_compaction`: the block alone."""
+    return {
+        "id": "msg_compaction",
+        "type": "message",
+        "role": "assistant",
+        "model": body["model"],
+        "content": [block],
+        "stop_reason": "compaction",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 0, "output_tokens": 0, **compaction_usage(body, block)},
     }
 
 

@@ -31,6 +31,13 @@ from ..core._context import InputTokensDetails, OutputTokensDetails, Usage
 from ..core._settings import ModelSettings
 from ..exceptions import UserError
 from ..tools._function_tool import FunctionTool
+from ._anthropic_compaction import (
+    COMPACT_BETA,
+    compacted_items,
+    compaction_edit,
+    usage_counts,
+    with_compact_beta,
+)
 from ._anthropic_conversion import AnthropicMessage, Block, ReplyBlock, reply_items, to_messages
 from ._anthropic_errors import anthropic_failure
 from ._base import (
@@ -151,6 +158,52 @@ class AnthropicModel(Model):
             message.model,
         )
 
+    async def compact(self, request: ModelRequest) -> ModelResponse:
+        """Have the API compact the conversation itself (its `compact_20260112` edit).
+
+        One `client.beta.messages.create` call with the beta `context_management` edit at
+        its lowest trigger (50,000 input tokens) and `pause_after_compaction`: the
+        response is the compaction block alone (`tooluse.models._anthropic_compaction`).
+        A conversation under the trigger is answered instead, and nothing is compacted.
+
+        Args:
+            request: The turns to compact (`input`) and what the summary must keep
+                (`instructions`, sent as the edit's instructions).
+
+        Returns:
+            The items that stand for the turns (their first user message, then one
+            `compaction` item only Claude reads), or no items if the API did not compact;
+            and the call's usage, its compaction included.
+
+        Raises:
+            ModelTransportError: If the call fails, or its answer cannot be read.
+            UserError: If an input item has no Anthropic form.
+        """
+        conversation = to_messages(request.input, None)
+        params: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": _max_tokens(request.settings),
+            "messages": conversation.messages,
+            "betas": [COMPACT_BETA],
+            # In the body: an SDK older than the edit sends it all the same.
+            "extra_body": {"context_management": compaction_edit(request.instructions)},
+        }
+        if conversation.system:
+            params["system"] = "\n\n".join(conversation.system)
+        client = self._client_for(request)
+        try:
+            message = await cast(Awaitable[Any], client.beta.messages.create(**params))
+        except Exception as error:
+            failure = anthropic_failure(error)
+            if failure is None:
+                raise
+            raise failure from error
+        content: list[Any] | None = getattr(message, "content", None)
+        if content is None:
+            raise ModelTransportError(NOT_A_RESPONSE)
+        output = compacted_items(content)
+        return ModelResponse(output, _usage(usage_counts(message.usage)), message.id)
+
     async def stream_response(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         """Call the model and yield its events, ending with `ResponseDone`.
 
@@ -227,6 +280,7 @@ class AnthropicModel(Model):
         if settings.thinking_budget is not None:
             params["thinking"] = {"type": "enabled", "budget_tokens": settings.thinking_budget}
         _pass_through(params, settings)
+        with_compact_beta(params, messages)  # a compaction block sent back needs its beta
         return {**params, **settings.extra_args}
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeAlias, TypedDict
 
 from ..core._items import Item, assistant_message, function_call
+from ._anthropic_compaction import compaction_block
 from ._converted import converted
 from ._input import (
     TEXT_PART_TYPES,
@@ -84,6 +85,22 @@ class Conversation:
     system: list[str] = field(default_factory=list[str])
     """The texts of the system and developer messages, in order."""
     messages: list[AnthropicMessage] = field(default_factory=list[AnthropicMessage])
+    starts: list[tuple[int, int, AnthropicMessage | None]] = field(
+        default_factory=list[tuple[int, int, "AnthropicMessage | None"]], compare=False, repr=False
+    )
+    """What each conversation item found: the system texts, the messages, and the last
+    message (which the item may replace by a longer copy of it), for `rewind`."""
+
+    def rewind(self, index: int) -> None:
+        """Undo what the conversation's items from `index` on added (`Rewindable`).
+
+        Args:
+            index: The first item to undo.
+        """
+        system, messages, last = self.starts[index]
+        del self.system[system:], self.messages[messages:], self.starts[index:]
+        if last is not None:
+            self.messages[-1] = last
 
 
 def to_messages(items: Sequence[Item], memo: dict[object, object] | None) -> Conversation:
@@ -104,10 +121,12 @@ def to_messages(items: Sequence[Item], memo: dict[object, object] | None) -> Con
 
 
 def _add(state: Conversation, items: list[Item], first: int) -> None:
+    system, messages, starts = state.system, state.messages, state.starts
     for index in range(first, len(items)):
+        starts.append((len(system), len(messages), messages[-1] if messages else None))
         item = as_item(index, items[index], _API)
         kind = item.get("type") or "message"
-        error = InputError(f"input[{index}]", describe(item), _API)
+        error = InputError.of_item(index, item, _API)
         if kind == "message":
             _message(state, item, error)
         elif kind == "function_call":
@@ -118,6 +137,8 @@ def _add(state: Conversation, items: list[Item], first: int) -> None:
             _append(state, "user", [_tool_result(call_id, output, item, error)])
         elif kind == "reasoning" and _is_claudes(item):
             _append(state, "assistant", [_thinking_block(item)])
+        elif kind == "compaction" and _is_claudes(item):  # the API's own compaction
+            _append(state, "assistant", [compaction_block(item)])
         else:
             logger.debug("input[%d] (%s) has no Anthropic form: left out", index, describe(item))
 

@@ -222,8 +222,10 @@ class Model(ABC):
         A run whose `ContextPolicy(provider_compaction=True)` asks it instead of writing a
         summary: the response's `output` holds the items that stand for the input (for
         OpenAI's `responses.compact`, the user's messages and one opaque `compaction`
-        item, which only that provider can read). The default returns None: the
-        provider has no compaction.
+        item, which only that provider can read; for Anthropic's `compact_20260112`
+        edit, a user message and Claude's `compaction` block). An empty `output` says
+        the provider did not compact this input (the run writes the summary instead).
+        The default returns None: the provider has no compaction.
 
         Args:
             request: The turns to compact, and the instructions.

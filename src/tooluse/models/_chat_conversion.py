@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, TypeAlias, TypedDict
+from typing import Any, Literal, TypeAlias, TypedDict, cast
 
 from typing_extensions import NotRequired
 
@@ -40,7 +40,6 @@ from ._input import (
     Role,
     as_item,
     content_parts,
-    describe,
     fields_of,
     from_another_provider,
     is_list,
@@ -215,20 +214,56 @@ def items_to_messages(
         UserError: For an item, or a part of one, that has no Chat Completions form.
     """
     given = items if isinstance(items, list) else list(items)
-    messages = converted(memo, items_to_messages, list[Message]).extend(given, _add_messages)
+    messages = converted(memo, items_to_messages, _Messages).extend(given, _add_messages)
     if instructions:
         system: ChatSystemMessage = {"role": "system", "content": instructions}
         return [system, *messages]
     return list(messages)  # the kept list grows with the next request: the caller gets a copy
 
 
-def _add_messages(messages: list[Message], items: list[Item], first: int) -> None:
+class _Messages(list[Message]):
+    """The messages so far, and what each conversation item found (`Rewindable`)."""
+
+    __slots__ = ("starts",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.starts: list[tuple[int, Message | None, int]] = []
+        """For each item, before it: how many messages there were, the last one, and how
+        many tool calls it had then (-1: it had no list of them)."""
+
+    def rewind(self, index: int) -> None:
+        """Undo what the conversation's items from `index` on added.
+
+        The last message is put back as it was: a function call replaces it with a copy
+        that has the call, or adds the call to the list of a message it opened.
+
+        Args:
+            index: The first item to undo.
+        """
+        count, last, calls = self.starts[index]
+        del self[count:], self.starts[index:]
+        if last is None:
+            return
+        if calls < 0:
+            self[-1] = last
+        else:  # a copy with its calls cut back: a request sent before keeps its own
+            joined = cast("list[JsonObject]", last.get("tool_calls"))[:calls]
+            self[-1] = cast(Message, {**last, "tool_calls": joined})
+
+
+def _add_messages(messages: _Messages, items: list[Item], first: int) -> None:
     """Add the messages for `items[first:]`, the ones before having made `messages`."""
     calls: _Calls | None = None  # those the next function call joins, once one opened them
+    starts = messages.starts
     for index in range(first, len(items)):
+        last = messages[-1] if messages else None
+        joined: object = last.get("tool_calls") if last is not None else None
+        calls_before = len(cast("list[object]", joined)) if isinstance(joined, list) else -1
+        starts.append((len(messages), last, calls_before))
         item = as_item(index, items[index], _API)
         kind = item.get("type") or "message"
-        error = InputError(f"input[{index}]", describe(item), _API)
+        error = InputError.of_item(index, item, _API)
         if kind == "message":
             messages.append(_message(item, error))
             calls = None

@@ -5,27 +5,42 @@ last one's with the response and the tool outputs added. A `Converted` keeps
 what the items sent so far became in an API's form, and the items themselves
 (references, not copies); the next request converts only what follows them.
 
-It is reused only while the new input starts with the items it converted
-(compared as a list, at the speed of a memory scan for the same objects; equal
-items convert alike). A history
-that changed otherwise (a handoff's `input_filter`, a resumed run, items taken
-out) is converted again from its start. An item is read once: one edited in
-place after it was sent is not read again (replace it instead, as an
-`input_filter` does). A conversion that fails forgets everything, so the next
-request starts over and reports the same error.
+It is reused while the new input starts with the items it converted (compared
+as a list, at the speed of a memory scan for the same objects; equal items
+convert alike). A history that changed otherwise (a context policy's trim, a
+handoff's `input_filter`, a resumed run, items taken out) is converted again from
+the first item that differs, when the state can be taken back to just before it
+(`Rewindable`: the state notes where each item's conversion began), else from
+its start. An item is read once: one edited in place after it was sent is not
+read again (replace it instead, as an `input_filter` and a trim do). A
+conversion that fails forgets everything, so the next request starts over and
+reports the same error.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar, cast
+from typing import Generic, Protocol, TypeVar, cast, runtime_checkable
 
 from ..core._items import Item
 
-__all__ = ["Converted", "converted"]
+__all__ = ["Converted", "Rewindable", "converted", "first_difference"]
 
 S = TypeVar("S")
 """What the conversion carries from one item to the next (e.g. the messages so far)."""
+
+
+@runtime_checkable
+class Rewindable(Protocol):
+    """A conversion's state that can be taken back to what an earlier item left."""
+
+    def rewind(self, index: int) -> None:
+        """Undo the conversion of the items from `index` on.
+
+        Args:
+            index: The first item to undo, below the number converted.
+        """
+        ...
 
 
 class Converted(Generic[S]):
@@ -53,7 +68,12 @@ class Converted(Generic[S]):
         """
         done = len(self.items)
         if len(items) < done or items[:done] != self.items:  # not the conversation we had
-            self.items, self.state, done = [], self.start(), 0
+            done = first_difference(self.items, items)
+            if done and isinstance(self.state, Rewindable):
+                self.state.rewind(done)
+                del self.items[done:]
+            else:
+                self.items, self.state, done = [], self.start(), 0
         if len(items) > done:
             try:
                 convert(self.state, items, done)
@@ -62,6 +82,29 @@ class Converted(Generic[S]):
                 raise
             self.items.extend(items[done:])
         return self.state
+
+
+def first_difference(old: list[Item], new: list[Item]) -> int:
+    """Where two conversations first differ (the same objects, or equal items, agree).
+
+    Args:
+        old: One conversation.
+        new: The other.
+
+    Returns:
+        The first position where they differ; the shorter one's length if one starts
+        the other.
+    """
+    low, high = 0, min(len(old), len(new))
+    # Halving by whole slices, each compared at C speed: a trim changes one item
+    # among hundreds, and each comparison of the same objects is a pointer check.
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[low:middle] == new[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def converted(

@@ -65,13 +65,46 @@ P = TypeVar("P", bound=JsonObject)
 class InputError:
     """Builds the `UserError` for one item or part of the input that cannot be sent."""
 
+    __slots__ = ("_index", "_item", "_what", "_where", "api")
+
     def __init__(self, where: str, what: str, api: str) -> None:
-        self.where = where
-        """`input[3]`, or `input[3].content[1]` for a part."""
-        self.what = what
-        """What it is, e.g. "an 'assistant' message"."""
+        self._where: str | None = where
+        self._what: str | None = what
+        self._index = 0
+        self._item: Item | None = None
         self.api = api
         """The API the request was for."""
+
+    @classmethod
+    def of_item(cls, index: int, item: Item, api: str) -> InputError:
+        """The error builder for `input[index]`, worded only if an error is raised.
+
+        A conversion makes one for every item of every request it converts.
+
+        Args:
+            index: The item's position in the input.
+            item: The item.
+            api: The API the request is for.
+
+        Returns:
+            The builder.
+        """
+        error = cls.__new__(cls)  # no __init__: this runs for every item
+        error._where = error._what = None
+        error._index, error._item, error.api = index, item, api
+        return error
+
+    @property
+    def where(self) -> str:
+        """`input[3]`, or `input[3].content[1]` for a part."""
+        return self._where if self._where is not None else f"input[{self._index}]"
+
+    @property
+    def what(self) -> str:
+        """What it is, e.g. "an 'assistant' message"."""
+        if self._what is None:
+            self._what = describe(self._item or {})
+        return self._what
 
     def __call__(self, problem: str, fix: str) -> UserError:
         """The error: where, what, the problem, and the fix.

@@ -39,7 +39,6 @@ from ._input import (
     JsonObject,
     as_item,
     content_parts,
-    describe,
     fields_of,
     from_another_provider,
     is_list,
@@ -135,22 +134,43 @@ class _Input:
     A tool message answering one of those is a custom tool call's output.
     """
 
-    __slots__ = ("custom_calls", "items")
+    __slots__ = ("custom_calls", "items", "starts")
 
     def __init__(self) -> None:
         self.items: list[Item] = []
         self.custom_calls: set[str] = set()
+        self.starts: list[int] = []
+        """Where each conversation item's input begins in `items`."""
+
+    def rewind(self, index: int) -> None:
+        """Undo what the conversation's items from `index` on added (`Rewindable`).
+
+        Args:
+            index: The first item to undo.
+        """
+        del self.items[self.starts[index] :]
+        del self.starts[index:]
+        if self.custom_calls:  # rare: read again from the calls kept
+            self.custom_calls = {
+                str(item.get("call_id"))
+                for item in self.items
+                if item.get("type") == "custom_tool_call"
+            }
 
 
 def _add_items(converted: _Input, items: list[Item], first: int) -> None:
     """Add the input for `items[first:]`, the ones before having made `converted`."""
-    custom_calls = converted.custom_calls
+    custom_calls, starts, added = converted.custom_calls, converted.starts, converted.items
     for index in range(first, len(items)):
+        starts.append(len(added))
         item = as_item(index, items[index], _API)
         kind = item.get("type") or "message"
-        error = InputError(f"input[{index}]", describe(item), _API)
+        if _sent_as_it_is(item, kind):  # most of a run's items: checked in a few lookups
+            added.append(item)
+            continue
+        error = InputError.of_item(index, item, _API)
         if kind == "message":
-            converted.items.extend(_message(item, error, custom_calls))
+            added.extend(_message(item, error, custom_calls))
             continue
         if from_another_provider(item):  # Claude's thinking, Gemini's thought signatures
             logger.debug("input[%d] (%s) came from another provider: left out", index, kind)
@@ -165,7 +185,25 @@ def _add_items(converted: _Input, items: list[Item], first: int) -> None:
             _check_output(item.get("output"), error)
             if "is_error" in item:  # tooluse's mark of a failed call: the API has no such field
                 item = {key: value for key, value in item.items() if key != "is_error"}
-        converted.items.append(item)  # every other item (reasoning, hosted tools, ...) as it is
+        added.append(item)  # every other item (reasoning, hosted tools, ...) as it is
+
+
+def _sent_as_it_is(item: Item, kind: object) -> bool:
+    """Whether an item is a function call, or its output as text, that needs no other look."""
+    if "provider_data" in item:
+        return False
+    if kind == "function_call_output":
+        return (
+            type(item.get("call_id")) is str
+            and type(item.get("output")) is str
+            and "is_error" not in item
+        )
+    return (
+        kind == "function_call"
+        and type(item.get("call_id")) is str
+        and type(item.get("name")) is str
+        and type(item.get("arguments")) is str
+    )
 
 
 def _check_output(output: object, error: InputError) -> None:

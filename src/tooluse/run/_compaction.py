@@ -92,7 +92,9 @@ async def by_provider(
         items: The turns to compact, as the model was last sent them.
 
     Returns:
-        The items that stand for them; None if the provider has no compaction.
+        The items that stand for them; None if the provider has no compaction, or did
+        not compact these turns (Anthropic's compacts only past 50,000 input tokens: its
+        answer is counted, and the run writes the summary instead).
 
     Raises:
         UsageLimitExceeded: If the call would go over a limit, or did.
@@ -112,7 +114,7 @@ async def by_provider(
         await events.llm_end(run.context, agent, response)
     if limits is not None:
         limits.check_tokens(state.usage)
-    return response.output
+    return response.output or None
 
 
 async def _call(

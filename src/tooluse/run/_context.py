@@ -66,9 +66,10 @@ class ContextPolicy:
     """What the compaction model is told: what the summary must keep."""
     provider_compaction: bool = False
     """Have the compaction model's provider compact the oldest turns itself
-    (`Model.compact`: OpenAI's `responses.compact`, whose opaque `compaction` item only
-    that provider reads) instead of writing a summary; a model without compaction
-    writes the summary."""
+    (`Model.compact`: OpenAI's `responses.compact`, or Anthropic's server-side
+    compaction, whose `compaction` items only that provider reads) instead of writing a
+    summary; a model without compaction, or one that did not compact (Anthropic's
+    compacts only past 50,000 input tokens), writes the summary."""
     count_with_model: bool = False
     """Ask the answering model to count each request's tokens (`Model.count_tokens`)
     instead of estimating; a model that cannot count them is estimated for."""

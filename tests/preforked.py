@@ -28,14 +28,17 @@ import sys
 import tempfile
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tooluse.mcp import MCPServerStdioParams
 
 _PRELOAD = ("mcp.server.mcpserver", "mcp.server.stdio", "anyio")
 _lock = threading.Lock()
 _zygotes: list[tuple[subprocess.Popen[bytes], str]] = []  # this process's, the last alive
 
 
-def command(script: str, *args: str) -> dict[str, Any]:
+def command(script: str, *args: str) -> MCPServerStdioParams:
     """`MCPServerStdio` parameters running `script` with `args`, forked from the zygote."""
     launcher = ["-I", "-S", __file__, "launch", _socket_path(), script, *args]
     return {"command": sys.executable, "args": launcher}
@@ -81,9 +84,14 @@ def _launch(path: str, argv: list[str]) -> int:
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
-    signal.signal(signal.SIGTERM, lambda *_: os._exit(143))  # the zygote then ends the child
+    signal.signal(signal.SIGTERM, _ended)
     status = conn.recv(16)
     return int(status or b"1")
+
+
+def _ended(signum: int, frame: object) -> None:
+    """The client ended the launcher: go at once (the zygote then ends the child)."""
+    os._exit(128 + signum)
 
 
 # --- the zygote --------------------------------------------------------------------------

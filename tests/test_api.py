@@ -27,6 +27,8 @@ EXPECTED_PUBLIC = {
     "RunItem",
     "RunItemBase",
     "RunItems",
+    "ToolErrorFormatter",
+    "ToolErrorFormatterArgs",
     "Tool",
     "ToolApprovalItem",
     "ToolCallItem",

@@ -114,6 +114,7 @@ from .run._stream_events import (
     ToolCallArgumentsDeltaStreamEvent,
     UsageStreamEvent,
 )
+from .run._tool_error_formatter import ToolErrorFormatter, ToolErrorFormatterArgs
 from .schema._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
 from .schema._function_schema import FuncSchema, function_schema
 from .schema._strict import ensure_strict_json_schema
@@ -244,6 +245,8 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "ToolCallItem",
     "ToolCallOutputItem",
     "ToolContext",
+    "ToolErrorFormatter",
+    "ToolErrorFormatterArgs",
     "ToolErrorFunction",
     "ToolGuardrailFunctionOutput",
     "ToolInputGuardrail",

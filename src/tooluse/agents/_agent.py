@@ -21,6 +21,7 @@ from ..tools._hosted import HostedTool
 from ..tools._invocation import ToolErrorFunction
 from ..tools._toolsets import Tool, Toolset, check_tool_entries, list_tools
 from ._agent_tool import OutputExtractor, agent_as_tool
+from ._agent_tool_input import StructuredInput, StructuredToolInputBuilder
 from ._handoffs import Handoff
 from ._hooks import AgentHooksBase, RunHooksBase, check_hooks
 from ._tool_use import (
@@ -115,6 +116,10 @@ class Agent(AgentBase, Generic[TContext]):
         failure_error_function: ToolErrorFunction | None = default_tool_error_function,
         is_enabled: bool | EnabledPredicate = True,
         needs_approval: bool | ApprovalPredicate = False,
+        *,
+        parameters: type[Any] | None = None,
+        input_builder: StructuredToolInputBuilder | None = None,
+        include_input_schema: bool = False,
     ) -> FunctionTool:
         """This agent as a tool another agent calls: a nested run, and its answer as text.
 
@@ -128,10 +133,31 @@ class Agent(AgentBase, Generic[TContext]):
                 context and the calling agent.
             needs_approval: Whether a call waits for a human's approval before the nested
                 run starts: a bool, or a function of the run context and the arguments.
+            parameters: A dataclass or pydantic model whose fields are the tool's
+                parameters (structured input); None offers one parameter, `input`.
+            input_builder: Makes the nested run's input from a structured call's
+                arguments (`StructuredToolInputBuilderOptions`); None writes them as JSON
+                after a short preamble, with a summary of the fields.
+            include_input_schema: Give the nested agent the parameters' whole JSON schema
+                instead of the summary.
 
         Returns:
-            A tool with one parameter, `input`; the calling agent keeps control.
+            A tool with one parameter, `input` (or `parameters`' fields); the calling
+            agent keeps control.
+
+        Raises:
+            UserError: If `parameters` is not a dataclass or pydantic model class, or
+                `input_builder` or `include_input_schema` is given without it.
         """
+        structured = None
+        if parameters is not None:
+            owner = f"Agent '{self.name}'.as_tool"
+            structured = StructuredInput(owner, parameters, input_builder, include_input_schema)
+        elif input_builder is not None or include_input_schema:
+            raise UserError(
+                f"Agent '{self.name}'.as_tool: input_builder and include_input_schema shape "
+                "structured input: pass parameters=YourModel too"
+            )
         tool = agent_as_tool(
             self,
             tool_name,
@@ -139,6 +165,7 @@ class Agent(AgentBase, Generic[TContext]):
             custom_output_extractor,
             max_turns,
             failure_error_function,
+            structured,
         )
         if is_enabled is True and needs_approval is False:
             return tool

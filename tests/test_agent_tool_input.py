@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field, field_validator
 
-from tooluse import Agent, Runner, UserError
+from tooluse import Agent, Runner, TResponseInputItem, UserError
 from tooluse.testing import FunctionModel, ModelReply, ToolCall, current_turn
 
 
@@ -32,7 +32,7 @@ class Lookup:
 
 
 def _translator(seen: list[Any]) -> Agent[Any]:
-    def answer(items: list[dict[str, Any]], tools: Any) -> str:
+    def answer(items: list[TResponseInputItem], tools: Any) -> str:
         seen.append(items[-1]["content"])
         return "Bonjour"
 
@@ -40,7 +40,7 @@ def _translator(seen: list[Any]) -> Agent[Any]:
 
 
 def _caller(tool: Any, arguments: dict[str, Any]) -> Agent[Any]:
-    def call(items: list[dict[str, Any]], tools: Any) -> ModelReply | str:
+    def call(items: list[TResponseInputItem], tools: Any) -> ModelReply | str:
         outputs = [i for i in current_turn(items) if i.get("type") == "function_call_output"]
         if outputs:
             return f"told: {outputs[-1]['output']}"

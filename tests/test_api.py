@@ -27,6 +27,8 @@ EXPECTED_PUBLIC = {
     "RunItem",
     "RunItemBase",
     "RunItems",
+    "AgentOutputSchema",
+    "AgentOutputSchemaBase",
     "ToolErrorFormatter",
     "ToolErrorFormatterArgs",
     "Tool",

@@ -12,6 +12,7 @@ from tooluse import (
     RunContextWrapper,
     RunHooks,
     Runner,
+    TResponseInputItem,
     UsageLimitExceeded,
     UsageLimits,
 )
@@ -31,7 +32,7 @@ class Counts(RunHooks[Any]):
         self.seen.append(("end", context.usage.requests))
 
 
-def _two_turns(items: list[dict[str, Any]], tools: Any) -> ModelReply | str:
+def _two_turns(items: list[TResponseInputItem], tools: Any) -> ModelReply | str:
     if any(i.get("type") == "function_call_output" for i in current_turn(items)):
         return "done"
     return ModelReply(tool_calls=[ToolCall("nothing", {})])

@@ -12,6 +12,7 @@ from tooluse import (
     RunConfig,
     Runner,
     ToolErrorFormatterArgs,
+    TResponseInputItem,
     function_tool,
 )
 from tooluse.testing import FunctionModel, ModelReply, ToolCall, current_turn
@@ -36,7 +37,7 @@ def explode_own(secret: str) -> str:
 
 
 def _agent(name: str, arguments: dict[str, Any], *tools: Any) -> Agent[Any]:
-    def script(items: list[dict[str, Any]], offered: Any) -> ModelReply | str:
+    def script(items: list[TResponseInputItem], offered: Any) -> ModelReply | str:
         outputs = [i for i in current_turn(items) if i.get("type") == "function_call_output"]
         if outputs:
             return f"told: {outputs[-1]['output']}"

@@ -115,6 +115,7 @@ from .run._stream_events import (
     UsageStreamEvent,
 )
 from .run._tool_error_formatter import ToolErrorFormatter, ToolErrorFormatterArgs
+from .schema._agent_output import AgentOutputSchema, AgentOutputSchemaBase
 from .schema._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
 from .schema._function_schema import FuncSchema, function_schema
 from .schema._strict import ensure_strict_json_schema
@@ -164,6 +165,8 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "AgentBase",
     "AgentHookContext",
     "AgentHooks",
+    "AgentOutputSchema",
+    "AgentOutputSchemaBase",
     "AgentUpdatedStreamEvent",
     "CodeInterpreterTool",
     "Computer",

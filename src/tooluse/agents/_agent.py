@@ -79,7 +79,9 @@ class Agent(AgentBase, Generic[TContext]):
     reset_tool_choice: bool = True
     """After a turn with tool calls, drop a forced `tool_choice` so it cannot loop forever."""
     output_type: Any = None
-    """None for a text answer, or a type the answer must be (its strict schema is sent)."""
+    """None (or `str`) for a text answer, or a type the answer must be (its strict schema
+    is sent); an `AgentOutputSchema(T, strict_json_schema=False)` sends T's schema without
+    strict mode, and an `AgentOutputSchemaBase` subclass gives its own schema and parser."""
     hooks: AgentHooks[TContext] | None = None
     """Callbacks for this agent's steps (`AgentHooks`)."""
     input_guardrails: list[InputGuardrail[TContext]] = field(

@@ -129,6 +129,7 @@ async def _request(
         tools=tools.tools,
         settings=settings,
         output_schema=setup.output.json_schema if setup.output else None,
+        output_strict=setup.output.strict if setup.output else True,
         max_retries=0,  # the run retries (RetryPolicy), so that hooks and spans see each attempt
         memo=record.model_memo,
     )

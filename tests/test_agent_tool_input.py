@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field, field_validator
 
-from tooluse import Agent, Runner, TResponseInputItem, UserError
+from tooluse import Agent, AgentToolStreamEvent, Runner, TResponseInputItem, UserError
 from tooluse.testing import FunctionModel, ModelReply, ToolCall, current_turn
 
 
@@ -106,3 +106,28 @@ def test_parameters_must_be_a_dataclass_or_a_model_and_builders_need_them() -> N
         agent.as_tool(parameters=dict)
     with pytest.raises(UserError, match="pass parameters=YourModel too"):
         agent.as_tool(include_input_schema=True)
+
+
+async def test_on_stream_receives_the_nested_runs_events_with_the_call() -> None:
+    seen: list[Any] = []
+
+    async def handle(event: AgentToolStreamEvent) -> None:
+        seen.append((event["event"].type, event["agent"].name, event["tool_call"]))
+
+    def broken(event: AgentToolStreamEvent) -> None:
+        raise RuntimeError("handler failed")
+
+    translator = _translator([])
+    tool = translator.as_tool(tool_name="translate", on_stream=handle)
+    result = await Runner.run(_caller(tool, {"input": "Hola"}), "go")
+    assert result.final_output == "told: Bonjour"
+    types = [kind for kind, _, _ in seen]
+    assert "run_item_stream_event" in types
+    assert {name for _, name, _ in seen} == {"translator"}
+    call = seen[0][2]
+    assert (call.name, call["arguments"]) == ("translate", '{"input": "Hola"}')
+    assert call.call_id
+    quiet = translator.as_tool(tool_name="translate", on_stream=broken)
+    assert (await Runner.run(_caller(quiet, {"input": "Hola"}), "go")).final_output == (
+        "told: Bonjour"
+    )

@@ -29,6 +29,7 @@ EXPECTED_PUBLIC = {
     "RunItems",
     "AgentOutputSchema",
     "AgentOutputSchemaBase",
+    "AgentToolStreamEvent",
     "ToolErrorFormatter",
     "ToolErrorFormatterArgs",
     "Tool",

@@ -23,6 +23,7 @@ from .agents._agent import (
     StopAtTools,
     ToolsToFinalOutputResult,
 )
+from .agents._agent_tool import AgentToolStreamEvent
 from .agents._handoff_input import HandoffInputData
 from .agents._handoff_prompt import RECOMMENDED_PROMPT_PREFIX, prompt_with_handoff_instructions
 from .agents._handoffs import Handoff, handoff
@@ -167,6 +168,7 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "AgentHooks",
     "AgentOutputSchema",
     "AgentOutputSchemaBase",
+    "AgentToolStreamEvent",
     "AgentUpdatedStreamEvent",
     "CodeInterpreterTool",
     "Computer",

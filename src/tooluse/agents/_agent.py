@@ -20,7 +20,7 @@ from ..tools._function_tool import ApprovalPredicate, EnabledPredicate, Function
 from ..tools._hosted import HostedTool
 from ..tools._invocation import ToolErrorFunction
 from ..tools._toolsets import Tool, Toolset, check_tool_entries, list_tools
-from ._agent_tool import OutputExtractor, agent_as_tool
+from ._agent_tool import AgentToolStreamHandler, OutputExtractor, agent_as_tool
 from ._agent_tool_input import StructuredInput, StructuredToolInputBuilder
 from ._handoffs import Handoff
 from ._hooks import AgentHooksBase, RunHooksBase, check_hooks
@@ -122,6 +122,7 @@ class Agent(AgentBase, Generic[TContext]):
         parameters: type[Any] | None = None,
         input_builder: StructuredToolInputBuilder | None = None,
         include_input_schema: bool = False,
+        on_stream: AgentToolStreamHandler | None = None,
     ) -> FunctionTool:
         """This agent as a tool another agent calls: a nested run, and its answer as text.
 
@@ -142,6 +143,9 @@ class Agent(AgentBase, Generic[TContext]):
                 after a short preamble, with a summary of the fields.
             include_input_schema: Give the nested agent the parameters' whole JSON schema
                 instead of the summary.
+            on_stream: Receives each event of the nested run, which is then streamed, as
+                an `AgentToolStreamEvent` (`event`, `agent`, `tool_call`); sync or async. A
+                handler that raises is logged (the exception's type) and the run goes on.
 
         Returns:
             A tool with one parameter, `input` (or `parameters`' fields); the calling
@@ -168,6 +172,7 @@ class Agent(AgentBase, Generic[TContext]):
             max_turns,
             failure_error_function,
             structured,
+            on_stream,
         )
         if is_enabled is True and needs_approval is False:
             return tool

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from ..core._agent_base import AgentBase
 from ..core._context import ToolContext
@@ -23,6 +23,8 @@ from ._handoffs import tool_safe
 
 __all__ = [
     "AgentToolCall",
+    "AgentToolStreamEvent",
+    "AgentToolStreamHandler",
     "OutputExtractor",
     "agent_as_tool",
     "runs_agent_tools_with",
@@ -32,6 +34,23 @@ __all__ = [
 OutputExtractor = Callable[[Any], "str | Awaitable[str]"]
 """Turns the nested run's `RunResult` into the tool's output (typed Any here: `RunResult`
 is defined in the run loop's layer, above this one)."""
+
+
+class AgentToolStreamEvent(TypedDict):
+    """One event of an agent tool's nested run, as `as_tool(on_stream=...)` receives it."""
+
+    event: Any
+    """The nested run's stream event (a `RunStreamEvent`: typed Any here, as the stream
+    events are defined in the run loop's layer, above this one)."""
+    agent: AgentBase
+    """The nested run's agent answering when the event came (an `Agent`)."""
+    tool_call: Any | None
+    """The calling model's `function_call` item (`call_id`, `name`, `arguments`, read as
+    keys or attributes)."""
+
+
+AgentToolStreamHandler = Callable[[AgentToolStreamEvent], "Awaitable[None] | None"]
+"""Receives each event of an agent tool's nested run; sync or async."""
 
 
 class AgentToolCall(NamedTuple):
@@ -47,6 +66,9 @@ class AgentToolCall(NamedTuple):
     """The nested run's turn limit."""
     output_extractor: OutputExtractor | None
     """Turns the nested `RunResult` into the output; None takes the final output as text."""
+    on_stream: AgentToolStreamHandler | None = None
+    """Receives the nested run's stream events (the run is then streamed); None runs it
+    whole."""
 
 
 _run: list[Callable[[AgentToolCall], Awaitable[str]]] = []
@@ -86,6 +108,7 @@ def agent_as_tool(
     max_turns: int,
     failure_error_function: ToolErrorFunction | None,
     structured: StructuredInput | None = None,
+    on_stream: AgentToolStreamHandler | None = None,
 ) -> FunctionTool:
     """`agent` as a tool: a nested run, its answer as text.
 
@@ -98,6 +121,7 @@ def agent_as_tool(
         failure_error_function: What the calling model gets when the nested run fails.
         structured: The tool's parameters, when they are a type's fields; None offers
             one parameter, `input`.
+        on_stream: Receives the nested run's stream events; None runs it whole.
 
     Returns:
         The tool. The nested run shares the caller's context, run settings and usage:
@@ -108,7 +132,7 @@ def agent_as_tool(
     async def ask(ctx: ToolContext[Any], nested: str | list[TResponseInputItem]) -> str:
         if not _run:  # pragma: no cover - importing tooluse imports the run loop
             raise UserError("An agent tool was called before tooluse.run was imported")
-        call = AgentToolCall(agent, nested, ctx, max_turns, custom_output_extractor)
+        call = AgentToolCall(agent, nested, ctx, max_turns, custom_output_extractor, on_stream)
         return await _run[0](call)
 
     if structured is None:

@@ -68,7 +68,9 @@ class Agent(AgentBase, Generic[TContext]):
     """Sampling and tool-use settings."""
     handoff_description: str | None = None
     """What this agent does, for agents that hand off to it."""
-    handoffs: list[Agent[Any] | Handoff[Agent[Any]]] = field(default_factory=list[Any])
+    # A Sequence, not openai-agents' list: a `list[Agent]` of the caller's own is accepted
+    # (list is invariant); code that appends to `agent.handoffs` type-checks with a cast.
+    handoffs: Sequence[Agent[Any] | Handoff[Agent[Any]]] = field(default_factory=list[Any])
     """Agents this one may pass the conversation to (an `Agent`, or `handoff(agent, ...)`)."""
     handoff_mode: Literal["tool_per_agent", "one_tool"] = "tool_per_agent"
     """`tool_per_agent`: a `transfer_to_<name>` tool each; `one_tool`: one `transfer` tool

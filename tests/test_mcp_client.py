@@ -149,8 +149,8 @@ async def test_lists_and_calls_tools_over_stdio() -> None:
         assert tools["add"].description == "Add two integers."
         assert tools["add"].strict_json_schema
         assert tools["add"].params_json_schema["additionalProperties"] is False
-        assert await call(tools["add"], {"a": 2, "b": 3}) == ('{"result": 5}', None)
-        assert await call(tools["echo"], {"text": "hé"}) == ('{"result": "hé"}', None)
+        assert await call(tools["add"], {"a": 2, "b": 3}) == ("5", None)
+        assert await call(tools["echo"], {"text": "hé"}) == ("hé", None)
 
 
 REPORT_PARTS = [
@@ -166,6 +166,10 @@ REPORT_PARTS = [
 async def test_structured_content_an_image_a_file_and_audio() -> None:
     async with stdio() as server:
         report = by_name(await server.list_tools())["report"]
+        output, error = await call(report, {"city": "Oslo"})
+        assert error is None  # the text as the server wrote it, as in openai-agents
+        assert output == [ToolOutputText(text="Report for Oslo"), *REPORT_PARTS[1:]]
+        server.use_structured_content = True  # read at each call
         output, error = await call(report, {"city": "Oslo"})
     assert error is None
     assert output == REPORT_PARTS
@@ -230,7 +234,7 @@ async def test_a_schema_strict_mode_cannot_express_is_sent_non_strict(
     with caplog.at_level(logging.DEBUG, logger="tooluse"):
         async with stdio() as server:
             odd = by_name(await server.list_tools())["odd"]
-            assert await call(odd, {"text": "x", "n": 2}) == ('{"result": "x:2"}', None)
+            assert await call(odd, {"text": "x", "n": 2}) == ("x:2", None)
     assert not odd.strict_json_schema
     assert odd.params_json_schema == ODD_SCHEMA
     assert "MCP tool 'odd' is offered non-strict: parameter 'n' (at properties.n) uses 'allOf'" in (
@@ -245,10 +249,10 @@ async def test_optional_keys_are_nullable_and_left_out_when_null() -> None:
         options = nested.params_json_schema["properties"]["options"]
         assert options["anyOf"][1] == {"type": "null"}
         full = {"query": "q", "options": {"limit": 2, "lang": "en"}}
-        assert (await call(nested, full))[0] == "{\"result\": \"q [('lang', 'en'), ('limit', 2)]\"}"
+        assert (await call(nested, full))[0] == "q [('lang', 'en'), ('limit', 2)]"
         partial = {"query": "q", "options": {"limit": 2, "lang": None}}
-        assert (await call(nested, partial))[0] == '{"result": "q [(\'limit\', 2)]"}'
-        assert (await call(nested, {"query": "q", "options": None}))[0] == '{"result": "q []"}'
+        assert (await call(nested, partial))[0] == "q [('limit', 2)]"
+        assert (await call(nested, {"query": "q", "options": None}))[0] == "q []"
 
 
 async def test_filters_by_name_and_by_function() -> None:
@@ -281,7 +285,7 @@ async def test_prefixes_keep_two_servers_tools_apart() -> None:
     async with stdio(tool_name_prefix="a") as a, stdio(tool_name_prefix="b") as b:
         names = [t.name for t in [*await a.list_tools(), *await b.list_tools()]]
         echo = by_name(await b.list_tools())["b_echo"]
-        assert await call(echo, {"text": "hi"}) == ('{"result": "hi"}', None)
+        assert await call(echo, {"text": "hi"}) == ("hi", None)
     assert "a_echo" in names
     assert "b_echo" in names
     assert len(set(names)) == len(names)
@@ -310,20 +314,20 @@ async def test_a_call_past_the_session_timeout_is_an_error_for_the_model() -> No
 async def test_a_killed_server_is_an_error_once_then_reconnected() -> None:
     async with stdio() as server:
         tools = by_name(await server.list_tools())
-        pid = json.loads((await call(tools["pid"], {}))[0])["result"]
+        pid = int((await call(tools["pid"], {}))[0])
         os.kill(pid, signal.SIGKILL)
         text, error = await call(tools["add"], {"a": 1, "b": 2})
         assert text.startswith("Tool 'add' failed: the connection to its MCP server was lost")
         assert error is not None
-        assert await call(tools["add"], {"a": 1, "b": 2}) == ('{"result": 3}', None)
-        new_pid = json.loads((await call(tools["pid"], {}))[0])["result"]
+        assert await call(tools["add"], {"a": 1, "b": 2}) == ("3", None)
+        new_pid = int((await call(tools["pid"], {}))[0])
         assert new_pid != pid
 
 
 async def test_a_server_that_cannot_be_restarted_is_given_up() -> None:
     async with stdio() as server:
         tools = by_name(await server.list_tools())
-        pid = json.loads((await call(tools["pid"], {}))[0])["result"]
+        pid = int((await call(tools["pid"], {}))[0])
         server.params = {"command": str(SERVER.with_name("no-such-server"))}
         os.kill(pid, signal.SIGKILL)
         assert "connection to its MCP server was lost" in (await call(tools["add"], {}))[0]
@@ -341,7 +345,7 @@ async def test_a_server_that_cannot_be_restarted_is_given_up() -> None:
 async def test_a_listing_that_finds_the_server_gone_reconnects() -> None:
     async with stdio() as server:
         tools = by_name(await server.list_tools())
-        pid = json.loads((await call(tools["pid"], {}))[0])["result"]
+        pid = int((await call(tools["pid"], {}))[0])
         os.kill(pid, signal.SIGKILL)
         await asyncio.sleep(0.2)
         assert len(await server.list_tools()) == len(tools)
@@ -394,9 +398,9 @@ async def test_streamable_http(http_url: str) -> None:
     assert server.name == f"streamable_http: {http_url}/mcp"
     async with server:
         tools = by_name(await server.list_tools())
-        assert await call(tools["web_add"], {"a": 4, "b": 5}) == ('{"result": 9}', None)
+        assert await call(tools["web_add"], {"a": 4, "b": 5}) == ("9", None)
         output, _ = await call(tools["web_report"], {"city": "Rome"})
-        assert output[0] == ToolOutputText(text='{"city": "Rome", "temperature": 21}')
+        assert output[0] == ToolOutputText(text="Report for Rome")
 
 
 async def test_a_streamable_http_server_restarted_is_reconnected() -> None:
@@ -405,13 +409,13 @@ async def test_a_streamable_http_server_restarted_is_reconnected() -> None:
     try:
         async with MCPServerStreamableHttp({"url": f"http://127.0.0.1:{port}/mcp"}) as server:
             add = by_name(await server.list_tools())["add"]
-            assert await call(add, {"a": 1, "b": 2}) == ('{"result": 3}', None)
+            assert await call(add, {"a": 1, "b": 2}) == ("3", None)
             stop(process)
             text, error = await call(add, {"a": 1, "b": 2})
             assert "the connection to its MCP server was lost" in text
             assert error is not None
             process = launch("http", port)
-            assert await call(add, {"a": 1, "b": 2}) == ('{"result": 3}', None)
+            assert await call(add, {"a": 1, "b": 2}) == ("3", None)
     finally:
         if process.poll() is None:
             stop(process)
@@ -422,7 +426,7 @@ async def test_sse(sse_url: str) -> None:
     assert server.name == f"sse: {sse_url}/sse"
     async with server:
         tools = by_name(await server.list_tools())
-        assert await call(tools["echo"], {"text": "over sse"}) == ('{"result": "over sse"}', None)
+        assert await call(tools["echo"], {"text": "over sse"}) == ("over sse", None)
 
 
 @function_tool
@@ -454,7 +458,7 @@ async def test_an_agent_calls_mcp_tools_next_to_function_tools() -> None:
         return f"run-wide: {ctx.tool_name} {type(error).__name__}"
 
     result = await Runner.run(agent, "go", run_config=RunConfig(failure_error_function=run_wide))
-    assert result.final_output == '{"result": 42} | HI | run-wide: srv_fail MCPToolError'
+    assert result.final_output == "42 | HI | run-wide: srv_fail MCPToolError"
     assert offered[0][0] == "shout"
     assert "srv_add" in offered[0]
     with pytest.raises(UserError, match="is not connected"):  # the run closed it
@@ -495,14 +499,14 @@ async def test_an_agent_over_the_openai_client(openai_server: ScriptedServer, ap
     assert names[0] == "shout"
     assert "mcp_nested" in names
     sent = json.dumps(second)
-    assert '{\\"result\\": 3}' in sent
+    assert '"output": "3"' in sent or '"content": "3"' in sent
     assert "X" in sent
     if api == "responses":  # the image and the file as input parts
         (output,) = [
             i["output"] for i in second["input"] if i.get("call_id") == "c3" and "output" in i
         ]
         assert output == [
-            {"type": "input_text", "text": '{"city": "Oslo", "temperature": 21}'},
+            {"type": "input_text", "text": "Report for Oslo"},
             {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
             {
                 "type": "input_file",
@@ -514,7 +518,7 @@ async def test_an_agent_over_the_openai_client(openai_server: ScriptedServer, ap
     else:  # a tool message holds text only: a line says what each is
         (content,) = [m["content"] for m in second["messages"] if m.get("tool_call_id") == "c3"]
         assert [part["text"] for part in content] == [
-            '{"city": "Oslo", "temperature": 21}',
+            "Report for Oslo",
             "[image: image/png, 9 bytes]",
             "[file: Oslo.pdf]",
             "[audio: audio/wav, 6 bytes]",
@@ -629,7 +633,7 @@ async def test_the_connection_outlives_the_task_that_opened_it() -> None:
     await asyncio.create_task(server.connect())
     try:
         tools = by_name(await server.list_tools())
-        assert await call(tools["add"], {"a": 1, "b": 1}) == ('{"result": 2}', None)
+        assert await call(tools["add"], {"a": 1, "b": 1}) == ("2", None)
     finally:
         await asyncio.create_task(server.cleanup())
 
@@ -651,7 +655,7 @@ async def test_calls_can_wait_for_approval() -> None:
     state = paused.to_state()
     state.approve(paused.interruptions[0])
     resumed = await Runner.run(agent, state)
-    assert resumed.final_output == '{"result": 2} | {"result": "e"}'
+    assert resumed.final_output == "2 | e"
 
 
 def test_require_approval_forms() -> None:
@@ -708,7 +712,7 @@ async def test_a_renamed_tool_calls_the_server_by_its_own_name(
         async with server:
             [tool] = await server.list_tools()
             assert tool.name == "my_disk_files_read"
-            assert await call(tool, {"path": "a.txt"}) == ('{"result": "contents of a.txt"}', None)
+            assert await call(tool, {"path": "a.txt"}) == ("contents of a.txt", None)
     assert "tool 'my.disk_files.read' is offered as 'my_disk_files_read'" in caplog.text
 
 

@@ -23,6 +23,7 @@ from .agents._agent import (
     StopAtTools,
     ToolsToFinalOutputResult,
 )
+from .agents._agent_tool import AgentToolStreamEvent
 from .agents._handoff_input import HandoffInputData
 from .agents._handoff_prompt import RECOMMENDED_PROMPT_PREFIX, prompt_with_handoff_instructions
 from .agents._handoffs import Handoff, handoff
@@ -114,6 +115,8 @@ from .run._stream_events import (
     ToolCallArgumentsDeltaStreamEvent,
     UsageStreamEvent,
 )
+from .run._tool_error_formatter import ToolErrorFormatter, ToolErrorFormatterArgs
+from .schema._agent_output import AgentOutputSchema, AgentOutputSchemaBase
 from .schema._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
 from .schema._function_schema import FuncSchema, function_schema
 from .schema._strict import ensure_strict_json_schema
@@ -163,6 +166,9 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "AgentBase",
     "AgentHookContext",
     "AgentHooks",
+    "AgentOutputSchema",
+    "AgentOutputSchemaBase",
+    "AgentToolStreamEvent",
     "AgentUpdatedStreamEvent",
     "CodeInterpreterTool",
     "Computer",
@@ -244,6 +250,8 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "ToolCallItem",
     "ToolCallOutputItem",
     "ToolContext",
+    "ToolErrorFormatter",
+    "ToolErrorFormatterArgs",
     "ToolErrorFunction",
     "ToolGuardrailFunctionOutput",
     "ToolInputGuardrail",

@@ -20,7 +20,8 @@ from ..tools._function_tool import ApprovalPredicate, EnabledPredicate, Function
 from ..tools._hosted import HostedTool
 from ..tools._invocation import ToolErrorFunction
 from ..tools._toolsets import Tool, Toolset, check_tool_entries, list_tools
-from ._agent_tool import OutputExtractor, agent_as_tool
+from ._agent_tool import AgentToolStreamHandler, OutputExtractor, agent_as_tool
+from ._agent_tool_input import StructuredInput, StructuredToolInputBuilder
 from ._handoffs import Handoff
 from ._hooks import AgentHooksBase, RunHooksBase, check_hooks
 from ._tool_use import (
@@ -67,6 +68,8 @@ class Agent(AgentBase, Generic[TContext]):
     """Sampling and tool-use settings."""
     handoff_description: str | None = None
     """What this agent does, for agents that hand off to it."""
+    # A Sequence, not openai-agents' list: a `list[Agent]` of the caller's own is accepted
+    # (list is invariant); code that appends to `agent.handoffs` type-checks with a cast.
     handoffs: Sequence[Agent[Any] | Handoff[Agent[Any]]] = field(default_factory=list[Any])
     """Agents this one may pass the conversation to (an `Agent`, or `handoff(agent, ...)`)."""
     handoff_mode: Literal["tool_per_agent", "one_tool"] = "tool_per_agent"
@@ -78,7 +81,9 @@ class Agent(AgentBase, Generic[TContext]):
     reset_tool_choice: bool = True
     """After a turn with tool calls, drop a forced `tool_choice` so it cannot loop forever."""
     output_type: Any = None
-    """None for a text answer, or a type the answer must be (its strict schema is sent)."""
+    """None (or `str`) for a text answer, or a type the answer must be (its strict schema
+    is sent); an `AgentOutputSchema(T, strict_json_schema=False)` sends T's schema without
+    strict mode, and an `AgentOutputSchemaBase` subclass gives its own schema and parser."""
     hooks: AgentHooks[TContext] | None = None
     """Callbacks for this agent's steps (`AgentHooks`)."""
     input_guardrails: list[InputGuardrail[TContext]] = field(
@@ -115,6 +120,11 @@ class Agent(AgentBase, Generic[TContext]):
         failure_error_function: ToolErrorFunction | None = default_tool_error_function,
         is_enabled: bool | EnabledPredicate = True,
         needs_approval: bool | ApprovalPredicate = False,
+        *,
+        parameters: type[Any] | None = None,
+        input_builder: StructuredToolInputBuilder | None = None,
+        include_input_schema: bool = False,
+        on_stream: AgentToolStreamHandler | None = None,
     ) -> FunctionTool:
         """This agent as a tool another agent calls: a nested run, and its answer as text.
 
@@ -128,10 +138,34 @@ class Agent(AgentBase, Generic[TContext]):
                 context and the calling agent.
             needs_approval: Whether a call waits for a human's approval before the nested
                 run starts: a bool, or a function of the run context and the arguments.
+            parameters: A dataclass or pydantic model whose fields are the tool's
+                parameters (structured input); None offers one parameter, `input`.
+            input_builder: Makes the nested run's input from a structured call's
+                arguments (`StructuredToolInputBuilderOptions`); None writes them as JSON
+                after a short preamble, with a summary of the fields.
+            include_input_schema: Give the nested agent the parameters' whole JSON schema
+                instead of the summary.
+            on_stream: Receives each event of the nested run, which is then streamed, as
+                an `AgentToolStreamEvent` (`event`, `agent`, `tool_call`); sync or async. A
+                handler that raises is logged (the exception's type) and the run goes on.
 
         Returns:
-            A tool with one parameter, `input`; the calling agent keeps control.
+            A tool with one parameter, `input` (or `parameters`' fields); the calling
+            agent keeps control.
+
+        Raises:
+            UserError: If `parameters` is not a dataclass or pydantic model class, or
+                `input_builder` or `include_input_schema` is given without it.
         """
+        structured = None
+        if parameters is not None:
+            owner = f"Agent '{self.name}'.as_tool"
+            structured = StructuredInput(owner, parameters, input_builder, include_input_schema)
+        elif input_builder is not None or include_input_schema:
+            raise UserError(
+                f"Agent '{self.name}'.as_tool: input_builder and include_input_schema shape "
+                "structured input: pass parameters=YourModel too"
+            )
         tool = agent_as_tool(
             self,
             tool_name,
@@ -139,6 +173,8 @@ class Agent(AgentBase, Generic[TContext]):
             custom_output_extractor,
             max_turns,
             failure_error_function,
+            structured,
+            on_stream,
         )
         if is_enabled is True and needs_approval is False:
             return tool

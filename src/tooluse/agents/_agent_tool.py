@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from ..core._agent_base import AgentBase
 from ..core._context import ToolContext
+from ..core._items import TResponseInputItem
 from ..exceptions import UserError
 from ..tools._function_tool import FunctionTool, function_tool
 from ..tools._invocation import Invoker, ToolErrorFunction
+from ._agent_tool_input import StructuredInput
 from ._handoffs import tool_safe
 
 __all__ = [
     "AgentToolCall",
+    "AgentToolStreamEvent",
+    "AgentToolStreamHandler",
     "OutputExtractor",
     "agent_as_tool",
     "runs_agent_tools_with",
@@ -32,19 +36,39 @@ OutputExtractor = Callable[[Any], "str | Awaitable[str]"]
 is defined in the run loop's layer, above this one)."""
 
 
+class AgentToolStreamEvent(TypedDict):
+    """One event of an agent tool's nested run, as `as_tool(on_stream=...)` receives it."""
+
+    event: Any
+    """The nested run's stream event (a `RunStreamEvent`: typed Any here, as the stream
+    events are defined in the run loop's layer, above this one)."""
+    agent: AgentBase
+    """The nested run's agent answering when the event came (an `Agent`)."""
+    tool_call: Any | None
+    """The calling model's `function_call` item (`call_id`, `name`, `arguments`, read as
+    keys or attributes)."""
+
+
+AgentToolStreamHandler = Callable[[AgentToolStreamEvent], "Awaitable[None] | None"]
+"""Receives each event of an agent tool's nested run; sync or async."""
+
+
 class AgentToolCall(NamedTuple):
     """One call of an agent tool: what the run loop needs to make the nested run."""
 
     agent: AgentBase
     """The agent to run (an `Agent`)."""
-    input: str
-    """What the calling model asked it."""
+    input: str | list[TResponseInputItem]
+    """What the calling model asked it (made from its arguments, for structured input)."""
     context: ToolContext[Any]
     """The call's context: the nested run shares its context object, settings and usage."""
     max_turns: int
     """The nested run's turn limit."""
     output_extractor: OutputExtractor | None
     """Turns the nested `RunResult` into the output; None takes the final output as text."""
+    on_stream: AgentToolStreamHandler | None = None
+    """Receives the nested run's stream events (the run is then streamed); None runs it
+    whole."""
 
 
 _run: list[Callable[[AgentToolCall], Awaitable[str]]] = []
@@ -83,8 +107,10 @@ def agent_as_tool(
     custom_output_extractor: OutputExtractor | None,
     max_turns: int,
     failure_error_function: ToolErrorFunction | None,
+    structured: StructuredInput | None = None,
+    on_stream: AgentToolStreamHandler | None = None,
 ) -> FunctionTool:
-    """`agent` as a tool with one parameter, `input`: a nested run, its answer as text.
+    """`agent` as a tool: a nested run, its answer as text.
 
     Args:
         agent: The agent.
@@ -93,6 +119,9 @@ def agent_as_tool(
         custom_output_extractor: Turns the nested `RunResult` into the tool's output.
         max_turns: The nested run's turn limit.
         failure_error_function: What the calling model gets when the nested run fails.
+        structured: The tool's parameters, when they are a type's fields; None offers
+            one parameter, `input`.
+        on_stream: Receives the nested run's stream events; None runs it whole.
 
     Returns:
         The tool. The nested run shares the caller's context, run settings and usage:
@@ -100,20 +129,48 @@ def agent_as_tool(
         result's `usage` is the caller's), and a limit it reaches stops the caller's run.
     """
 
-    async def run_agent(ctx: ToolContext[Any], input: str) -> str:
-        """Ask the agent.
-
-        Args:
-            ctx: The calling run's context, shared with the nested run.
-            input: The request for the agent, with everything it needs to know.
-        """
+    async def ask(ctx: ToolContext[Any], nested: str | list[TResponseInputItem]) -> str:
         if not _run:  # pragma: no cover - importing tooluse imports the run loop
             raise UserError("An agent tool was called before tooluse.run was imported")
-        return await _run[0](AgentToolCall(agent, input, ctx, max_turns, custom_output_extractor))
+        call = AgentToolCall(agent, nested, ctx, max_turns, custom_output_extractor, on_stream)
+        return await _run[0](call)
 
-    _AGENTS[run_agent] = agent
+    if structured is None:
+
+        async def run_agent(ctx: ToolContext[Any], input: str) -> str:
+            """Ask the agent.
+
+            Args:
+                ctx: The calling run's context, shared with the nested run.
+                input: The request for the agent, with everything it needs to know.
+            """
+            return await ask(ctx, input)
+
+        tool_function: Callable[..., Awaitable[str]] = run_agent
+    else:
+        tool_function = _structured_function(structured, ask)
+    _AGENTS[tool_function] = agent
     return function_tool(
         name_override=tool_name or tool_safe(agent.name),
         description_override=tool_description or agent.handoff_description or f"Ask {agent.name}.",
         failure_error_function=failure_error_function,
-    )(run_agent)
+    )(tool_function)
+
+
+def _structured_function(
+    structured: StructuredInput,
+    ask: Callable[[ToolContext[Any], str | list[TResponseInputItem]], Awaitable[str]],
+) -> Callable[..., Awaitable[str]]:
+    """The tool's function for structured input: the type's fields as its parameters."""
+
+    async def run_agent_structured(ctx: ToolContext[Any], **fields: Any) -> str:
+        return await ask(ctx, await structured.nested_input(fields))
+
+    signature = structured.signature()
+    run_agent_structured.__signature__ = signature  # pyright: ignore[reportFunctionMemberAccess]
+    run_agent_structured.__annotations__ = {
+        **{name: p.annotation for name, p in signature.parameters.items()},
+        "return": str,
+    }
+    run_agent_structured.__doc__ = f"Ask the agent, with {structured.parameters.__name__}'s fields."
+    return run_agent_structured

@@ -14,8 +14,9 @@ from __future__ import annotations
 import copy
 import functools
 import json
+from collections.abc import Coroutine
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, cast, overload
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict
@@ -249,7 +250,9 @@ class RunState:
         return self.to_json()
 
     @classmethod
-    async def from_string(cls, initial_agent: object, state_string: str) -> RunState:
+    async def from_string(
+        cls, initial_agent: object, state_string: str | bytes | dict[str, Any]
+    ) -> RunState:
         """A state back from its text, as openai-agents spells it; same as `from_json(text)`.
 
         Args:
@@ -260,22 +263,46 @@ class RunState:
             The state.
         """
         del initial_agent
-        return cls.from_json(state_string)
+        return cls._from_json(state_string)
 
+    @overload
     @classmethod
-    def from_json(cls, text: str | bytes | dict[str, Any]) -> RunState:
+    def from_json(cls, text: str | bytes | dict[str, Any], /) -> RunState: ...
+    @overload
+    @classmethod
+    def from_json(
+        cls, initial_agent: object, text: str | bytes | dict[str, Any], /
+    ) -> Coroutine[Any, Any, RunState]: ...
+    @classmethod
+    def from_json(cls, *args: object) -> RunState | Coroutine[Any, Any, RunState]:
         """A state back from `to_json()`'s text (or that text parsed into a dict).
 
+        `RunState.from_json(text)` returns the state. openai-agents' form,
+        `await RunState.from_json(agent, data)`, works too: given the agent first, it
+        returns a coroutine of the state (the agent is not needed: the run resumes with
+        the one given to `Runner.run`).
+
         Args:
-            text: The JSON.
+            *args: The JSON; or the starting agent, then the JSON.
 
         Returns:
-            The state.
+            The state; a coroutine of it when the agent comes first.
 
         Raises:
             UserError: If it is not a run state of the version this tooluse reads; the
                 message names every field that does not fit.
         """
+        if len(args) == 2:
+            return cls.from_string(args[0], cast("str", args[1]))
+        if len(args) != 1:
+            raise UserError(
+                f"RunState.from_json takes the JSON (or the agent, then the JSON), not "
+                f"{len(args)} arguments"
+            )
+        return cls._from_json(cast("str | bytes | dict[str, Any]", args[0]))
+
+    @classmethod
+    def _from_json(cls, text: str | bytes | dict[str, Any]) -> RunState:
         data: Any = text
         if not isinstance(text, dict):
             try:

@@ -122,6 +122,7 @@ class MCPServer(Generic[ParamsT]):
         tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
         tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
         failure_error_function: ToolErrorFunction | None = default_tool_error_function,
+        use_structured_content: bool = False,
     ) -> None:
         """Connect to the server `params` describes, when connected (by a run, or `async with`).
 
@@ -141,6 +142,9 @@ class MCPServer(Generic[ParamsT]):
             failure_error_function: What the model is told of an `isError` result (an
                 `MCPToolError`) or a protocol error; None raises it, stopping the run. The
                 default hides the server's message; `server_error_message` passes it on.
+            use_structured_content: Send the model a result's `structuredContent` as JSON
+                in place of its text blocks; off, as in openai-agents, the text goes as
+                the server wrote it (structured content only when there is no content).
         """
         self.params: ParamsT = params
         """How to reach the server."""
@@ -172,6 +176,9 @@ class MCPServer(Generic[ParamsT]):
         """Checks every call of the server's tools goes through before it is sent."""
         self.tool_output_guardrails = tool_output_guardrails
         """Checks of every call's output."""
+        self.use_structured_content = use_structured_content
+        """Whether a result's `structuredContent` (as JSON) goes to the model in place of
+        its text blocks."""
         self.failure_error_function = failure_error_function
         """What the model is told of an `isError` result or a protocol error (None: raise)."""
         self._connection: _Connection | None = None
@@ -497,7 +504,7 @@ class ServerToolInvoker:
             error = MCPToolError(ctx.tool_name, error_message(result))
             logger.debug("%s", error)
             return await failure_text(self.server.failure_error_function, ctx, error)
-        return result_output(result)
+        return result_output(result, structured=self.server.use_structured_content)
 
     async def _protocol_error(self, ctx: ToolContext[Any], error: MCPError) -> str:
         name = ctx.tool_name

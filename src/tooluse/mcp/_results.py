@@ -1,7 +1,9 @@
 """What the model is told of an MCP tool's result, and of a failed call.
 
-Text blocks are kept as they are; `structuredContent` is written as JSON (in
-place of the text blocks, which servers fill with the same data). A result
+Text blocks are kept as they are, as openai-agents sends them. With the
+server's `use_structured_content`, `structuredContent` is written as JSON in
+place of the text blocks (which servers fill with the same data); without it,
+structured content is sent only when a result has no content blocks. A result
 with an image or an embedded file (a blob resource) is a rich output: the
 image as a `ToolOutputImage` with a `data:` URL, the file as a
 `ToolOutputFileContent`, the rest as text parts; the model API takes them as
@@ -67,24 +69,30 @@ class MCPToolError(Exception):
         """What the server said, as it said it."""
 
 
-def result_output(result: types.CallToolResult) -> str | list[ToolOutput]:
+def result_output(
+    result: types.CallToolResult, *, structured: bool = True
+) -> str | list[ToolOutput]:
     """What the model receives for a successful call.
 
     Args:
         result: What the server answered.
+        structured: Send `structuredContent` as JSON in place of the text blocks; False
+            sends the text, and structured content only when there are no blocks.
 
     Returns:
         One string for text alone (the structured content as JSON, or the blocks' text,
         one block per line); with an image or an embedded file, one output per block.
     """
     content = result.content
+    if not structured and content:
+        result = result.model_copy(update={"structured_content": None})
     if not any(_is_rich(block) for block in content):
         return result_text(result)
     if result.structured_content is None:
         return [_output(block) for block in content]
-    structured = json.dumps(result.structured_content, ensure_ascii=False)
+    as_json = json.dumps(result.structured_content, ensure_ascii=False)
     others = [_output(block) for block in content if block.type != "text"]
-    return [ToolOutputText(text=structured), *others]
+    return [ToolOutputText(text=as_json), *others]
 
 
 def result_text(result: types.CallToolResult) -> str:

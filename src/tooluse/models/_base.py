@@ -60,6 +60,9 @@ class ModelRequest:
     """Sampling and tool-use settings."""
     output_schema: dict[str, Any] | None = None
     """A strict JSON schema the final answer must follow, or None for text."""
+    output_strict: bool = True
+    """Whether `output_schema` is sent in strict mode (False for
+    `AgentOutputSchema(T, strict_json_schema=False)`)."""
     max_retries: int | None = None
     """Retries the model's client makes by itself for this call; None keeps the client's own.
     A run sends 0: it retries by its `RetryPolicy`, so that hooks and spans see each attempt."""

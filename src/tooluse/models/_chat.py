@@ -153,7 +153,7 @@ class OpenAIChatCompletionsModel(OpenAIModel):
                 "json_schema": {
                     "name": "final_output",
                     "schema": request.output_schema,
-                    "strict": True,
+                    "strict": request.output_strict,
                 },
             }
         _chat_settings(params, request.settings)

@@ -180,7 +180,8 @@ class OpenAIResponsesModel(OpenAIModel):
         if includes_search_results(request.tools):
             params["include"] = ["file_search_call.results"]
         if request.output_schema is not None:
-            params["text"] = {"format": _json_schema_format(request.output_schema)}
+            output_format = _json_schema_format(request.output_schema, request.output_strict)
+            params["text"] = {"format": output_format}
         _responses_settings(params, request.settings)
         return {**params, **request.settings.extra_args}
 
@@ -228,8 +229,8 @@ class _JsonSchemaFormat(TypedDict):
     strict: bool
 
 
-def _json_schema_format(schema: Mapping[str, object]) -> _JsonSchemaFormat:
-    return {"type": "json_schema", "name": "final_output", "schema": schema, "strict": True}
+def _json_schema_format(schema: Mapping[str, object], strict: bool) -> _JsonSchemaFormat:
+    return {"type": "json_schema", "name": "final_output", "schema": schema, "strict": strict}
 
 
 _Status = Literal["completed", "incomplete", "failed"]

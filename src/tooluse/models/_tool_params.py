@@ -190,8 +190,20 @@ def responses_tools_params(tools: Sequence[Tool]) -> list[ToolParam]:
     Returns:
         One param per tool; a namespace's tools inside one `{"type": "namespace"}` param,
         where its first tool stands.
+
+    Raises:
+        UserError: If a tool is offered through tool search (`defer_loading=True`), which
+            needs a tool search tool tooluse does not declare yet.
     """
     return kept_params("responses", tools, _responses_params)
+
+
+def _refuse_deferred(tool: FunctionTool) -> None:
+    raise UserError(
+        f"Tool '{tool.name}' has defer_loading=True: the Responses API offers it only "
+        "through tool search, which tooluse does not declare yet (no ToolSearchTool), so "
+        "the model could never reach it; drop defer_loading=True to offer it as any tool"
+    )
 
 
 def _responses_params(tools: Sequence[Tool]) -> list[ToolParam]:
@@ -200,7 +212,10 @@ def _responses_params(tools: Sequence[Tool]) -> list[ToolParam]:
     for tool in tools:
         if not isinstance(tool, FunctionTool):
             params.append(tool.to_tool_param())
-        elif tool.namespace is None:
+            continue
+        if tool.defer_loading:
+            _refuse_deferred(tool)
+        if tool.namespace is None:
             params.append(responses_tool_param(tool))
         elif tool.namespace in groups:
             groups[tool.namespace].append(responses_tool_param(tool))

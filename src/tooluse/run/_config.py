@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ..sessions import SessionSettings
     from ..sessions._protocol import SessionInputCallback
     from ..tools._invocation import ToolErrorFunction
+    from ._tool_error_formatter import ToolErrorFormatter
 
 __all__ = ["DEFAULT_MAX_TURNS", "RunConfig", "as_run_config"]
 
@@ -48,6 +49,11 @@ class RunConfig:
     """The text the model gets for a failed call, for tools that kept the default."""
     log_tool_errors: bool = False
     """Log tool exceptions with their messages (off: tool data may hold secrets)."""
+    tool_error_formatter: ToolErrorFormatter | None = None
+    """Words the model's text for a rejected call (without a `rejection_message`), an
+    unknown tool, and a tool that raised (for tools that kept the default
+    `failure_error_function`); gets `ToolErrorFormatterArgs`, returns text or None for
+    the default; may be async."""
     max_retries: int | None = None
     """Retries of a failed model call; None keeps `retry_policy`'s (2). Overrides
     `retry_policy.max_retries` when set."""

@@ -85,7 +85,8 @@ async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools:
     policy = run.config.context
     if policy is not None and not fits_as_it_is(policy, record, request):
         request = await fit_context(run, record, setup, model, request)  # the context step
-    reserve_request(limits, state.usage)  # counted here, whatever the model reports
+    if limits is not None:  # refused before any hook; counted by the first attempt
+        limits.check_before_request(state.usage)
     state.turns += 1
     response, duration = await _fetch(run, record, agent, model, request)
     record.raw_responses.append(response)
@@ -128,6 +129,7 @@ async def _request(
         tools=tools.tools,
         settings=settings,
         output_schema=setup.output.json_schema if setup.output else None,
+        output_strict=setup.output.strict if setup.output else True,
         max_retries=0,  # the run retries (RetryPolicy), so that hooks and spans see each attempt
         memo=record.model_memo,
     )
@@ -162,7 +164,8 @@ async def _fetch(
         stream = _Stream() if run.streamed else None
         started = time.perf_counter() if backend is None else 0.0  # a backend measures its own
         try:
-            response = await _attempt(run, agent, model, request, stream)
+            counted = record.state.usage if attempt == 1 else None
+            response = await _attempt(run, agent, model, request, stream, counted)
         except Exception as error:
             # Never again once events went out: the consumer has seen part of an answer.
             retried = stream is not None and stream.produced
@@ -192,13 +195,23 @@ async def _fetch(
 
 
 async def _attempt(
-    run: RunSetup, agent: Agent[object], model: Model, request: ModelRequest, stream: _Stream | None
+    run: RunSetup,
+    agent: Agent[object],
+    model: Model,
+    request: ModelRequest,
+    stream: _Stream | None,
+    counted: Usage | None,
 ) -> ModelResponse:
-    """One attempt at the call, with its hooks and span."""
+    """One attempt at the call, with its hooks and span; the first counts the request."""
     events = run.events
     tracer = events.tracer
     if events.watched(agent):
         await events.llm_start(run.context, agent, request.instructions, request.input)
+    if counted is not None:
+        # After `on_llm_start`, which sees the requests made so far (as in openai-agents),
+        # and with no await between the limit's check and the count, so that runs sharing
+        # a usage cannot all pass the check before one counts.
+        reserve_request(run.config.usage_limits, counted)
     if tracer is not None:
         tracer.llm_start(agent, model, request)
     try:

@@ -11,9 +11,10 @@ attributes (`raw_item.name`), as openai-agents' pydantic items do.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, SupportsIndex, cast, overload
 
 from ..agents._handoffs import as_handoffs
 from ..core._items import Item, message_text
@@ -284,11 +285,13 @@ def item_object(
     return _BY_EVENT.get(event, ToolCallItem)(agent, RawItem(item))
 
 
-class RunItems(Sequence[RunItem]):
-    """A run's new items as item objects: a live view over the run's own list.
+class RunItems(list[RunItem]):
+    """A run's new items as item objects: a list kept in step with the run's own list.
 
-    Made when a result is; each object made when first read. A streamed run's view
-    shows the items as the run adds them.
+    A `list`, as openai-agents' `new_items` is (`isinstance(items, list)` holds). Its
+    objects are made when it is first read, and the ones for items the run added
+    since at each later read, so a streamed run's view shows the items as the run
+    adds them. The run's dicts are one call away (`raw()`).
     """
 
     __slots__ = ("_agents", "_handoff_calls", "_items", "_made", "_scanned")
@@ -300,9 +303,11 @@ class RunItems(Sequence[RunItem]):
             items: The run's items (its `RunState.new_items`), read as they grow.
             agents: Where each agent took over: (index of its first item, agent), in order.
         """
+        super().__init__()
         self._items = items
         self._agents = agents
-        self._made: dict[int, tuple[Item, RunItem]] = {}
+        self._made = 0
+        """How many of the run's items have their object in this list."""
         self._handoff_calls: set[str] = set()
         self._scanned = 0
 
@@ -319,49 +324,77 @@ class RunItems(Sequence[RunItem]):
         """
         return list(self._items)
 
+    def _sync(self) -> None:
+        """Add the objects of the items the run added since the last read."""
+        items = self._items
+        while self._made < len(items):
+            super().append(self._object(self._made))
+            self._made += 1
+
     def __len__(self) -> int:
-        return len(self._items)
+        self._sync()
+        return super().__len__()
 
     @overload
-    def __getitem__(self, index: int) -> RunItem: ...
+    def __getitem__(self, index: SupportsIndex) -> RunItem: ...
     @overload
     def __getitem__(self, index: slice) -> list[RunItem]: ...
-    def __getitem__(self, index: int | slice) -> RunItem | list[RunItem]:
-        if isinstance(index, slice):
-            return [self._object(i) for i in range(*index.indices(len(self._items)))]
-        return self._object(range(len(self._items))[index])
+    def __getitem__(self, index: SupportsIndex | slice) -> RunItem | list[RunItem]:
+        self._sync()
+        return super().__getitem__(index)
 
     def __iter__(self) -> Iterator[RunItem]:
-        for index in range(len(self._items)):
-            yield self._object(index)
+        self._sync()
+        return super().__iter__()
+
+    def __reversed__(self) -> Iterator[RunItem]:
+        self._sync()
+        return super().__reversed__()
+
+    def __contains__(self, value: object) -> bool:
+        self._sync()
+        return super().__contains__(value)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, str):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+            theirs = cast("Sequence[object]", other)
+            same = zip(self, theirs, strict=True)
+            return len(self) == len(theirs) and all(a == b for a, b in same)
         return NotImplemented
 
-    __hash__ = None  # pyright: ignore[reportAssignmentType] - a list's view, unhashable as one
+    def __ne__(self, other: object) -> bool:
+        return not self == other
 
-    def __add__(self, other: Iterable[Any]) -> list[Any]:
+    __hash__ = None  # pyright: ignore[reportAssignmentType] - a list, unhashable as one
+
+    def __add__(self, other: Iterable[Any]) -> list[Any]:  # pyright: ignore[reportIncompatibleMethodOverride]
         return [*self, *other]
 
     def __radd__(self, other: Iterable[Any]) -> list[Any]:
         return [*other, *self]
 
+    def index(self, value: Any, start: SupportsIndex = 0, stop: SupportsIndex = sys.maxsize) -> int:
+        self._sync()
+        return super().index(value, start, stop)
+
+    def count(self, value: Any) -> int:
+        self._sync()
+        return super().count(value)
+
+    def copy(self) -> list[RunItem]:
+        self._sync()
+        return list(super().__iter__())
+
     def __repr__(self) -> str:
-        return f"RunItems({list(self)!r})"
+        self._sync()
+        return f"RunItems({super().__repr__()})"
 
     def _object(self, index: int) -> RunItem:
         item = self._items[index]
-        made = self._made.get(index)
-        if made is not None and made[0] is item:
-            return made[1]
         self._scan(index)
         agent = self._agent_at(index)
         target = self._agent_at(index + 1) if item.get("call_id") in self._handoff_calls else None
-        obj = run_item(item, agent, handoff_calls=self._handoff_calls, target=target)
-        self._made[index] = (item, obj)
-        return obj
+        return run_item(item, agent, handoff_calls=self._handoff_calls, target=target)
 
     def _scan(self, index: int) -> None:
         """Note the handoff calls among the items up to `index`."""

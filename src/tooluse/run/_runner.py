@@ -12,6 +12,7 @@ import asyncio
 import difflib
 import functools
 import inspect
+import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -43,10 +44,11 @@ from ._lean import add_made
 from ._paused_context import keep_context, kept_context
 from ._record import InputChecks, RunRecord
 from ._result import RunResult, RunResultStreaming, StreamedRun
-from ._run_items import RunItems, ToolApprovalItem
+from ._run_items import RawItem, RunItems, ToolApprovalItem
 from ._scope import AgentSetup, RunSetup, agent_toolsets
 from ._session_run import SessionLink, check_session
 from ._stream_buffer import EventBuffer
+from ._stream_events import AgentUpdatedStreamEvent
 from ._tool_execution import ToolExecutor, all_or_none
 from ._turn import FinalOutput, Interrupted, NextAgent, NextStep, Pending, RunAgain, take_turn
 
@@ -594,7 +596,10 @@ async def run_agent_tool(call: AgentToolCall) -> str:
     try:
         # The caller's Usage itself: the nested run counts toward the caller's totals
         # and limits as it goes, whether it answers or stops.
-        result = await Run(agent, call.input, options, usage=call.context.usage).execute()
+        if call.on_stream is not None:
+            result = await _streamed_agent_tool(agent, call, options)
+        else:
+            result = await Run(agent, call.input, options, usage=call.context.usage).execute()
     except UsageLimitExceeded as error:
         # The caller's run stops, at its own place in its own conversation.
         raise UsageLimitExceeded(error.limit, error.value, error.used) from None
@@ -608,6 +613,39 @@ async def run_agent_tool(call: AgentToolCall) -> str:
         return tool_output_text(result.final_output)
     output = call.output_extractor(result)
     return await output if inspect.isawaitable(output) else output
+
+
+async def _streamed_agent_tool(
+    agent: Agent[Any], call: AgentToolCall, options: RunOptions
+) -> RunResult:
+    """An agent tool's nested run, streamed, each event handed to the tool's `on_stream`."""
+    handler = call.on_stream
+    assert handler is not None  # only called with one
+    streamed = StreamedRun(EventBuffer())
+    run = Run(agent, call.input, options, stream=streamed.buffer, usage=call.context.usage)
+    streaming = run.streaming_result(streamed)
+    task = streamed.task = asyncio.ensure_future(_run_streaming(run, streaming))
+    task.add_done_callback(functools.partial(_streaming_ended, run, streamed, streaming))
+    ctx = call.context
+    tool_call = RawItem(
+        type="function_call",
+        call_id=ctx.tool_call_id,
+        name=ctx.tool_name,
+        arguments=ctx.tool_arguments,
+    )
+    current: Agent[Any] = agent
+    async for event in streaming.stream_events():
+        if isinstance(event, AgentUpdatedStreamEvent):
+            current = event.new_agent
+        try:
+            handled = handler({"event": event, "agent": current, "tool_call": tool_call})
+            if inspect.isawaitable(handled):
+                await handled
+        except Exception as error:  # the handler's own failure does not stop the run
+            logging.getLogger("tooluse").error(
+                "on_stream of agent tool %r raised %s", ctx.tool_name, type(error).__name__
+            )
+    return await task
 
 
 runs_agent_tools_with(run_agent_tool)

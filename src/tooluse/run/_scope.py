@@ -19,7 +19,8 @@ from ..agents._agent import Agent
 from ..agents._handoffs import as_handoffs
 from ..core._context import RunContextWrapper
 from ..exceptions import UserError
-from ..schema._output_type import OutputSchema, output_schema
+from ..schema._agent_output import CustomOutput, as_output
+from ..schema._output_type import OutputSchema
 from ..tools._changes import changes
 from ..tools._function_tool import FunctionTool
 from ..tools._toolsets import Tool, ToolEntry, is_static, list_tools, toolsets_to_enter
@@ -83,10 +84,6 @@ def _clash(name: str, tools: list[FunctionTool]) -> str:
     return f"'{name}' ({', '.join(known)})" if known else name
 
 
-_PLAIN_TEXT = (None, str)
-"""Output types answered in plain text: no response format is sent (`str` as openai-agents)."""
-
-
 @dataclass
 class AgentSetup:
     """What a turn needs of the agent answering, computed when it takes over."""
@@ -95,7 +92,7 @@ class AgentSetup:
     handoffs: Sequence[AgentHandoff]
     """The handoffs offered now (read only: an agent without any shares one empty tuple)."""
     handoff_tools: Sequence[FunctionTool]
-    output: OutputSchema | None
+    output: OutputSchema | CustomOutput | None
     static_tools: TurnTools | None = None
     """The agent's tools, once listed, when they cannot change from turn to turn."""
     switchable: list[AgentHandoff] | None = None
@@ -112,14 +109,11 @@ class AgentSetup:
             Its handoffs, handoff tools and output schema.
         """
         if not agent.handoffs:  # the common case: no per-run lists to keep alive
-            output = (
-                output_schema(agent.output_type) if agent.output_type not in _PLAIN_TEXT else None
-            )
-            return cls(agent, (), (), output)
+            return cls(agent, (), (), as_output(agent.output_type))
         handoffs = [h for h in as_handoffs(agent.handoffs) if h.is_enabled is not False]
         switchable = handoffs if any(h.is_enabled is not True for h in handoffs) else None
         tools = handoff_tools(handoffs, one_tool=agent.handoff_mode == "one_tool")
-        output = output_schema(agent.output_type) if agent.output_type not in _PLAIN_TEXT else None
+        output = as_output(agent.output_type)
         return cls(agent, handoffs, tools, output, switchable=switchable)
 
     async def turn_tools(self, context: RunContextWrapper[object]) -> TurnTools:

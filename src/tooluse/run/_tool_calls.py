@@ -47,6 +47,8 @@ class PlannedCall:
     """The message the model gets instead of running anything."""
     rejected: bool = False
     """Whether `error` is a human's rejection (not a failure of the model)."""
+    unknown: bool = False
+    """Whether `error` says the tool does not exist."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,8 @@ def _resolve(
     if tool is not None:
         return PlannedCall(tool.name, arguments, approval_id, tool)
     echoed = echoed_name(name)
-    return PlannedCall(echoed, arguments, approval_id, error=unknown_tool_message(echoed, by_name))
+    message = unknown_tool_message(echoed, by_name)
+    return PlannedCall(echoed, arguments, approval_id, error=message, unknown=True)
 
 
 def unknown_tool_message(name: str, available: Iterable[str]) -> str:

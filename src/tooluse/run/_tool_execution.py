@@ -22,11 +22,12 @@ import json
 import threading
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..agents._agent import Agent
 from ..core._context import RunContextWrapper, ToolContext
 from ..core._items import InputPart, Item
+from ..core._state import REJECTION
 from ..tools._calls import RemoteInvoker, invoke_within, timed_out
 from ..tools._function_tool import FunctionTool
 from ..tools._invocation import NO_SETTINGS, Invoker, InvokeSettings, ToolOutcome
@@ -38,6 +39,13 @@ from ._guardrails import check_tool_input, check_tool_output
 from ._lean import shared
 from ._record import RunRecord
 from ._tool_calls import CallGroup, PlannedCall
+from ._tool_error_formatter import (
+    ToolErrorFormatter,
+    ToolErrorFormatterArgs,
+    ToolErrorKind,
+    formatted_tool_error,
+    formatting_failure_function,
+)
 
 __all__ = ["GroupOutcome", "ToolExecutor", "all_or_none", "given_up"]
 
@@ -111,9 +119,10 @@ class ToolExecutor:
         self.config = config
         self.events = events
         self.record = record
-        settings = InvokeSettings(
-            config.tool_timeout, config.failure_error_function, config.log_tool_errors
-        )
+        on_failure = config.failure_error_function
+        if config.tool_error_formatter is not None:
+            on_failure = formatting_failure_function(config.tool_error_formatter, on_failure)
+        settings = InvokeSettings(config.tool_timeout, on_failure, config.log_tool_errors)
         self.settings = shared(settings, NO_SETTINGS)
         cap = config.max_concurrent_tool_calls
         self._slots = asyncio.Semaphore(cap) if cap is not None else None
@@ -208,6 +217,9 @@ class ToolExecutor:
         """
         tool = planned.tool
         if tool is None:
+            formatter = self.config.tool_error_formatter
+            if formatter is not None and _formattable(planned):
+                return self._formatted(formatter, call_id, planned)
             return _answered(ToolOutcome(planned.error or "", failed=not planned.rejected))
         if ctx is None:
             ctx = self._context(agent, call_id, planned, tool)
@@ -216,6 +228,18 @@ class ToolExecutor:
         if not self._wrapping(agent, tool):
             return invoke_within(tool, ctx, planned.arguments, settings)
         return self._wrapped(agent, tool, ctx, planned.arguments, settings)
+
+    async def _formatted(
+        self, formatter: ToolErrorFormatter, call_id: str, planned: PlannedCall
+    ) -> ToolOutcome:
+        """A rejected or unknown call's answer, as the run's `tool_error_formatter` words it."""
+        kind: ToolErrorKind = "approval_rejected" if planned.rejected else "tool_not_found"
+        default = planned.error or ""
+        args = ToolErrorFormatterArgs[Any](
+            kind, "function", planned.name, call_id, default, self.context
+        )
+        text = await formatted_tool_error(formatter, args)
+        return ToolOutcome(text, failed=not planned.rejected)
 
     def _wrapping(self, agent: Agent[object], tool: FunctionTool) -> bool:
         """Whether anything runs around the tool's call: each step `_wrapped` may take.
@@ -368,6 +392,14 @@ def given_up(tool_name: str) -> ToolOutcome:
         "waited for: whether it finished is unknown. Check its effect before calling "
         f"'{tool_name}' again."
     )
+
+
+def _formattable(planned: PlannedCall) -> bool:
+    """Whether the run's `tool_error_formatter` words this call's answer.
+
+    It does for an unknown tool, and for a rejection the human gave no message of.
+    """
+    return planned.unknown or (planned.rejected and planned.error == REJECTION)
 
 
 async def _answered(outcome: ToolOutcome) -> ToolOutcome:

@@ -16,7 +16,7 @@ from ._adapters import AdapterMismatch, ArgumentAdapters, compile_adapters
 from ._strict import describe_problems, describe_violations, to_strict_schema
 from ._strict_rules import JsonSchema, JsonValue, check_strict_schema
 
-__all__ = ["OutputSchema", "output_schema"]
+__all__ = ["OutputSchema", "is_object_type", "output_schema"]
 
 _WRAPPER_KEY = "response"
 
@@ -56,7 +56,7 @@ class OutputSchema:
             UserError: If the type cannot be expressed in strict mode.
         """
         self.output_type = output_type
-        self.wrapped = not _is_object_type(output_type)
+        self.wrapped = not is_object_type(output_type)
         target: Any = output_type
         if self.wrapped:
             target = typing_extensions.TypedDict("final_output", {_WRAPPER_KEY: output_type})  # type: ignore[operator]
@@ -69,6 +69,8 @@ class OutputSchema:
             lines = "\n".join(f"  - {line}" for line in problems)
             raise UserError(f"output_type {output_type!r} has no strict schema:\n{lines}")
         self.json_schema: JsonSchema = result.schema
+        self.strict = True
+        """Sent in strict mode, always: the schema was made strict."""
         self._adapters: ArgumentAdapters | None = compile_adapters(result.schema, result.adapters)
 
     def parse(self, text: str) -> Any:
@@ -96,7 +98,7 @@ class OutputSchema:
         return value[_WRAPPER_KEY] if self.wrapped else value
 
 
-def _is_object_type(tp: object) -> bool:
+def is_object_type(tp: object) -> bool:
     """A model, dataclass or TypedDict: its schema's root is already an object."""
     if dataclasses.is_dataclass(tp) or is_typeddict(tp):
         return True

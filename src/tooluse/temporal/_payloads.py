@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
 from pydantic import TypeAdapter
+from typing_extensions import NotRequired
 
 from ..core._items import InputPart, Item
 from ..core._settings import ModelSettings
@@ -76,6 +77,8 @@ class RequestPayload(TypedDict):
     settings: dict[str, Any]
     """The `ModelSettings`, dumped by pydantic."""
     output_schema: dict[str, Any] | None
+    output_strict: NotRequired[bool]
+    """Whether `output_schema` is strict (absent in payloads of earlier releases: True)."""
     max_retries: int | None
 
 
@@ -128,6 +131,7 @@ def request_payload(request: ModelRequest) -> RequestPayload:
         tools=[_tool_spec(tool) for tool in request.tools],
         settings=_settings().dump_python(request.settings, mode="json"),
         output_schema=request.output_schema,
+        output_strict=request.output_strict,
         max_retries=request.max_retries,
     )
 
@@ -189,6 +193,7 @@ def request_from_payload(data: RequestPayload) -> ModelRequest:
         tools=tools,
         settings=settings,
         output_schema=data["output_schema"],
+        output_strict=data.get("output_strict", True),
         max_retries=data["max_retries"],
     )
 

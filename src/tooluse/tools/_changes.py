@@ -19,6 +19,7 @@ OFFERED_FIELDS = frozenset(
         "params_json_schema",
         "strict_json_schema",
         "is_enabled",
+        "defer_loading",
         "namespace",
         "namespace_description",
     }

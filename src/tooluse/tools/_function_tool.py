@@ -100,6 +100,11 @@ class FunctionTool:
     mcp_annotations: MCPAnnotations | None = None
     """What MCP clients are told of the tool when it is served over MCP (`tooluse serve`):
     `{"readOnlyHint": True, "title": "Weather"}`; hints, which a run does not read."""
+    defer_loading: bool = False
+    """openai-agents' flag for a tool offered only through the Responses API's tool search.
+    tooluse declares no tool search yet: a Responses request with such a tool is refused
+    with a `UserError` saying so; Chat Completions, which has no tool search, offers it as
+    any tool."""
     _rebuild: InitVar[Callable[[bool], FunctionTool] | None] = None
     """How the decorator's tool is rebuilt for `with_strict_mode` (from the function)."""
     _remake: Callable[[bool], FunctionTool] | None = field(
@@ -214,6 +219,7 @@ def function_tool(
     tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
     tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
     mcp_annotations: MCPAnnotations | None = None,
+    defer_loading: bool = False,
 ) -> FunctionTool: ...
 
 
@@ -234,6 +240,7 @@ def function_tool(
     tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
     tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
     mcp_annotations: MCPAnnotations | None = None,
+    defer_loading: bool = False,
 ) -> Callable[[ToolFunction], FunctionTool]: ...
 
 
@@ -255,6 +262,7 @@ def function_tool(
     tool_input_guardrails: list[ToolInputGuardrail[Any]] | None = None,
     tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None = None,
     mcp_annotations: MCPAnnotations | None = None,
+    defer_loading: bool = False,
 ) -> FunctionTool | Callable[[ToolFunction], FunctionTool]:
     """Turn a function into a `FunctionTool`; use it bare (`@function_tool`) or called.
 
@@ -281,6 +289,9 @@ def function_tool(
         mcp_annotations: Hints for MCP clients when the tool is served over MCP, by
             their MCP names (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
             `openWorldHint`, `title`).
+        defer_loading: openai-agents' flag for a tool offered only through tool search;
+            kept on the tool, refused on the Responses API until tooluse declares tool
+            search.
 
     Returns:
         The tool, or a decorator that makes one.
@@ -300,6 +311,7 @@ def function_tool(
         tool_input_guardrails=tool_input_guardrails,
         tool_output_guardrails=tool_output_guardrails,
         mcp_annotations=mcp_annotations,
+        defer_loading=defer_loading,
     )
 
     def decorate(f: ToolFunction) -> FunctionTool:
@@ -331,6 +343,7 @@ class _ToolOptions:
     tool_input_guardrails: list[ToolInputGuardrail[Any]] | None
     tool_output_guardrails: list[ToolOutputGuardrail[Any]] | None
     mcp_annotations: MCPAnnotations | None
+    defer_loading: bool
 
 
 def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
@@ -356,6 +369,7 @@ def _make_tool(func: ToolFunction, options: _ToolOptions) -> FunctionTool:
         tool_input_guardrails=options.tool_input_guardrails,
         tool_output_guardrails=options.tool_output_guardrails,
         mcp_annotations=options.mcp_annotations,
+        defer_loading=options.defer_loading,
         # Rebuilding from the function (not the schema) keeps `with_strict_mode` exact.
         _rebuild=lambda strict: _make_tool(func, replace(options, strict_mode=strict)),
     )

@@ -6,6 +6,8 @@ docs/migrating.md says what the others check, and why they differ.
 
 from __future__ import annotations
 
+import pytest
+
 from .agents_examples import sdist
 from .agents_tool_tests import ported_tests, run
 
@@ -13,6 +15,7 @@ PASSING_FLOOR = 90
 """Tests passing when this was last measured (of 223); raise it as more pass."""
 
 
+@pytest.mark.slow  # pytest in a fresh interpreter over 223 ported tests
 def test_openai_agents_function_tool_tests_pass_at_least_as_many_as_measured() -> None:
     passed, total, failing = run(ported_tests(sdist()))
     assert total >= 220, (total, failing)  # every file was collected

@@ -249,6 +249,54 @@ def test_a_replay_model_given_a_name_matches_only_that_model(tmp_path: Path) -> 
     assert result.final_output == "It is Sunny, 21."
 
 
+def test_a_cassette_rewritten_by_another_writer_replays_the_same(tmp_path: Path) -> None:
+    # A line as Cassette writes it is matched by its text; any other spelling of the
+    # same JSON (keys sorted, other spacing) is compared as JSON instead.
+    path = tmp_path / "c.jsonl"
+    recorded = record(path)
+    lines = path.read_text().splitlines()
+    path.write_text(
+        "".join(json.dumps(json.loads(line), sort_keys=True, indent=None) + "\n" for line in lines)
+    )
+    assert not path.read_text().startswith('{"request": {"model": ')
+    result = Runner.run_sync(agent_with(ReplayModel(path)), "hi")
+    assert result.final_output == recorded.final_output == "It is Sunny, 21."
+    with pytest.raises(CassetteMismatch) as caught:
+        Runner.run_sync(agent_with(ReplayModel(path), instructions="Be chatty."), "hi")
+    assert caught.value.difference is not None
+    assert caught.value.difference.path == "instructions"
+
+
+def test_a_broken_line_is_named_when_the_replay_reaches_it(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    record(path)
+    first, _ = path.read_text().splitlines()
+    path.write_text(first + "\n" + '{"request": {"model": "function:reply"}}\n')
+    with pytest.raises(CassetteMismatch, match=r"c.jsonl, line 2: not a recorded model call"):
+        Runner.run_sync(agent_with(ReplayModel(path)), "hi")
+
+
+def test_settings_changed_between_runs_on_one_cassette_are_a_mismatch(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    settings = ModelSettings(temperature=0.5)
+    weather = Agent(
+        "weather",
+        instructions="Be brief.",
+        tools=[get_weather],
+        model=RecordingModel(scripted_model(), path),
+        model_settings=settings,
+    )
+    Runner.run_sync(weather, "hi")
+    Runner.run_sync(weather, "hi")  # two runs recorded, one after the other
+    weather.model = ReplayModel(path)
+    assert Runner.run_sync(weather, "hi").final_output == "It is Sunny, 21."
+    settings.temperature = 0.9  # the same object, changed: replayed requests must see it
+    with pytest.raises(CassetteMismatch) as caught:
+        Runner.run_sync(weather, "hi")
+    assert caught.value.difference is not None
+    assert caught.value.difference.path == "settings.temperature"
+
+
 def test_recording_starts_the_file_afresh_unless_appending(tmp_path: Path) -> None:
     path = tmp_path / "c.jsonl"
     record(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tooluse import FunctionTool, ToolContext, function_tool
+from tooluse.schema import _function_schema
 from tooluse.tools import _invocation
 
 
@@ -34,20 +35,29 @@ async def test_a_warmed_tool_builds_nothing_at_its_first_call(
         raise AssertionError(f"the first call built a validator for {model}")
 
     monkeypatch.setattr(_invocation, "_fields_validator", built_late)
+    monkeypatch.setattr(_function_schema, "plain_fields_validator", built_late)
     assert await call(tool, '{"a": 2, "b": 3}') == "5"
     assert await call(tool, '{"a": 2, "b": "x"}') == expected
     assert "invalid arguments" in str(expected)
 
 
 async def test_an_unwarmed_tool_builds_at_its_first_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A plain signature's validator is written directly (`plain_fields_validator`); any
+    # other's is taken from the model (`_fields_validator`): either is built once.
     built: list[object] = []
     real = _invocation._fields_validator  # pyright: ignore[reportPrivateUsage]
+    written = _function_schema.plain_fields_validator
 
     def counted(model: type[object]) -> object:
         built.append(model)
         return real(model)  # pyright: ignore[reportArgumentType]
 
+    def counted_written(title: str, fields: object, *, closed: bool) -> object:
+        built.append(title)
+        return written(title, fields, closed=closed)  # pyright: ignore[reportArgumentType]
+
     monkeypatch.setattr(_invocation, "_fields_validator", counted)
+    monkeypatch.setattr(_function_schema, "plain_fields_validator", counted_written)
     tool = make_add()
     assert built == []
     assert await call(tool, '{"a": 1, "b": 1}') == "2"

@@ -32,7 +32,7 @@ from typing import (
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
-from pydantic_core import PydanticUndefined
+from pydantic_core import PydanticUndefined, SchemaValidator
 from typing_extensions import Unpack, is_typeddict
 
 from ..core._context import RunContextWrapper
@@ -56,6 +56,7 @@ from ._callables import (
 from ._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
 from ._lints import Finding, parameter_findings
 from ._plain import plain_json_schema, strict_plain_schema
+from ._plain_validator import plain_fields_validator
 from ._strict import describe_problems, describe_violations, to_strict_schema
 from ._strict_rules import JsonSchema, JsonValue, check_strict_schema, check_tool_name
 from ._typeddict_compat import fix_typeddicts
@@ -352,6 +353,16 @@ class _Pending:
         self.fields = fields
         self.plain = plain
         self.built_model: type[BaseModel] | None = None
+        self.validator: SchemaValidator | None = None
+        self.written = plain  # whether `plain_fields_validator` may write the validator
+
+    def plain_validator(self) -> SchemaValidator | None:
+        """The fields validator of a plain signature, written without its model; or None."""
+        if self.validator is None and self.written:
+            title = _model_name(self.builder.tool_name)
+            self.validator = plain_fields_validator(title, self.fields, closed=self.builder.strict)
+            self.written = self.validator is not None  # else: the model's validator it is
+        return self.validator
 
     def model(self) -> type[BaseModel]:
         if self.built_model is None:
@@ -368,6 +379,27 @@ class _Pending:
                 return (strict_plain_schema(loose) if builder.strict else loose), None
         loose = builder.json_schema(self.model())
         return builder.make_strict(loose, strict_json_schema=builder.strict)
+
+
+def plain_validator(schema: FuncSchema) -> SchemaValidator | None:
+    """The fields validator of a plain signature whose model is not built yet; else None.
+
+    What the model's fields validator would be (`_plain_validator`), without building the
+    model: a tool's first call needs only this. None once the model is built (its own
+    validator is used then), for a signature that is not plain, and for a schema that
+    undoes strict-mode rewrites of the arguments.
+
+    Args:
+        schema: The function's schema.
+
+    Returns:
+        The validator, or None.
+    """
+    values = vars(schema)
+    pending: _Pending | None = values.get(_PENDING)
+    if pending is None or "params_pydantic_model" in values or schema.adapts_arguments:
+        return None
+    return pending.plain_validator()
 
 
 _MODEL_FIELDS = ("params_pydantic_model",)

@@ -21,17 +21,21 @@ request differs from the next call the recording holds.
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
+import operator
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields, is_dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import fields, is_dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pydantic import TypeAdapter
 
 from ..core._errors import TooluseError
+from ..core._settings import ModelSettings
 from ..models import ModelRequest, ModelResponse
 from ..schema._strict_rules import JsonValue
 from ..tools._function_tool import FunctionTool
@@ -71,18 +75,101 @@ class CassetteMismatch(TooluseError, AssertionError):
         None when there was nothing to compare it with (the recording had ended)."""
 
 
-@dataclass
-class Recorded:
-    """One recorded model call."""
+class _Listed(NamedTuple):
+    """A request's tools or items, and the JSON and canonical text of each."""
 
-    number: int
-    """Its place in the file, from 1."""
-    request: JsonObject
-    """The request's fingerprint."""
-    key: str
-    """The fingerprint without the model's name, as canonical JSON."""
-    answer: JsonObject
-    """`{"response": ...}`, or `{"events": [...]}` for a streamed call."""
+    values: list[object]
+    json: list[JsonValue]
+    text: list[str]
+
+
+class Recorded:
+    """One recorded model call: its line, parsed when first read."""
+
+    __slots__ = ("_answer", "_cassette", "_key", "_line", "_request", "number")
+
+    def __init__(self, number: int, line: str, cassette: Cassette) -> None:
+        """The call on line `number` of `cassette`'s file.
+
+        Args:
+            number: Its place in the file, from 1.
+            line: The line.
+            cassette: The cassette (for the error naming a line that is not a call).
+        """
+        self.number = number
+        """Its place in the file, from 1."""
+        self._line = line
+        self._cassette = cassette
+        self._request: JsonObject | None = None
+        self._answer: JsonObject | None = None
+        self._key: str | None = None
+
+    @property
+    def request(self) -> JsonObject:
+        """The request's fingerprint."""
+        if self._request is None:
+            self._parse()
+        assert self._request is not None
+        return self._request
+
+    @property
+    def answer(self) -> JsonObject:
+        """`{"response": ...}`, or `{"events": [...]}` for a streamed call."""
+        if self._answer is None:
+            self._parse()
+        assert self._answer is not None
+        return self._answer
+
+    @property
+    def key(self) -> str:
+        """The fingerprint without the model's name, as canonical JSON."""
+        if self._key is None:
+            self._key = _canonical({k: v for k, v in self.request.items() if k != "model"})
+        return self._key
+
+    def _parse(self) -> None:
+        cassette = self._cassette
+        try:
+            data: JsonValue = json.loads(self._line)
+        except ValueError:
+            data = None  # refused below, with the line's number
+        request = data.get("request") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or not isinstance(request, dict):
+            data = request = {}
+        if not ({"response", "events"} & data.keys()):
+            message = (
+                f"cassette {cassette.path}, line {self.number}: not a recorded model call "
+                f"(a JSON object with 'request' and 'response' or 'events'): {cassette.hint}"
+            )
+            raise CassetteMismatch(cassette.path, message)
+        self._request = request
+        self._answer = {k: v for k, v in data.items() if k != "request"}
+
+    def written_as(self, fingerprint: JsonObject, any_model: bool, body: str) -> bool:
+        """Whether the line holds this request as `Cassette.record` writes it.
+
+        Text equal to what the cassette would write means an equal request, with no need
+        to parse the line's request (every line repeats the conversation so far): only
+        its answer is parsed then. A line written otherwise (by hand, by another writer)
+        is compared as JSON instead.
+
+        Args:
+            fingerprint: The request's fingerprint.
+            any_model: Match whatever the model's name.
+            body: The fingerprint's fields after its model, as `json.dumps` writes them.
+
+        Returns:
+            True if it does (and the call's request is then known without parsing it).
+        """
+        found = None if self._request is not None else _as_written(self._line, body)
+        if found is None:  # not as written (or parsed already: compared as JSON)
+            return False
+        recorded, answer = found
+        if not (any_model or recorded == fingerprint.get("model")):
+            return False
+        self._request = {**fingerprint, "model": recorded}  # equal to the line's, as written
+        self._answer = answer
+        return True
 
 
 class Cassette:
@@ -121,7 +208,11 @@ class Cassette:
         self._fresh = not append
         self._calls: list[Recorded] | None = None
         self._replayed: set[int] = set()
-        self._parts: dict[int, tuple[object, JsonValue]] = {}
+        self._parts: dict[int, tuple[object, JsonValue, str]] = {}
+        self._next = 0  # every call before this one was replayed
+        self._settings: tuple[tuple[object, ...], JsonValue, str] | None = None
+        self._lists: dict[str, _Listed] = {}
+        self._last_instructions: tuple[str, str] | None = None
 
     def fingerprint(self, request: ModelRequest, model: str | None) -> JsonObject:
         """What of a request decides its answer, as JSON, secrets redacted.
@@ -133,41 +224,115 @@ class Cassette:
         Returns:
             The fingerprint.
         """
-        settings = _object(
-            to_json({f.name: getattr(request.settings, f.name) for f in fields(request.settings)})
-        )
         fingerprint: JsonObject = {
             "model": model,
-            "instructions": request.instructions,
-            "tools": [self._part(tool, _tool) for tool in request.tools],
-            "input": [self._part(item, to_json) for item in request.input],
-            "settings": {k: v for k, v in settings.items() if v not in (None, {}, [])},
+            "instructions": self._instructions(request.instructions),
+            "tools": list(self._listed("tools", request.tools, _tool).json),
+            "input": list(self._listed("input", request.input, to_json).json),
+            "settings": self._settings_json(request.settings),
         }
         if request.output_schema is not None:
-            fingerprint["output_schema"] = to_json(request.output_schema)
-        for name in ("instructions", "settings", "output_schema"):
-            if name in fingerprint:
-                fingerprint[name] = self._redactor.json(fingerprint[name])
+            fingerprint["output_schema"] = self._redactor.json(to_json(request.output_schema))
         return fingerprint
 
-    def _part(self, value: object, convert: Callable[[object], JsonValue]) -> JsonValue:
-        """An item's or a tool's JSON, redacted: made once for each.
+    def _instructions(self, instructions: str | None) -> JsonValue:
+        """The instructions, redacted: a run's requests most often repeat the last one's."""
+        if instructions is None:
+            return None
+        last = self._last_instructions
+        if last is None or last[0] != instructions:
+            last = self._last_instructions = (instructions, self._redactor.text(instructions))
+        return last[1]
+
+    def _settings_json(self, settings: ModelSettings) -> JsonValue:
+        """The settings that are set, as JSON, redacted: made again only when they changed.
+
+        A run's requests carry equal settings (most often the agent's own object); a copy
+        of their values is kept to compare with, as settings may be changed between runs.
+        """
+        values = _setting_values(settings)
+        made = self._settings
+        if made is not None and made[0] == values:
+            return made[1]
+        converted = _object(to_json({f.name: getattr(settings, f.name) for f in fields(settings)}))
+        found = self._redactor.json({k: v for k, v in converted.items() if v not in (None, {}, [])})
+        self._settings = (copy.deepcopy(values), found, _written(found))
+        return found
+
+    def _listed(
+        self, kind: str, values: Sequence[object], convert: Callable[[object], JsonValue]
+    ) -> _Listed:
+        """A request's tools' or items' JSON (redacted) and text, each made once.
 
         Every request of a run holds the conversation so far, and a run's items and tools
-        are not changed once made: each is converted at its first request only.
+        are not changed once made: each is converted at its first request only. The last
+        request's list is kept, so that a request repeating it (the same objects, then
+        more) converts only what follows, with no look-up for what it repeats.
         """
+        last = self._lists.get(kind)
+        if last is not None:
+            size = len(last.values)
+            if len(values) >= size and all(map(operator.is_, values[:size], last.values)):
+                if len(values) == size:
+                    return last
+                tail = [self._made(value, convert) for value in values[size:]]
+                listed = _Listed(
+                    [*last.values, *values[size:]],
+                    [*last.json, *(made[1] for made in tail)],
+                    [*last.text, *(made[2] for made in tail)],
+                )
+                self._lists[kind] = listed
+                return listed
+        made = [self._made(value, convert) for value in values]
+        listed = _Listed(list(values), [m[1] for m in made], [m[2] for m in made])
+        self._lists[kind] = listed
+        return listed
+
+    def _made(
+        self, value: object, convert: Callable[[object], JsonValue]
+    ) -> tuple[object, JsonValue, str]:
+        """`value`, its JSON (redacted) and that JSON's text as a cassette writes it, made once."""
         found = self._parts.get(id(value))
         if found is None or found[0] is not value:
-            found = self._parts[id(value)] = (value, self._redactor.json(convert(value)))
-        return found[1]
+            if convert is to_json:  # its text is the one `to_json` parses, unless redacted
+                text = _written(value, default=_plain)
+                plain: JsonValue = json.loads(text)
+                json_value = self._redactor.json(plain)
+                if json_value != plain:
+                    text = _written(json_value)
+            else:
+                json_value = self._redactor.json(convert(value))
+                text = _written(json_value)
+            found = self._parts[id(value)] = (value, json_value, text)
+        return found
 
-    def _key(self, fingerprint: Mapping[str, JsonValue]) -> str:
-        """The fingerprint without the model's name, as canonical text.
+    def _body(self, fingerprint: JsonObject, request: ModelRequest | None) -> str:
+        """The fingerprint's fields after its model, as `record` writes them.
 
-        Equal requests have equal keys. One `json.dumps` of the whole: its C encoder is
-        faster than caching each part's text.
+        Put together from each tool's and item's text, made once each: every request of
+        a run repeats the conversation so far, and encoding it all again at each turn
+        (and parsing it again from each line) made a 50-turn replay cost 3-4 times the run.
         """
-        return _canonical({k: v for k, v in fingerprint.items() if k != "model"})
+        made: dict[str, list[str]] = {}
+        if request is not None:
+            made = {
+                "tools": self._listed("tools", request.tools, _tool).text,
+                "input": self._listed("input", request.input, to_json).text,
+            }
+        settings = self._settings
+        fields: list[str] = []
+        for k, v in fingerprint.items():
+            if k == "model":
+                continue
+            if k in made:
+                text = "[" + ", ".join(made[k]) + "]"
+            elif settings is not None and v is settings[1]:
+                text = settings[2]
+            else:
+                text = _written(v)
+            name = _NAMES.get(k) or f"{_written(k)}: "
+            fields.append(name + text)
+        return ", ".join(fields)
 
     def record(self, fingerprint: JsonObject, answer: JsonObject) -> None:
         """Write one call's line (the answer's secrets redacted).
@@ -186,12 +351,19 @@ class Cassette:
         with self.path.open("a", encoding="utf-8") as file:
             file.write(line + "\n")
 
-    def replay(self, fingerprint: JsonObject, *, any_model: bool = False) -> Recorded:
+    def replay(
+        self,
+        fingerprint: JsonObject,
+        *,
+        any_model: bool = False,
+        request: ModelRequest | None = None,
+    ) -> Recorded:
         """The first call not yet replayed whose request equals this fingerprint.
 
         Args:
             fingerprint: The request's fingerprint.
             any_model: Match whatever the model's name (a `ReplayModel` given none).
+            request: The request the fingerprint was made of (its parts' text is reused).
 
         Returns:
             The recorded call.
@@ -200,13 +372,24 @@ class Cassette:
             CassetteMismatch: If no call left has an equal request.
         """
         calls = self.calls()
-        key = self._key(fingerprint)
+        body = self._body(fingerprint, request)
+        key: str | None = None  # made only for a call not written as this request
         model = fingerprint.get("model")
-        left = [call for call in calls if call.number not in self._replayed]
-        for call in left:
-            if call.key == key and (any_model or call.request.get("model") == model):
-                self._replayed.add(call.number)
-                return call
+        replayed = self._replayed
+        for index in range(self._next, len(calls)):
+            call = calls[index]
+            if call.number in replayed:
+                continue
+            if not call.written_as(fingerprint, any_model, body):
+                if key is None:
+                    key = _canonical({k: v for k, v in fingerprint.items() if k != "model"})
+                if call.key != key or not (any_model or call.request.get("model") == model):
+                    continue
+            replayed.add(call.number)
+            while self._next < len(calls) and calls[self._next].number in replayed:
+                self._next += 1
+            return call
+        left = [call for call in calls if call.number not in replayed]
         raise self._mismatch(fingerprint, left, any_model)
 
     def calls(self) -> list[Recorded]:
@@ -229,21 +412,10 @@ class Cassette:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
-            try:
-                data: JsonValue = json.loads(line)
-            except ValueError:
-                data = None  # refused below, with the line's number
-            request = data.get("request") if isinstance(data, dict) else None
-            if not isinstance(data, dict) or not isinstance(request, dict):
-                data = request = {}
-            if not ({"response", "events"} & data.keys()):
-                message = (
-                    f"cassette {self.path}, line {number}: not a recorded model call "
-                    f"(a JSON object with 'request' and 'response' or 'events'): {self.hint}"
-                )
-                raise CassetteMismatch(self.path, message)
-            answer = {k: v for k, v in data.items() if k != "request"}
-            calls.append(Recorded(number, request, self._key(request), answer))
+            call = Recorded(number, line, self)
+            if not line.startswith(_WRITTEN_HEAD):
+                call.request  # noqa: B018 - not as written: parsed now, refused now if not a call
+            calls.append(call)
         return calls
 
     def _mismatch(
@@ -281,6 +453,42 @@ def _object(value: JsonValue) -> JsonObject:
 
 def _canonical(value: JsonValue) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _written(value: object, default: Callable[[object], object] | None = None) -> str:
+    """A value as a cassette's line holds it (`Cassette.record`'s `json.dumps`)."""
+    return json.dumps(value, ensure_ascii=False, default=default)
+
+
+_WRITTEN_HEAD = '{"request": {"model": '
+"""How `Cassette.record` starts a line: a fingerprint's first field is its model."""
+_DECODER = json.JSONDecoder()
+_setting_values: Callable[[ModelSettings], tuple[object, ...]] = operator.attrgetter(
+    *(f.name for f in fields(ModelSettings))
+)
+"""Every field of a `ModelSettings`, as a tuple (quicker to compare than the dataclass)."""
+_NAMES = {name: f'"{name}": ' for name in ("instructions", "tools", "input", "settings")}
+"""The fingerprint's field names as a line writes them."""
+
+
+def _as_written(line: str, body: str) -> tuple[JsonValue, JsonObject] | None:
+    """The model and answer of a line holding `body` as `Cassette.record` writes it, or None."""
+    if not line.startswith(_WRITTEN_HEAD):
+        return None
+    try:
+        model, end = _DECODER.raw_decode(line, len(_WRITTEN_HEAD))
+    except ValueError:
+        return None
+    after = end + len(body) + 4  # `, ` before the body and `}, ` after it
+    if not line.startswith(body, end + 2) or not line.startswith("}, ", after - 2):
+        return None
+    try:
+        answer: JsonValue = json.loads("{" + line[after + 1 :])
+    except ValueError:
+        return None
+    if not isinstance(answer, dict) or not ({"response", "events"} & answer.keys()):
+        return None
+    return model, answer
 
 
 def _tool(tool: object) -> JsonValue:

@@ -177,7 +177,7 @@ class ReplayModel(Model):
 
     def _replayed(self, request: ModelRequest) -> Recorded:
         fingerprint = self.cassette.fingerprint(request, self._model)
-        return self.cassette.replay(fingerprint, any_model=self._model is None)
+        return self.cassette.replay(fingerprint, any_model=self._model is None, request=request)
 
 
 class CassetteProvider(ModelProvider):

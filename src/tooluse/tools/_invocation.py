@@ -28,7 +28,7 @@ from ..core._context import RunContextWrapper, ToolContext
 from ..core._items import InputPart
 from ..exceptions import ModelRetry, ToolArgumentsError, UsageLimitExceeded, UserError
 from ..schema._argument_errors import arguments_error
-from ..schema._function_schema import FuncSchema
+from ..schema._function_schema import FuncSchema, plain_validator
 from ._errors import default_tool_error_function
 from ._outputs import parts_text, rich_parts
 from ._returns import Result, is_agent
@@ -238,8 +238,14 @@ class Invoker:
             self._schema.params_pydantic_model.__pydantic_validator__  # noqa: B018 - likewise
 
     def _fields_validator(self) -> SchemaValidator | None:
-        """The fields-only validator, made again whenever the model's validator changes."""
+        """The fields-only validator, made again whenever the model's validator changes.
+
+        Until the arguments model is built, a plain signature's is written without it.
+        """
         schema = self._schema
+        written = plain_validator(schema)
+        if written is not None:
+            return written
         model = schema.params_pydantic_model
         seen, fields = self._fields
         if seen is not model.__pydantic_validator__:

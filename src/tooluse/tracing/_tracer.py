@@ -34,7 +34,7 @@ import os
 import sys
 from collections.abc import Callable
 from types import ModuleType, TracebackType
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypedDict, TypeGuard, cast
 
 from .._version import __version__
 from ..exceptions import UserError
@@ -120,32 +120,56 @@ def run_tracer(config: TracingConfig) -> RunTracer | None:
         return None
     provider = config.tracer_provider
     trace = sys.modules.get("opentelemetry.trace")
-    if trace is None or trace is not _trace:  # or not the one kept: a sandbox imports its own
+    otel = _otel
+    if otel is None or trace is not otel.trace:  # or not the one kept: a sandbox imports its own
         if trace is None and provider is None:
             return None  # nobody set a provider up: not worth importing opentelemetry to learn it
-        trace = _import_trace()
-    tracer = _tracer(trace, provider)
+        otel = _import_otel()
+    tracer = _tracer(otel.trace, provider)
     if tracer is None:
         return None
-    return RunTracer(tracer, config, include_content=_records_content(config))
+    return RunTracer(tracer, config, include_content=_records_content(config), otel=otel)
 
 
-_trace: ModuleType | None = None
-"""`opentelemetry.trace` as the last run imported it: a run finding the same module in
-`sys.modules` skips the import statement."""
+class _Otel:
+    """What a traced run calls of `opentelemetry`, looked up once (not imported per span)."""
+
+    __slots__ = (
+        "attach",
+        "client",
+        "current_span",
+        "detach",
+        "internal",
+        "set_span_in_context",
+        "trace",
+    )
+
+    def __init__(self) -> None:
+        from opentelemetry import context, trace  # noqa: PLC0415 - only when a run is traced
+
+        self.trace: ModuleType = trace
+        self.attach = context.attach
+        self.detach = context.detach
+        self.set_span_in_context = trace.set_span_in_context
+        self.current_span = trace.get_current_span
+        self.internal = trace.SpanKind.INTERNAL
+        self.client = trace.SpanKind.CLIENT
 
 
-def _import_trace() -> ModuleType:
-    """Import `opentelemetry.trace` (imported already, or a provider was given) and keep it.
+_otel: _Otel | None = None
+"""`opentelemetry` as the last run imported it: a run finding the same `opentelemetry.trace`
+in `sys.modules` skips the import statement."""
+
+
+def _import_otel() -> _Otel:
+    """Import `opentelemetry` (imported already, or a provider was given) and keep it.
 
     An import statement waits for a module another thread is still importing; using the
     module found in `sys.modules` before it is kept could find it half made.
     """
-    global _trace  # noqa: PLW0603 - every run reads it
-    from opentelemetry import trace  # noqa: PLC0415
-
-    _trace = trace
-    return trace
+    global _otel  # noqa: PLW0603 - every run reads it
+    _otel = otel = _Otel()
+    return otel
 
 
 _last: list[tuple[object, Tracer]] = []
@@ -185,13 +209,23 @@ def _records_content(config: TracingConfig) -> bool:
 class SpanScope:
     """A span that is current while its `with` block runs (a tool call, a guardrail)."""
 
-    __slots__ = ("_content", "_context", "_failed", "_guardrail", "_open", "_span", "_token")
+    __slots__ = (
+        "_content",
+        "_context",
+        "_failed",
+        "_guardrail",
+        "_open",
+        "_otel",
+        "_span",
+        "_token",
+    )
 
     _token: Token[Context]  # set on entering
 
     def __init__(
         self,
         span: Span,
+        otel: _Otel,
         *,
         include_content: bool = False,
         context: object = None,
@@ -202,12 +236,14 @@ class SpanScope:
 
         Args:
             span: The span, started; the scope ends it.
+            otel: The `opentelemetry` functions the run's tracer calls.
             include_content: Whether results and exception messages may be recorded.
             context: A tool call's `ToolContext`, whose `error` says why a call failed.
             open_spans: The run's open tool spans: this one is in it while it is open.
             guardrail: A guardrail's name, for the span of a guardrail.
         """
         self._span = span
+        self._otel = otel
         self._guardrail = guardrail
         self._content = include_content
         self._context = context
@@ -215,9 +251,8 @@ class SpanScope:
         self._failed = False
 
     def __enter__(self) -> SpanScope:
-        from opentelemetry import context, trace  # noqa: PLC0415 - imported by run_tracer
-
-        self._token = context.attach(trace.set_span_in_context(self._span))
+        otel = self._otel
+        self._token = otel.attach(otel.set_span_in_context(self._span))
         return self
 
     def __exit__(
@@ -227,10 +262,8 @@ class SpanScope:
         traceback: TracebackType | None,
     ) -> None:
         """End the span, recording `error` if the block raised."""
-        from opentelemetry import context  # noqa: PLC0415 - imported by run_tracer
-
         span = self._span
-        context.detach(self._token)
+        self._otel.detach(self._token)
         if self._open is not None:
             self._open.discard(span)
         if error is not None:
@@ -267,14 +300,27 @@ class SpanScope:
             _set_error(span, OTHER, None)
 
 
+class _ChatAttributes(NamedTuple):
+    """A chat span's attributes, and what they were made from (compared by identity)."""
+
+    model: object
+    settings: object
+    flags: tuple[bool, bool]  # JSON output, compaction
+    name: str
+    attributes: dict[str, AttributeValue]
+
+
 class RunTracer:
     """Records one run's spans: the loop calls it at each step."""
 
     __slots__ = (
         "_agent",
         "_chat",
+        "_chat_attributes",
         "_content",
         "_model",
+        "_names",
+        "_otel",
         "_run",
         "_token",
         "_tools",
@@ -284,15 +330,24 @@ class RunTracer:
 
     _token: Token[Context]  # set at run_start, with the run's span
 
-    def __init__(self, tracer: Tracer, config: TracingConfig, *, include_content: bool) -> None:
+    def __init__(
+        self,
+        tracer: Tracer,
+        config: TracingConfig,
+        *,
+        include_content: bool,
+        otel: _Otel | None = None,
+    ) -> None:
         """Trace a run with `tracer`.
 
         Args:
             tracer: The OpenTelemetry tracer.
             config: The run's settings (`workflow_name`, the run-wide `model`).
             include_content: Whether content may be recorded.
+            otel: The `opentelemetry` functions to call (None: those imported now).
         """
         self._tracer = tracer
+        self._otel = otel or _otel or _import_otel()
         self._content = include_content
         self._workflow = config.workflow_name
         self._model = config.model
@@ -300,52 +355,53 @@ class RunTracer:
         self._agent: Span | None = None
         self._chat: Span | None = None
         self._tools: set[Span] = set()
+        # Resolved once a run: each model's name and provider, keyed by the model's id
+        # (the model kept beside them, so that the id stays its own), and the last chat
+        # span's attributes with what they were made from (the SDK copies them).
+        self._names: dict[int, tuple[object, str, str]] = {}
+        self._chat_attributes: _ChatAttributes | None = None
 
     def run_start(self, agent: AgentBase) -> None:
         """The run starts with `agent` (the run's span opens, under the current span).
 
         `agent` is not recorded here: its own span follows, at `agent_start`.
         """
-        from opentelemetry import context, trace  # noqa: PLC0415 - imported by run_tracer
-
+        otel = self._otel
         attributes = {OPERATION: "invoke_workflow", "gen_ai.workflow.name": self._workflow}
         self._run = span = self._tracer.start_span(
-            f"invoke_workflow {self._workflow}", kind=trace.SpanKind.INTERNAL, attributes=attributes
+            f"invoke_workflow {self._workflow}", kind=otel.internal, attributes=attributes
         )
         # Current for the run's length (run_end comes in the same context): what the user's
         # hooks and toolsets record, and the client's HTTP spans, nest in the run.
-        self._token = context.attach(trace.set_span_in_context(span))
+        self._token = otel.attach(otel.set_span_in_context(span))
 
     def run_end(self, error: BaseException | None) -> None:
         """The run ended, with `error` if it raised (every open span closes)."""
         self._end_chat(error)
         self._end_agent(error)
         if self._run is not None:
-            from opentelemetry import context  # noqa: PLC0415 - imported by run_tracer
-
-            context.detach(self._token)
+            self._otel.detach(self._token)
             _end(self._run, error, self._content)
             self._run = None
 
     def agent_start(self, agent: AgentBase) -> None:
         """`agent` takes over (its `invoke_agent` span opens; the previous one closes)."""
-        from opentelemetry.trace import SpanKind  # noqa: PLC0415 - imported by run_tracer
-
         self._end_agent(None)
         model = self._model or getattr(agent, "model", None)
+        name, provider = self._naming(model)
         attributes: dict[str, AttributeValue] = {
             OPERATION: "invoke_agent",
-            PROVIDER: _provider(model),
+            PROVIDER: provider,
             AGENT_NAME: str(agent.name),
-            REQUEST_MODEL: _model_name(model),
+            REQUEST_MODEL: name,
         }
         description = getattr(agent, "handoff_description", None)
         if isinstance(description, str) and description:
             attributes["gen_ai.agent.description"] = description
         self._agent = self._tracer.start_span(
             f"invoke_agent {agent.name}",
-            context=_under(self._run),
-            kind=SpanKind.INTERNAL,
+            context=self._under(self._run),
+            kind=self._otel.internal,
             attributes=attributes,
         )
 
@@ -369,23 +425,12 @@ class RunTracer:
         `compaction`: the call summarises the conversation for the run's context policy
         (`tooluse.compaction` is set on its span).
         """
-        from opentelemetry.trace import SpanKind  # noqa: PLC0415 - imported by run_tracer
-
         self._end_chat(None)  # an attempt left open by a loop that never said how it ended
-        name = _model_name(model)
-        attributes: dict[str, AttributeValue] = {
-            OPERATION: "chat",
-            PROVIDER: _provider(model),
-            REQUEST_MODEL: name,
-            "gen_ai.output.type": "json" if request.output_schema is not None else "text",
-            **_settings_attributes(request.settings),
-        }
-        if compaction:
-            attributes["tooluse.compaction"] = True
+        name, attributes = self._chat_span_attributes(model, request, compaction)
         span = self._tracer.start_span(
             f"chat {name}",
-            context=_under(self._agent or self._run),
-            kind=SpanKind.CLIENT,
+            context=self._under(self._agent or self._run),
+            kind=self._otel.client,
             attributes=attributes,
         )
         if self._content and span.is_recording():
@@ -442,8 +487,6 @@ class RunTracer:
         Returns:
             The scope: enter it around the call, and give it the call's result.
         """
-        from opentelemetry.trace import SpanKind  # noqa: PLC0415 - imported by run_tracer
-
         name = str(
             getattr(context, "tool_name", None) or getattr(tool, "name", type(tool).__name__)
         )
@@ -463,13 +506,13 @@ class RunTracer:
             attributes["gen_ai.tool.call.arguments"] = arguments
         span = self._tracer.start_span(
             f"execute_tool {name}",
-            context=_under(self._agent or self._run),
-            kind=SpanKind.INTERNAL,
+            context=self._under(self._agent or self._run),
+            kind=self._otel.internal,
             attributes=attributes,
         )
         self._tools.add(span)
         return SpanScope(
-            span, include_content=self._content, context=context, open_spans=self._tools
+            span, self._otel, include_content=self._content, context=context, open_spans=self._tools
         )
 
     def guardrail(self, kind: str, name: str, agent: AgentBase) -> SpanScope:
@@ -477,10 +520,9 @@ class RunTracer:
 
         A tool's guardrail nests in the span of the call it guards, when that is current.
         """
-        from opentelemetry import trace  # noqa: PLC0415 - imported by run_tracer
-
+        otel = self._otel
         parent = self._agent or self._run
-        current = trace.get_current_span()
+        current = otel.current_span()
         if kind.startswith("tool_") and current in self._tools:
             parent = current
         attributes = {
@@ -491,11 +533,50 @@ class RunTracer:
         }
         span = self._tracer.start_span(
             f"{GUARDRAIL_OPERATION} {name}",
-            context=_under(parent),
-            kind=trace.SpanKind.INTERNAL,
+            context=self._under(parent),
+            kind=otel.internal,
             attributes=attributes,
         )
-        return SpanScope(span, include_content=self._content, guardrail=name)
+        return SpanScope(span, otel, include_content=self._content, guardrail=name)
+
+    def _under(self, span: Span | None) -> Context | None:
+        """The context a child of `span` starts in (None: the current one)."""
+        return None if span is None else self._otel.set_span_in_context(span)
+
+    def _naming(self, model: str | Model | None) -> tuple[str, str]:
+        """A model's name and `gen_ai.provider.name`, resolved once a run."""
+        named = self._names.get(id(model))
+        if named is None or named[0] is not model:
+            named = self._names[id(model)] = (model, _model_name(model), _provider(model))
+        return named[1], named[2]
+
+    def _chat_span_attributes(
+        self, model: Model, request: ModelRequest, compaction: bool
+    ) -> tuple[str, dict[str, AttributeValue]]:
+        """A chat span's name and attributes: made again only when what they say changed."""
+        settings, json_output = request.settings, request.output_schema is not None
+        made = self._chat_attributes
+        if (
+            made is not None
+            and made.model is model
+            and made.settings is settings
+            and made.flags == (json_output, compaction)
+        ):
+            return made.name, made.attributes
+        name, provider = self._naming(model)
+        attributes: dict[str, AttributeValue] = {
+            OPERATION: "chat",
+            PROVIDER: provider,
+            REQUEST_MODEL: name,
+            "gen_ai.output.type": "json" if json_output else "text",
+            **_settings_attributes(settings),
+        }
+        if compaction:
+            attributes["tooluse.compaction"] = True
+        self._chat_attributes = _ChatAttributes(
+            model, settings, (json_output, compaction), name, attributes
+        )
+        return name, attributes
 
     def _end_chat(self, error: BaseException | None) -> None:
         span, self._chat = self._chat, None
@@ -506,15 +587,6 @@ class RunTracer:
         span, self._agent = self._agent, None
         if span is not None:
             _end(span, error, self._content)
-
-
-def _under(span: Span | None) -> Context | None:
-    """The context a child of `span` starts in (None: the current one)."""
-    if span is None:
-        return None
-    from opentelemetry import trace  # noqa: PLC0415 - imported by run_tracer
-
-    return trace.set_span_in_context(span)
 
 
 def _end(span: Span, error: BaseException | None, include_content: bool) -> None:

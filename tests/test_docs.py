@@ -535,8 +535,6 @@ def on_claude(relay: RelayServer) -> Generator[None]:
         model_wrapper.reset(token)
 
 
-# The Temporal page's models are made by each worker's model provider, inside its
-# activities, which the relay does not reach (its scripts name their own models there).
 @pytest.mark.parametrize("page", [p for p in PAGES if p != TEMPORAL_PAGE], ids=page_id)
 def test_every_python_block_of_the_page_runs_on_claude(
     page: Path,
@@ -544,6 +542,28 @@ def test_every_python_block_of_the_page_runs_on_claude(
     provider_servers: tuple[str, str],
     claude_relay: RelayServer,
 ) -> None:
+    run_on_claude(page, monkeypatch, provider_servers, claude_relay)
+
+
+@pytest.mark.xdist_group("temporal")
+def test_the_temporal_page_runs_on_claude_on_a_dev_server(
+    monkeypatch: pytest.MonkeyPatch,
+    provider_servers: tuple[str, str],
+    claude_relay: RelayServer,
+    temporal_server: TemporalDevServer,
+) -> None:
+    # The workers start inside the relay's context: their model activities see it too.
+    monkeypatch.setenv("TEMPORAL_ADDRESS", temporal_server.target)
+    run_on_claude(TEMPORAL_PAGE, monkeypatch, provider_servers, claude_relay)
+
+
+def run_on_claude(
+    page: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    provider_servers: tuple[str, str],
+    claude_relay: RelayServer,
+) -> None:
+    """Run the page's scripts with every model call made through `AnthropicModel`."""
     around = AroundClaude()
     around.watch(monkeypatch)
     for script in sandboxed(page, monkeypatch, provider_servers):

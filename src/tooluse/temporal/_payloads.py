@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
 from pydantic import TypeAdapter
-from typing_extensions import NotRequired
 
 from ..core._items import InputPart, Item
 from ..core._settings import ModelSettings
@@ -77,7 +76,8 @@ class RequestPayload(TypedDict):
     settings: dict[str, Any]
     """The `ModelSettings`, dumped by pydantic."""
     output_schema: dict[str, Any] | None
-    output_strict: NotRequired[bool]
+    # Not `NotRequired[bool]`: Temporal's converter cannot read that on Python 3.10.
+    output_strict: bool
     """Whether `output_schema` is strict (absent in payloads of earlier releases: True)."""
     max_retries: int | None
 

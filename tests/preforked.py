@@ -21,6 +21,7 @@ import atexit
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -55,7 +56,7 @@ def _socket_path() -> str:
             )
             _wait_for(path, process)
             _zygotes.append((process, path))
-            atexit.register(_stop, process)
+            atexit.register(_stop, process, path)
         return _zygotes[-1][1]
 
 
@@ -66,10 +67,11 @@ def _wait_for(path: str, process: subprocess.Popen[bytes]) -> None:
         time.sleep(0.01)
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
+def _stop(process: subprocess.Popen[bytes], path: str) -> None:
     if process.stdin is not None:
         process.stdin.close()
     process.wait(timeout=10)
+    shutil.rmtree(os.path.dirname(path), ignore_errors=True)
 
 
 # --- the launcher ------------------------------------------------------------------------

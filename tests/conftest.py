@@ -21,8 +21,8 @@ from .temporal_server import temporal_server
 # Where PYTHONDONTWRITEBYTECODE is set (some CI images set it), every test process and
 # every Python a test starts would compile tooluse and the tests from source again: a
 # second or more of CPU each, hundreds of times a run. Their bytecode goes to a cache
-# outside the tree instead (what the variable is usually set for), for this run's
-# workers and subprocesses and the next run's.
+# outside the tree instead, which keeps the tree as clean as the variable asks, for
+# this run's workers and subprocesses and the next run's.
 if sys.dont_write_bytecode:
     sys.dont_write_bytecode = False
     sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(

@@ -46,6 +46,7 @@ from tooluse.models import (
     ToolCallArgumentsDelta,
 )
 from tooluse.models._base import name_of
+from tooluse.run._model_wrapper import model_wrapper
 from tooluse.testing import FunctionModel, ReplayModel, TestModel
 
 from .anthropic_server import AnthropicServer, Turn, Use
@@ -246,3 +247,24 @@ def _input(name: str, arguments: str) -> dict[str, Any]:
             f"{name!r} is called with arguments that are not a JSON object: {arguments!r}"
         )
     return cast(dict[str, Any], value)
+
+
+@pytest.fixture(scope="module")
+def claude_relay() -> Generator[RelayServer]:
+    """A relay server for the module's tests (import this fixture where it is used)."""
+    server = RelayServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@contextmanager
+def on_claude(relay: RelayServer) -> Generator[None]:
+    """Every model a run calls inside the block answers through Claude."""
+    token = model_wrapper.set(lambda model: ClaudeRelay(model, relay))
+    try:
+        yield
+    finally:
+        model_wrapper.reset(token)

@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 
 from tooluse import FunctionTool, ToolContext, function_tool
 
+from .claude_relay import claude_relay
 from .openai_server import ScriptedServer
 from .temporal_server import temporal_server
 
@@ -30,7 +31,9 @@ if sys.dont_write_bytecode:
     )
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
-__all__ = ["temporal_server"]  # one dev server for the session, for every module using it
+# Fixtures of their own modules, for every test module using them: one Temporal dev
+# server for the session, a Claude relay per module.
+__all__ = ["claude_relay", "temporal_server"]
 
 # CI explores the same examples every time, so a red build always points at a change;
 # runs on a developer's machine keep exploring new ones, fewer of them (see `examples`).

@@ -8,7 +8,6 @@ the same `RecordingModel` and `ReplayModel` serve every provider.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,13 @@ from .anthropic_server import AnthropicServer, Use
 from .anthropic_server import Turn as ClaudeTurn
 from .gemini_server import FunctionCall, GeminiServer
 from .gemini_server import Turn as GeminiTurn
-from .test_cassettes import agent_with, event_shapes, run, usage_without_durations
+from .test_cassettes import (
+    agent_with,
+    assert_two_weather_calls,
+    event_shapes,
+    run,
+    usage_without_durations,
+)
 
 ANSWER = "Sunny and 21 in Paris."
 
@@ -63,8 +68,5 @@ async def test_a_recorded_provider_run_replays_with_no_server_to_an_equal_result
     assert usage_without_durations(replayed) == usage_without_durations(recorded)
     assert event_shapes(replayed_events) == event_shapes(recorded_events)
     assert len(server.requests) == 2
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
-    answer = "events" if streamed else "response"
-    assert [set(line) for line in lines] == [{"request", answer}] * 2
-    assert lines[0]["request"]["tools"][0]["name"] == "get_weather"
+    assert_two_weather_calls(path, streamed)
     assert "test-key" not in path.read_text()  # the SDK's API key is never written

@@ -119,6 +119,11 @@ async def test_a_recorded_run_replays_with_no_server_to_an_equal_result(
     ]
     assert event_shapes(replayed_events) == event_shapes(recorded_events)
     assert len(server.requests) == 2
+    assert_two_weather_calls(path, streamed)
+
+
+def assert_two_weather_calls(path: Path, streamed: bool) -> None:
+    """The cassette holds two calls, each a request offering get_weather and its answer."""
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     answer = "events" if streamed else "response"
     assert [set(line) for line in lines] == [{"request", answer}] * 2

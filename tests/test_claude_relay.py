@@ -8,7 +8,6 @@ the relay is noticed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,20 +22,9 @@ from tooluse import (
 )
 from tooluse.exceptions import ModelAPIError
 from tooluse.models import ModelTransportError
-from tooluse.run._model_wrapper import model_wrapper
 from tooluse.testing import FunctionModel, ModelReply, ToolCall, current_turn
 
-from .claude_relay import AroundClaude, ClaudeRelay, RelayServer
-
-
-@pytest.fixture(scope="module")
-def relay() -> Iterator[RelayServer]:
-    server = RelayServer()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+from .claude_relay import AroundClaude, RelayServer, on_claude
 
 
 @function_tool
@@ -59,43 +47,33 @@ def forecaster(items: list[Any], tools: Any) -> ModelReply | str:
     )
 
 
-def on_claude(relay: RelayServer) -> Any:
-    return model_wrapper.set(lambda model: ClaudeRelay(model, relay))
-
-
-async def test_a_run_goes_through_claude_both_ways(relay: RelayServer) -> None:
-    before = relay.answered
-    token = on_claude(relay)
-    try:
+async def test_a_run_goes_through_claude_both_ways(claude_relay: RelayServer) -> None:
+    before = claude_relay.answered
+    with on_claude(claude_relay):
         agent = Agent("w", tools=[weather], model=FunctionModel(forecaster))
         result = await Runner.run(agent, "Weather?")
-    finally:
-        model_wrapper.reset(token)
     assert result.final_output == "Sunny in Oslo / Sunny in Rome"
-    assert relay.answered - before == 2
+    assert claude_relay.answered - before == 2
     assert [entry.model for entry in result.usage.request_usage_entries] == [
         "function:forecaster",
         "function:forecaster",
     ]
 
 
-async def test_a_streamed_reply_keeps_the_models_pieces(relay: RelayServer) -> None:
+async def test_a_streamed_reply_keeps_the_models_pieces(claude_relay: RelayServer) -> None:
     model = FunctionModel(lambda items, tools: "abcdefghijk", piece_size=5)
-    token = on_claude(relay)
-    try:
+    with on_claude(claude_relay):
         streamed = Runner.run_streamed(Agent("s", model=model), "Go")
         pieces = [
             event.delta
             async for event in streamed.stream_events()
             if isinstance(event, TextDeltaStreamEvent)
         ]
-    finally:
-        model_wrapper.reset(token)
     assert pieces == ["abcde", "fghij", "k"]
     assert streamed.final_output == "abcdefghijk"
 
 
-async def test_a_scripted_failure_is_the_apis_error_status(relay: RelayServer) -> None:
+async def test_a_scripted_failure_is_the_apis_error_status(claude_relay: RelayServer) -> None:
     calls: list[int] = []
 
     def flaky(items: list[Any], tools: Any) -> str:
@@ -106,12 +84,9 @@ async def test_a_scripted_failure_is_the_apis_error_status(relay: RelayServer) -
         return "done"
 
     policy = RetryPolicy(initial_delay=0.01, jitter=0)
-    token = on_claude(relay)
-    try:
+    with on_claude(claude_relay):
         agent = Agent("f", model=FunctionModel(flaky))
         result = await Runner.run(agent, "Go", run_config=RunConfig(retry_policy=policy))
-    finally:
-        model_wrapper.reset(token)
     assert result.final_output == "done"
     assert len(calls) == 2  # the 529 went through Claude's client and was retried
 
@@ -124,8 +99,8 @@ def test_a_model_called_around_the_relay_is_noted(monkeypatch: pytest.MonkeyPatc
     assert around.calls == ["FunctionModel.get_response"]
 
 
-async def test_a_request_without_a_relayed_reply_is_refused(relay: RelayServer) -> None:
-    claude = relay.model()  # an AnthropicModel that names no relayed reply
+async def test_a_request_without_a_relayed_reply_is_refused(claude_relay: RelayServer) -> None:
+    claude = claude_relay.model()  # an AnthropicModel that names no relayed reply
     with pytest.raises(ModelAPIError, match="HTTP 400"):
         await Runner.run(Agent("c", model=claude), "Go")
     await claude.client.close()

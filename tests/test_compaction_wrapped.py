@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from tooluse import Agent, ContextPolicy, RunConfig, Runner
+from tooluse import Agent, RunConfig, Runner
 from tooluse.models import Model, ModelRequest, ModelResponse, StreamEvent
 from tooluse.run._model_wrapper import model_wrapper
 
-from .test_context import SUMMARISE, page, scripted_reader, summariser
+from .test_context import SUMMARISE, compacting, page, scripted_reader
 
 
 class Noting(Model):
@@ -34,13 +34,7 @@ async def test_the_compaction_model_is_wrapped_like_the_agents() -> None:
     model, sent = scripted_reader(8)
     calls: list[str] = []
     seen: list[str] = []
-    policy = ContextPolicy(
-        max_input_tokens=3_500,
-        keep_recent_turns=2,
-        trim_tool_outputs_to=None,
-        compaction_model=summariser(calls),
-        compaction_instructions=SUMMARISE,
-    )
+    policy = compacting(calls, compaction_instructions=SUMMARISE)
     agent = Agent(name="a", tools=[page], model=model)
     token = model_wrapper.set(lambda inner: Noting(inner, seen))
     try:

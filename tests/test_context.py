@@ -161,6 +161,17 @@ def summariser(calls: list[str]) -> FunctionModel:
     return FunctionModel(summarise)
 
 
+def compacting(calls: list[str], **more: Any) -> ContextPolicy:
+    """A budget of 3,500 tokens kept by compaction alone, written by `summariser(calls)`."""
+    return ContextPolicy(
+        max_input_tokens=3_500,
+        keep_recent_turns=2,
+        trim_tool_outputs_to=None,
+        compaction_model=summariser(calls),
+        **more,
+    )
+
+
 async def test_older_outputs_are_trimmed_first_with_a_note_and_the_originals_kept() -> None:
     model, sent = scripted_reader(6)
     policy = ContextPolicy(max_input_tokens=3_000, keep_recent_turns=1, trim_tool_outputs_to=100)
@@ -203,13 +214,7 @@ async def test_a_request_that_cannot_fit_stops_with_a_typed_error_naming_the_ite
 async def test_compaction_replaces_the_oldest_turns_with_one_summary() -> None:
     model, sent = scripted_reader(8)
     calls: list[str] = []
-    policy = ContextPolicy(
-        max_input_tokens=3_500,
-        keep_recent_turns=2,
-        trim_tool_outputs_to=None,
-        compaction_model=summariser(calls),
-        compaction_instructions=SUMMARISE,
-    )
+    policy = compacting(calls, compaction_instructions=SUMMARISE)
     agent = Agent(name="a", tools=[page], model=model)
     result = await Runner.run(agent, "go", run_config=RunConfig(context=policy))
     assert result.final_output == "done"
@@ -243,21 +248,16 @@ async def test_compaction_is_counted_bounded_watched_and_traced() -> None:
             first = str(input_items[0]) if input_items else ""
             seen.append("summary" if "conversation so far" in first else "turn")
 
-    policy = ContextPolicy(
-        max_input_tokens=3_500,
-        keep_recent_turns=2,
-        trim_tool_outputs_to=None,
-        compaction_model=summariser(calls),
-    )
+    policy = compacting(calls)
     agent = Agent(name="a", tools=[page], model=model)
     result = await Runner.run(agent, "go", hooks=Hooks(), run_config=traced.config(context=policy))
     assert calls
     assert seen.count("summary") == len(calls)
     assert seen.count("turn") == 9
     assert result.usage.requests == 9 + len(calls)
-    compacting = list(traced.named("chat function:summarise"))
-    assert len(compacting) == len(calls)
-    assert all((s.attributes or {}).get("tooluse.compaction") is True for s in compacting)
+    summary_spans = list(traced.named("chat function:summarise"))
+    assert len(summary_spans) == len(calls)
+    assert all((s.attributes or {}).get("tooluse.compaction") is True for s in summary_spans)
     turns = list(traced.named("chat function:reply"))
     assert all("tooluse.compaction" not in (s.attributes or {}) for s in turns)
     # A request limit counts the compaction calls: the run stops at one, its state kept.
@@ -403,12 +403,7 @@ async def test_a_session_run_that_compacted_is_read_back_the_same_way(tmp_path: 
     try:
         model, sent = scripted_reader(8)
         calls: list[str] = []
-        policy = ContextPolicy(
-            max_input_tokens=3_500,
-            keep_recent_turns=2,
-            trim_tool_outputs_to=None,
-            compaction_model=summariser(calls),
-        )
+        policy = compacting(calls)
         config = RunConfig(context=policy)
         agent = Agent(name="a", tools=[page], model=model)
         await Runner.run(agent, "go", session=session, run_config=config)
@@ -511,13 +506,7 @@ async def test_the_provider_can_compact_instead_of_a_summary(openai_server: Scri
 async def test_a_model_without_compaction_writes_the_summary_instead() -> None:
     model, sent = scripted_reader(8)
     calls: list[str] = []
-    policy = ContextPolicy(
-        max_input_tokens=3_500,
-        keep_recent_turns=2,
-        trim_tool_outputs_to=None,
-        compaction_model=summariser(calls),
-        provider_compaction=True,
-    )
+    policy = compacting(calls, provider_compaction=True)
     agent = Agent(name="a", tools=[page], model=model)
     await Runner.run(agent, "go", run_config=RunConfig(context=policy))
     assert calls

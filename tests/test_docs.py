@@ -48,7 +48,7 @@ import sys
 import tempfile
 import threading
 import types
-from collections.abc import Generator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
@@ -56,9 +56,8 @@ from pathlib import Path
 import pytest
 
 import tooluse
-from tooluse.run._model_wrapper import model_wrapper
 
-from .claude_relay import AroundClaude, ClaudeRelay, RelayServer
+from .claude_relay import AroundClaude, RelayServer, on_claude
 from .temporal_server import TemporalDevServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -502,16 +501,6 @@ NOT_ON_CLAUDE: dict[tuple[str, str], NotOnClaude] = {
 """The scripts that cannot run on Claude, by page and a line of their first block."""
 
 
-@pytest.fixture(scope="module")
-def claude_relay() -> Iterator[RelayServer]:
-    server = RelayServer()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 def not_on_claude(page: Path, script: list[Block]) -> NotOnClaude | None:
     """Why the script cannot run on Claude, if `NOT_ON_CLAUDE` lists it."""
     lines = script[0].source.splitlines()
@@ -523,16 +512,6 @@ def not_on_claude(page: Path, script: list[Block]) -> NotOnClaude | None:
         ),
         None,
     )
-
-
-@contextlib.contextmanager
-def on_claude(relay: RelayServer) -> Generator[None]:
-    """Every model a run calls answers through Claude."""
-    token = model_wrapper.set(lambda model: ClaudeRelay(model, relay))
-    try:
-        yield
-    finally:
-        model_wrapper.reset(token)
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if p != TEMPORAL_PAGE], ids=page_id)

@@ -136,17 +136,8 @@ class AnthropicModel(Model):
         """
         params = self.params(request)
         client = self._client_for(request)
-        try:
-            # Parameters are built as a dict, so the client's overloads cannot type the result.
-            message = await cast(Awaitable[Any], client.messages.create(**params))
-        except Exception as error:
-            failure = anthropic_failure(error)
-            if failure is None:
-                raise
-            raise failure from error
-        content: list[Any] | None = getattr(message, "content", None)
-        if content is None:
-            raise ModelTransportError(NOT_A_RESPONSE)
+        # Parameters are built as a dict, so the client's overloads cannot type the result.
+        message, content = await _created(cast(Awaitable[Any], client.messages.create(**params)))
         blocks = [_reply_block(block) for block in content]
         status, reason = _ending(message.stop_reason)
         return ModelResponse(
@@ -191,16 +182,8 @@ class AnthropicModel(Model):
         if conversation.system:
             params["system"] = "\n\n".join(conversation.system)
         client = self._client_for(request)
-        try:
-            message = await cast(Awaitable[Any], client.beta.messages.create(**params))
-        except Exception as error:
-            failure = anthropic_failure(error)
-            if failure is None:
-                raise
-            raise failure from error
-        content: list[Any] | None = getattr(message, "content", None)
-        if content is None:
-            raise ModelTransportError(NOT_A_RESPONSE)
+        create = cast(Awaitable[Any], client.beta.messages.create(**params))
+        message, content = await _created(create)
         output = compacted_items(content)
         return ModelResponse(output, _usage(usage_counts(message.usage)), message.id)
 
@@ -362,6 +345,25 @@ def _cached_conversation(messages: list[AnthropicMessage]) -> list[AnthropicMess
     last = messages[-1]
     content = [*last["content"][:-1], {**last["content"][-1], "cache_control": _EPHEMERAL}]
     return [*messages[:-1], {"role": last["role"], "content": content}]
+
+
+async def _created(call: Awaitable[Any]) -> tuple[Any, list[Any]]:
+    """The message a `messages.create` call answers, and its content blocks.
+
+    Raises:
+        ModelTransportError: The SDK's error, mapped; or an answer that is not a message.
+    """
+    try:
+        message = await call
+    except Exception as error:
+        failure = anthropic_failure(error)
+        if failure is None:
+            raise
+        raise failure from error
+    content: list[Any] | None = getattr(message, "content", None)
+    if content is None:
+        raise ModelTransportError(NOT_A_RESPONSE)
+    return message, content
 
 
 def _reply_block(block: Any) -> ReplyBlock:

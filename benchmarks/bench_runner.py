@@ -47,7 +47,9 @@ from _peers import QUESTION, AgentsScripted, TooluseScripted, make_tool, no_op_h
 import tooluse
 
 ROUNDS = 9
-TARGET = 0.05
+TARGET = 0.075
+"""Unpinned, as this script runs (issue #35): the sync tool's hop costs more when the
+worker wakes a halted vCPU; the pinned bound, 0.05, is bench_sync_hop.py's."""
 SYNC = True  # the tool: a sync function, run in each side's worker threads
 IDLE = 1e-4
 """Seconds of idle the hop's cost is set beside: about as long as the loop waits for it."""

@@ -52,8 +52,9 @@ settings.load_profile("tooluse")
 def examples(count: int) -> int:
     """How many examples a property test tries: `count` in CI, a tenth (at least 10) elsewhere.
 
-    The README's `pytest` finishes in minutes this way; CI tries every example, and a
-    developer's runs, exploring new ones each time, add up to more over a week.
+    The README's `pytest` finishes in minutes this way; CI tries every example (on the
+    highest Python), and a developer's runs, exploring new ones each time, add up to
+    more over a week.
 
     Args:
         count: The examples CI tries (and `TOOLUSE_EXAMPLES=all`).

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import inspect
 import logging
 import time
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from inline_snapshot import snapshot
@@ -35,6 +36,7 @@ from tooluse import (
 )
 from tooluse.exceptions import ToolDefinitionWarning, UserError
 
+from .conftest import model_text
 from .openai_server import Call, ScriptedServer, Turn
 from .scripted import ScriptModel, call, outputs, text
 
@@ -363,7 +365,7 @@ class TestOutputs:
             return Opaque()
 
         with caplog.at_level(logging.WARNING, logger="tooluse"):
-            output = await make.on_invoke_tool(ToolContext.for_testing(tool_name="make"), "{}")
+            output = await model_text(make, "{}")
         assert "Opaque" not in output  # the model gets the value-free message
         assert caplog.messages == [
             "Tool 'make' returned a value of type Opaque, which cannot be written as JSON; "
@@ -431,6 +433,14 @@ class TestOpenAIAgentsNames:
         assert book.__wrapped__("Rome") == "booked Rome"
         with pytest.raises(AttributeError, match="built by hand"):
             _ = FunctionTool("t", "T.", {}, echo).__wrapped__
+
+    def test_wrapped_is_a_tools_not_the_classs(self) -> None:
+        # On the class it would lead `inspect.signature` and `inspect.unwrap` astray.
+        assert not hasattr(FunctionTool, "__wrapped__")
+        assert "on_invoke_tool" in inspect.signature(FunctionTool).parameters
+        assert inspect.unwrap(cast(Any, book)) is book.__wrapped__
+        with pytest.raises(AttributeError, match="make a new tool with function_tool"):
+            book.__wrapped__ = echo
 
     def test_ensure_strict_json_schema(self) -> None:
         loose = {"type": "object", "properties": {"n": {"type": "integer", "default": 3}}}

@@ -237,13 +237,22 @@ class FuncSchema:
         return args, kwargs
 
     def _check_spread(self, name: str, values: Mapping[str, object]) -> None:
-        """Refuse `**kwargs` keys that name the function's own parameters (no call has both)."""
-        clash = sorted(set(values) & {slot.name for slot in self._slots if slot.how != "**"})
+        """Refuse `**kwargs` keys that name the function's own parameters (no call has both).
+
+        Only parameters a keyword can reach clash: a positional-only parameter's name, or
+        `*args`'s, is an ordinary key of `**kwargs` (`def f(a, /, **kw)` takes `f(1, a=2)`).
+        """
+        clash = sorted(set(values) & self._keyword_names())
         if clash:
             problems = [
                 f"{name}.{key}: '{key}' is a parameter of its own; pass it there" for key in clash
             ]
             raise ToolArgumentsError(self.name, problems)
+
+    def _keyword_names(self) -> set[str]:
+        """The names of the parameters a call can pass by keyword."""
+        kinds = (_P.POSITIONAL_OR_KEYWORD, _P.KEYWORD_ONLY)
+        return {p.name for p in self.signature.parameters.values() if p.kind in kinds}
 
 
 def function_schema(

@@ -202,6 +202,25 @@ class TestHandBuiltSchemas:
         assert strict["properties"]["a"] == {"$ref": "#/properties/b"}
         assert strict["properties"]["c"] == {"type": "string", "description": "C."}
 
+    def test_a_ref_fragment_is_percent_decoded_before_it_is_read_as_a_pointer(self) -> None:
+        # RFC 6901, section 6: an encoded "/" separates tokens, as a plain one does.
+        schema = {
+            "type": "object",
+            "properties": {"a": {"$ref": "#/%24defs%2FPoint", "description": "A."}},
+            "$defs": {"Point": {"type": "string"}},
+        }
+        strict = FunctionTool("t", "T.", schema, echo).params_json_schema
+        assert strict["properties"]["a"] == {"type": "string", "description": "A."}
+
+    def test_a_ref_with_escapes_that_are_not_utf8_points_at_nothing(self) -> None:
+        schema = {  # a lenient decoding would read %FF as the replacement character
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/%FF"}},
+            "$defs": {"\ufffd": {"type": "string"}},
+        }
+        with pytest.raises(UserError, match="refers to '#/\\$defs/%FF', which points at nothing"):
+            FunctionTool("t", "T.", schema, echo)
+
     def test_a_thousand_levels_are_refused_without_recursion_error(self) -> None:
         schema: dict[str, Any] = {"type": "object", "properties": {}}
         node = schema

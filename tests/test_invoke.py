@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import copy
 import dataclasses
 import datetime
 import threading
@@ -400,6 +401,22 @@ class TestSyncTools:
         monkeypatch.setattr(Greeter, "__call__", other)  # a signature the schema never saw
         assert await call(tool, '{"name": "x"}') == "hi x"
         assert tool.__wrapped__ is greeter
+
+    async def test_a_copied_tool_calls_the_same_callable_object(self) -> None:
+        class Counter:
+            def __init__(self) -> None:
+                self.seen: list[int] = []
+
+            async def __call__(self, value: int) -> int:
+                self.seen.append(value)
+                return value
+
+        counter = Counter()
+        tool = function_tool(counter)
+        copies = [copy.copy(tool), copy.deepcopy(tool), dataclasses.replace(tool, name="other")]
+        assert [await call(each, f'{{"value": {n}}}') for n, each in enumerate(copies)] == [0, 1, 2]
+        assert counter.seen == [0, 1, 2]
+        assert all(each.__wrapped__ is counter for each in copies)
 
 
 class TestCallPaths:

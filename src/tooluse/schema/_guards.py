@@ -67,7 +67,8 @@ def def_name(ref: str) -> str:
     Returns:
         The definition's name.
     """
-    return _unescaped(ref.rsplit("/", 1)[-1])
+    tokens = _tokens(ref)
+    return tokens[-1] if tokens else ref.rsplit("/", 1)[-1]
 
 
 def nesting_beyond(schema: JsonSchema, limit: int) -> StrictProblem | None:
@@ -216,11 +217,11 @@ def resolve(root: JsonSchema, ref: str) -> JsonValue:
     Returns:
         The node, or None when the reference leads nowhere.
     """
-    if not ref.startswith("#"):
+    tokens = _tokens(ref)
+    if tokens is None:
         return None
     node: JsonValue = root
-    for token in [part for part in ref[1:].split("/") if part]:
-        key = _unescaped(token)
+    for key in tokens:
         if isinstance(node, dict) and key in node:
             node = node[key]
         elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
@@ -230,6 +231,18 @@ def resolve(root: JsonSchema, ref: str) -> JsonValue:
     return node
 
 
-def _unescaped(token: str) -> str:
-    """A JSON pointer token as the key it names: %-escapes, then `~1` and `~0`."""
-    return unquote(token).replace("~1", "/").replace("~0", "~")
+def _tokens(ref: str) -> list[str] | None:
+    """The keys a local `$ref` names, or None for one that is not a local pointer.
+
+    A URI fragment is %-decoded before it is read as a JSON pointer (RFC 6901, section
+    6), so `#/%24defs%2FPoint` is `#/$defs/Point`; then `~1` and `~0` are read in each
+    token. Escapes that are not UTF-8 name nothing (a replacement character would).
+    """
+    if not ref.startswith("#"):
+        return None
+    try:
+        pointer = unquote(ref[1:], errors="strict")
+    except UnicodeDecodeError:
+        return None
+    tokens = [part for part in pointer.split("/") if part]
+    return [token.replace("~1", "/").replace("~0", "~") for token in tokens]

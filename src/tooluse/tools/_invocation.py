@@ -147,6 +147,15 @@ class Invoker:
         self._fields: tuple[object, SchemaValidator | None] = (None, None)
         """The model's validator last seen, and the fields-only validator made from it."""
 
+    def __copy__(self) -> Invoker:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Invoker:
+        # A copied tool calls the same function: a callable object's state is the
+        # developer's (a counter, a connection), not the tool's, as deepcopy keeps a
+        # plain function as it is. Nothing else here changes after it is made.
+        return self
+
     @property
     def func(self) -> Callable[..., Any]:
         """The function (or callable object) this invoker was made for."""

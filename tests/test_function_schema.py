@@ -233,6 +233,14 @@ class TestSignatureKinds:
         assert list(properties(schema)) == ["city", "when"]
         assert schema.takes_context
 
+    def test_string_annotations_of_a_method_read_in_its_class_body(self) -> None:
+        # As Python evaluates them without `from __future__ import annotations`.
+        from .future_annotations_module import SubHandler
+
+        for func in (SubHandler(), SubHandler().first):
+            schema = function_schema(func, name_override="handle")
+            assert schema.params_json_schema["$defs"]["Order"]["required"] == ["item"]
+
     def test_partial_and_callable_object(self) -> None:
         def add(a: int, b: int) -> int:
             return a + b

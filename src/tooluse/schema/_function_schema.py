@@ -786,7 +786,11 @@ def _signature(func: Callable[..., object], where: str) -> inspect.Signature:
 
 def _type_hints(func: Callable[..., object], where: str) -> dict[str, object]:
     target = unwrapped(func)
-    if not (inspect.isfunction(target) or inspect.ismethod(target)):
+    scope: dict[str, object] = {}
+    if inspect.ismethod(target):
+        scope = _class_scope(type(target.__self__), target.__name__)
+    elif not inspect.isfunction(target):
+        scope = _class_scope(type(target), "__call__")
         target = type(target).__call__
     try:
         return _quick_type_hints(target)
@@ -799,7 +803,7 @@ def _type_hints(func: Callable[..., object], where: str) -> dict[str, object]:
     # String annotations (PEP 563) naming a class local to the function that defines
     # the tool: the decorating frame's locals can resolve them, as pydantic does.
     try:
-        return get_type_hints(target, localns=_caller_locals(), include_extras=True)
+        return get_type_hints(target, localns={**_caller_locals(), **scope}, include_extras=True)
     except NameError as error:
         raise UserError(
             f"Cannot make a tool from function {where}: an annotation cannot be resolved "
@@ -834,6 +838,18 @@ def _has_forward_ref(annotation: object) -> bool:
     if isinstance(annotation, str | ForwardRef):
         return True
     return any(_has_forward_ref(arg) for arg in getattr(annotation, "__args__", ()))
+
+
+def _class_scope(cls: type, method: str) -> dict[str, object]:
+    """The names of the class body that defines `method`, where its annotations were written.
+
+    Without `from __future__ import annotations`, Python evaluates a method's annotations
+    in that body, so a class nested in it (`Handler.Payload`) resolves: strings do too.
+    """
+    for owner in cls.__mro__:
+        if method in vars(owner):
+            return dict(vars(owner))
+    return {}
 
 
 def _caller_locals(depth: int = 12) -> dict[str, object]:

@@ -446,6 +446,10 @@ class TestTimeouts:
         with pytest.raises(UserError, match="timeout_behavior='stop' must be"):
             self.slow(timeout_behavior="stop")
 
+    def test_a_timeout_error_function_that_cannot_be_called_fails_when_built(self) -> None:
+        with pytest.raises(UserError, match="timeout_error_function='late' must be callable"):
+            self.slow(timeout_error_function="late")
+
 
 class TestOpenAIAgentsNames:
     def test_wrapped_is_the_function(self) -> None:

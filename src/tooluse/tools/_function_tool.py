@@ -160,6 +160,13 @@ class FunctionTool:
                 f"FunctionTool '{self.name}': timeout_behavior={self.timeout_behavior!r} must be "
                 "'error_as_result' (tell the model) or 'raise_exception' (stop the run)"
             )
+        if self.timeout_error_function is not None and not callable(self.timeout_error_function):
+            raise UserError(
+                f"FunctionTool '{self.name}': timeout_error_function="
+                f"{self.timeout_error_function!r} must be callable: a function of the run "
+                "context and the ToolTimeoutError that returns the model's text, or None for "
+                "tooluse's message"
+            )
         check_tool_guardrails(
             f"FunctionTool '{self.name}'", self.tool_input_guardrails, self.tool_output_guardrails
         )

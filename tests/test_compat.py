@@ -212,6 +212,28 @@ class TestHandBuiltSchemas:
         strict = FunctionTool("t", "T.", schema, echo).params_json_schema
         assert strict["properties"]["a"] == {"type": "string", "description": "A."}
 
+    def test_refs_into_openapi_components_are_kept_under_defs(self) -> None:
+        # Strict mode drops `components`, an unknown keyword; its definitions must survive.
+        schema = {
+            "type": "object",
+            "properties": {"order": {"$ref": "#/components/schemas/Order"}},
+            "components": {
+                "schemas": {
+                    "Order": {
+                        "type": "object",
+                        "properties": {"qty": {"$ref": "#/components/schemas/Qty"}},
+                    },
+                    "Qty": {"type": "integer"},
+                }
+            },
+        }
+        strict = FunctionTool("t", "T.", schema, echo).params_json_schema
+        assert strict["properties"] == {"order": {"$ref": "#/$defs/Order"}}
+        assert strict["$defs"]["Order"]["properties"] == {"qty": {"$ref": "#/$defs/Qty"}}
+        assert "components" not in strict
+        assert "components" not in strict.get("description", "")
+        assert "components" in schema  # the caller's schema is left as it was
+
     def test_a_ref_with_escapes_that_are_not_utf8_points_at_nothing(self) -> None:
         schema = {  # a lenient decoding would read %FF as the replacement character
             "type": "object",

@@ -5,8 +5,9 @@ The strict transform (`_strict`) walks a schema recursively and inlines each
 fail or explode, so these guards run around it:
 
 - before: a schema nested past `MAX_JSON_DEPTH` levels is refused without
-  recursion; draft-07 `definitions` become `$defs`; a root that says nothing of
-  its type is an object;
+  recursion; draft-07 `definitions` become `$defs`, and what a `$ref` points at
+  outside the keywords strict mode keeps (OpenAPI's `#/components/schemas/X`)
+  is copied under `$defs`; a root that says nothing of its type is an object;
 - after: inlining that grew the schema past strict mode's size limits is
   refused, counting shared parts once; a `$ref` that resolves to nothing is
   refused, with its place.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import cast
 from urllib.parse import unquote
 
 from ._strict_rules import MAX_NESTING, MAX_PROPERTIES, JsonSchema, JsonValue, subschemas
@@ -29,6 +31,7 @@ __all__ = [
     "defs_renamed",
     "inlined_too_large",
     "nesting_beyond",
+    "refs_hoisted",
     "resolve",
     "with_object_root",
 ]
@@ -110,6 +113,70 @@ def defs_renamed(schema: JsonSchema) -> JsonSchema:
         return schema
     out = _renamed_node(schema)
     out["$defs"] = {**out.pop("definitions"), **out.get("$defs", {})}
+    return out
+
+
+_KEPT_PLACES = frozenset(
+    {"$defs", "properties", "items", "additionalProperties", "propertyNames", "anyOf"}
+    | {"oneOf", "allOf", "prefixItems"}
+)
+"""The keywords under which strict mode keeps a subschema, so a `$ref` there still holds."""
+_APPLICATORS = frozenset(
+    {"not", "if", "then", "else", "dependentSchemas", "patternProperties", "contains"}
+    | {"unevaluatedProperties", "unevaluatedItems"}
+)
+"""The other keywords holding subschemas: what they say is the schema's meaning, kept."""
+
+
+def refs_hoisted(schema: JsonSchema) -> JsonSchema:
+    """`schema` with what its `$ref`s point at outside `_KEPT_PLACES` copied under `$defs`.
+
+    Strict mode drops keywords outside its subset (`components`, `definitions2`), and a
+    `$ref` into one would point at nothing; the copy under `$defs` keeps its meaning.
+
+    Args:
+        schema: The schema (its `definitions` already `$defs`); not modified.
+
+    Returns:
+        The schema, or a copy with those definitions under `$defs` and the refs to them
+        rewritten.
+    """
+    names: dict[str, str] = {}
+    taken = set(schema.get("$defs", {}))
+    for _, ref in _refs(schema, ()):
+        tokens = _tokens(ref)
+        if ref in names or not tokens or tokens[0] in _KEPT_PLACES:
+            continue
+        if not isinstance(resolve(schema, ref), dict):
+            continue  # pointing at nothing stays a problem `dangling_refs` reports
+        name, suffix = tokens[-1], 1
+        while name in taken:
+            name, suffix = f"{tokens[-1]}_{suffix}", suffix + 1
+        names[ref] = name
+        taken.add(name)
+    if not names:
+        return schema
+    out = cast(JsonSchema, _pointing(schema, names))
+    defs: JsonSchema = dict(out.get("$defs", {}))
+    for ref, name in names.items():
+        defs[name] = resolve(out, ref)  # the copy: its own refs already rewritten
+    # A container of definitions (`components`) validates nothing: once its definitions
+    # are under $defs it would only reach the description, as an unknown keyword does.
+    containers = {(_tokens(ref) or [""])[0] for ref in names} - _APPLICATORS
+    return {**{k: v for k, v in out.items() if k not in containers}, "$defs": defs}
+
+
+def _pointing(value: JsonValue, names: dict[str, str]) -> JsonValue:
+    """A copy of `value` whose `$ref`s in `names` point at their `$defs` entries."""
+    if isinstance(value, list):
+        return [_pointing(item, names) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: _pointing(child, names) for key, child in value.items()}
+    ref = value.get("$ref")
+    if isinstance(ref, str) and ref in names:
+        escaped = names[ref].replace("%", "%25").replace("~", "~0").replace("/", "~1")
+        out["$ref"] = f"#/$defs/{escaped}"
     return out
 
 

@@ -37,6 +37,7 @@ from ._guards import (
     defs_renamed,
     inlined_too_large,
     nesting_beyond,
+    refs_hoisted,
     with_object_root,
 )
 from ._strict_rules import (
@@ -156,7 +157,7 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
     too_deep = nesting_beyond(schema, MAX_JSON_DEPTH)
     if too_deep:
         return StrictSchema(schema, [too_deep])
-    schema = with_object_root(defs_renamed(schema))
+    schema = with_object_root(refs_hoisted(defs_renamed(schema)))
     walker = _Strictifier(schema.get("$defs", {}), allow_adapters=adapters)
     strict = walker.schema(schema, ())
     too_large = inlined_too_large(strict)

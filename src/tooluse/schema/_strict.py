@@ -173,6 +173,22 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
     return StrictSchema(strict, problems, kept)
 
 
+def _single_all_of_ref(node: JsonSchema) -> JsonSchema:
+    """`{"allOf": [{"$ref": R}], "type": ...}` as `{"$ref": R, "type": ...}`, to be inlined.
+
+    Merged only after its entry was rewritten (to the bare `$ref`), the `$ref` would
+    stand beside `"type": "object"` as if the object had no keys.
+    """
+    all_of: JsonValue = node.get("allOf")
+    if "$ref" in node or not isinstance(all_of, list) or len(all_of) != 1:
+        return node
+    only = all_of[0]
+    rest = {k: v for k, v in node.items() if k != "allOf"}
+    if not (isinstance(only, dict) and set(only) == {"$ref"}) or set(rest) <= _ANNOTATIONS:
+        return node  # a described `$ref` stays one: strict mode takes it as it is
+    return {**rest, "$ref": only["$ref"]}
+
+
 def strict_or_error(
     schema: JsonSchema, owner: str, off_switch: str, *, name: str | None = None
 ) -> JsonSchema:
@@ -365,6 +381,9 @@ class _Strictifier:
         return None
 
     def _rewritten(self, node: JsonSchema, path: Path) -> JsonSchema:
+        as_ref = _single_all_of_ref(node)
+        if as_ref is not node:  # inlined as a `$ref` with siblings, or kept as a bare one
+            return self._rewrite(as_ref, path)
         out = self._copy_children(node, path)
         if node.get("default") is not None:
             out["description"] = note_default(out.get("description"), node["default"])

@@ -8,7 +8,7 @@ follows: `test_function_schema.py`, `test_function_tool.py` and
 that fails the test using it (and only that test) with `PortedNameMissing`, so one
 missing internal does not stop a whole file at import. The ported files are written
 to a cache outside the repository (the tests' code is never copied into it) and run
-with pytest; the count of passing tests is printed.
+with pytest; the count of passing tests (by case and by test function) is printed.
 
 Run with: `python -m tests.agents_tool_tests [-v]` (`-v` lists the failing tests).
 """
@@ -23,6 +23,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from tests.agents_examples import CACHE, sdist
 
@@ -153,15 +154,35 @@ def ported_tests(root: Path) -> Path:
     return target
 
 
-def run(folder: Path) -> tuple[int, int, list[str]]:
-    """Run the ported tests: (passed, total, the failing tests' ids)."""
+class Outcome(NamedTuple):
+    """What a run of the ported tests came to."""
+
+    passed: int
+    """Tests that passed, each parametrised case counted."""
+    total: int
+    """Tests run, each parametrised case counted."""
+    failing: list[str]
+    """The failing tests' ids."""
+    functions_passed: int
+    """Test functions all of whose cases passed (the issue counts these)."""
+    functions_total: int
+    """Test functions run."""
+
+
+def _function(test_id: str) -> str:
+    """The test function a test id belongs to: its parameters left out."""
+    return test_id.split("[", 1)[0]
+
+
+def run(folder: Path) -> Outcome:
+    """Run the ported tests and count what passed, by case and by test function."""
     done = subprocess.run(
         [
             sys.executable,
             "-m",
             "pytest",
             "-q",
-            "-rfE",
+            "-rA",
             "--continue-on-collection-errors",
             "-p",
             "no:cacheprovider",
@@ -186,20 +207,28 @@ def run(folder: Path) -> tuple[int, int, list[str]]:
         timeout=600,
     )
     out = done.stdout
-    passed = sum(int(n) for n in re.findall(r"(\d+) passed", out.splitlines()[-1] if out else ""))
+    passing = re.findall(r"^PASSED (\S+)", out, re.MULTILINE)
     failing = re.findall(r"^(?:FAILED|ERROR) (\S+)", out, re.MULTILINE)
-    counts = re.findall(r"(\d+) (?:passed|failed|error|errors)\b", out.splitlines()[-1])
-    total = sum(int(n) for n in counts)
-    return passed, total, failing
+    functions = {_function(test) for test in passing + failing}
+    failed_functions = {_function(test) for test in failing}
+    return Outcome(
+        passed=len(passing),
+        total=len(passing) + len(failing),
+        failing=failing,
+        functions_passed=len(functions - failed_functions),
+        functions_total=len(functions),
+    )
 
 
 def main(argv: Sequence[str]) -> int:
-    folder = ported_tests(sdist())
-    passed, total, failing = run(folder)
+    outcome = run(ported_tests(sdist()))
     if "-v" in argv:
-        for test in failing:
+        for test in outcome.failing:
             print(f"FAILED {test}")
-    print(f"{passed} of {total} of openai-agents' function-tool tests pass on tooluse")
+    print(
+        f"{outcome.passed} of {outcome.total} of openai-agents' function-tool tests pass on "
+        f"tooluse ({outcome.functions_passed} of {outcome.functions_total} test functions)"
+    )
     return 0
 
 

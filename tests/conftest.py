@@ -14,6 +14,8 @@ from hypothesis import settings
 from jsonschema import Draft202012Validator
 
 from tooluse import FunctionTool, ToolContext, function_tool
+from tooluse.tools._calls import invoke_within
+from tooluse.tools._invocation import NO_SETTINGS
 
 from .claude_relay import claude_relay
 from .openai_server import ScriptedServer
@@ -142,6 +144,16 @@ def tool_context(name: str = "tool", arguments: str = "", context: Any = None) -
     return ToolContext(
         context=context, tool_name=name, tool_call_id="call_1", tool_arguments=arguments
     )
+
+
+async def model_text(tool: FunctionTool, arguments: str, context: Any = None) -> str:
+    """What a run tells the model of one call: the tool's output written as text.
+
+    A direct `on_invoke_tool` call returns the function's own value, as in openai-agents;
+    a run renders it (JSON for anything but a str), as this does.
+    """
+    ctx = tool_context(tool.name, arguments, context)
+    return (await invoke_within(tool, ctx, arguments, NO_SETTINGS)).output
 
 
 def tool_taking(annotation: Any, strict: bool = True) -> tuple[FunctionTool, list[Any]]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from tooluse import RunContextWrapper
 
 if TYPE_CHECKING:
@@ -19,3 +21,23 @@ def forecast(ctx: RunContextWrapper[Any], city: str, when: datetime.date) -> str
 def broken(amount: Decimal) -> str:
     """An annotation that only a type checker can see."""
     return str(amount)
+
+
+class Handler:
+    """A callable object whose annotations name a class nested in its class body."""
+
+    class Order(BaseModel):
+        """One order."""
+
+        item: str
+
+    async def __call__(self, order: Order) -> str:
+        return order.item
+
+    def first(self, orders: list[Order]) -> str:
+        """The first order's item."""
+        return orders[0].item
+
+
+class SubHandler(Handler):
+    """Inherits `__call__`: its annotations still read in `Handler`'s body."""

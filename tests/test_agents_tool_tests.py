@@ -11,12 +11,16 @@ import pytest
 from .agents_examples import sdist
 from .agents_tool_tests import ported_tests, run
 
-PASSING_FLOOR = 90
-"""Tests passing when this was last measured (of 223); raise it as more pass."""
+PASSING_FLOOR = 109
+"""Tests passing when this was last measured (of 223, parametrised cases counted); raise it
+as more pass."""
+PASSING_FUNCTIONS_FLOOR = 87
+"""Test functions all of whose cases passed when this was last measured (of 164)."""
 
 
 @pytest.mark.slow  # pytest in a fresh interpreter over 223 ported tests
 def test_openai_agents_function_tool_tests_pass_at_least_as_many_as_measured() -> None:
-    passed, total, failing = run(ported_tests(sdist()))
-    assert total >= 220, (total, failing)  # every file was collected
-    assert passed >= PASSING_FLOOR, failing
+    outcome = run(ported_tests(sdist()))
+    assert outcome.total >= 220, outcome  # every file was collected
+    assert outcome.passed >= PASSING_FLOOR, outcome.failing
+    assert outcome.functions_passed >= PASSING_FUNCTIONS_FLOOR, outcome.failing

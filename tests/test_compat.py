@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import inspect
 import logging
 import time
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from inline_snapshot import snapshot
@@ -35,6 +36,7 @@ from tooluse import (
 )
 from tooluse.exceptions import ToolDefinitionWarning, UserError
 
+from .conftest import model_text
 from .openai_server import Call, ScriptedServer, Turn
 from .scripted import ScriptModel, call, outputs, text
 
@@ -200,6 +202,47 @@ class TestHandBuiltSchemas:
         assert strict["properties"]["a"] == {"$ref": "#/properties/b"}
         assert strict["properties"]["c"] == {"type": "string", "description": "C."}
 
+    def test_a_ref_fragment_is_percent_decoded_before_it_is_read_as_a_pointer(self) -> None:
+        # RFC 6901, section 6: an encoded "/" separates tokens, as a plain one does.
+        schema = {
+            "type": "object",
+            "properties": {"a": {"$ref": "#/%24defs%2FPoint", "description": "A."}},
+            "$defs": {"Point": {"type": "string"}},
+        }
+        strict = FunctionTool("t", "T.", schema, echo).params_json_schema
+        assert strict["properties"]["a"] == {"type": "string", "description": "A."}
+
+    def test_refs_into_openapi_components_are_kept_under_defs(self) -> None:
+        # Strict mode drops `components`, an unknown keyword; its definitions must survive.
+        schema = {
+            "type": "object",
+            "properties": {"order": {"$ref": "#/components/schemas/Order"}},
+            "components": {
+                "schemas": {
+                    "Order": {
+                        "type": "object",
+                        "properties": {"qty": {"$ref": "#/components/schemas/Qty"}},
+                    },
+                    "Qty": {"type": "integer"},
+                }
+            },
+        }
+        strict = FunctionTool("t", "T.", schema, echo).params_json_schema
+        assert strict["properties"] == {"order": {"$ref": "#/$defs/Order"}}
+        assert strict["$defs"]["Order"]["properties"] == {"qty": {"$ref": "#/$defs/Qty"}}
+        assert "components" not in strict
+        assert "components" not in strict.get("description", "")
+        assert "components" in schema  # the caller's schema is left as it was
+
+    def test_a_ref_with_escapes_that_are_not_utf8_points_at_nothing(self) -> None:
+        schema = {  # a lenient decoding would read %FF as the replacement character
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/%FF"}},
+            "$defs": {"\ufffd": {"type": "string"}},
+        }
+        with pytest.raises(UserError, match="refers to '#/\\$defs/%FF', which points at nothing"):
+            FunctionTool("t", "T.", schema, echo)
+
     def test_a_thousand_levels_are_refused_without_recursion_error(self) -> None:
         schema: dict[str, Any] = {"type": "object", "properties": {}}
         node = schema
@@ -363,7 +406,7 @@ class TestOutputs:
             return Opaque()
 
         with caplog.at_level(logging.WARNING, logger="tooluse"):
-            output = await make.on_invoke_tool(ToolContext.for_testing(tool_name="make"), "{}")
+            output = await model_text(make, "{}")
         assert "Opaque" not in output  # the model gets the value-free message
         assert caplog.messages == [
             "Tool 'make' returned a value of type Opaque, which cannot be written as JSON; "
@@ -425,12 +468,24 @@ class TestTimeouts:
         with pytest.raises(UserError, match="timeout_behavior='stop' must be"):
             self.slow(timeout_behavior="stop")
 
+    def test_a_timeout_error_function_that_cannot_be_called_fails_when_built(self) -> None:
+        with pytest.raises(UserError, match="timeout_error_function='late' must be callable"):
+            self.slow(timeout_error_function="late")
+
 
 class TestOpenAIAgentsNames:
     def test_wrapped_is_the_function(self) -> None:
         assert book.__wrapped__("Rome") == "booked Rome"
         with pytest.raises(AttributeError, match="built by hand"):
             _ = FunctionTool("t", "T.", {}, echo).__wrapped__
+
+    def test_wrapped_is_a_tools_not_the_classs(self) -> None:
+        # On the class it would lead `inspect.signature` and `inspect.unwrap` astray.
+        assert not hasattr(FunctionTool, "__wrapped__")
+        assert "on_invoke_tool" in inspect.signature(FunctionTool).parameters
+        assert inspect.unwrap(cast(Any, book)) is book.__wrapped__
+        with pytest.raises(AttributeError, match="make a new tool with function_tool"):
+            book.__wrapped__ = echo
 
     def test_ensure_strict_json_schema(self) -> None:
         loose = {"type": "object", "properties": {"n": {"type": "integer", "default": 3}}}

@@ -233,6 +233,14 @@ class TestSignatureKinds:
         assert list(properties(schema)) == ["city", "when"]
         assert schema.takes_context
 
+    def test_string_annotations_of_a_method_read_in_its_class_body(self) -> None:
+        # As Python evaluates them without `from __future__ import annotations`.
+        from .future_annotations_module import SubHandler
+
+        for func in (SubHandler(), SubHandler().first):
+            schema = function_schema(func, name_override="handle")
+            assert schema.params_json_schema["$defs"]["Order"]["required"] == ["item"]
+
     def test_partial_and_callable_object(self) -> None:
         def add(a: int, b: int) -> int:
             return a + b
@@ -244,6 +252,21 @@ class TestSignatureKinds:
         partial_schema = function_schema(functools.partial(add, b=1), name_override="add1")
         assert list(properties(partial_schema)) == ["a"]  # the bound b is not the model's
         assert list(properties(function_schema(Adder(), name_override="adder"))) == ["a"]
+
+    @pytest.mark.parametrize("data", [{"a": 1, "kw": {"a": 2}}, {"rest": [1], "kw": {"rest": 2}}])
+    def test_a_kwargs_key_may_name_a_parameter_no_keyword_reaches(self, data: Any) -> None:
+        # Python itself takes f(1, a=2) for `def f(a, /, **kw)`: `a` binds no keyword.
+        def positional(a: int, /, **kw: int) -> tuple[int, dict[str, int]]:
+            return a, kw
+
+        def spread(*rest: int, **kw: int) -> tuple[tuple[int, ...], dict[str, int]]:
+            return rest, kw
+
+        func = positional if "a" in data else spread
+        schema = function_schema(func, strict_json_schema=False)
+        args, kwargs = schema.to_call_args(schema.params_pydantic_model(**data))
+        assert kwargs == data["kw"]
+        assert func(*args, **kwargs)[1] == data["kw"]
 
     def test_signature_is_kept(self) -> None:
         def f(a: int) -> int:
@@ -384,7 +407,7 @@ class TestMoreKinds:
             return sum(numbers)
 
         assert total.params_json_schema["properties"]["numbers"]["items"] == {"type": "integer"}
-        assert await total.on_invoke_tool(tool_context(), '{"numbers": [1, 2, 3]}') == "6"
+        assert await total.on_invoke_tool(tool_context(), '{"numbers": [1, 2, 3]}') == 6
 
     def test_variadic_context_is_an_error(self) -> None:
         def f(*ctx: RunContextWrapper[Any]) -> str:
@@ -435,7 +458,7 @@ class TestDeferredSchema:
 
         tool = function_tool(f)
         arguments = '{"a": 1, "b": 5}'
-        assert await tool.on_invoke_tool(tool_context("f", arguments), arguments) == "6"
+        assert await tool.on_invoke_tool(tool_context("f", arguments), arguments) == 6
 
     def test_other_types_are_built_at_decoration(self) -> None:
         def f(counts: dict[str, int]) -> str:

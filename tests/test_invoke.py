@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import copy
 import dataclasses
 import datetime
 import threading
@@ -34,7 +35,7 @@ from tooluse import (
 )
 from tooluse.tools._invocation import _fields_validator  # pyright: ignore[reportPrivateUsage]
 
-from .conftest import tool_context
+from .conftest import model_text, tool_context
 from .types_for_tests import Color, User
 
 SECRET = "s3cr3t-value"
@@ -300,7 +301,8 @@ class TestOutput:
         async def info() -> User:
             return User(name="bo", age=3)
 
-        assert await call(info, "") == '{"name":"bo","age":3}'
+        assert await call(info, "") == User(name="bo", age=3)  # a direct call: the value
+        assert await model_text(info, "") == '{"name":"bo","age":3}'  # a run: its JSON
 
 
 class TestSyncTools:
@@ -383,6 +385,39 @@ class TestSyncTools:
         tool = function_tool(name_override="greet")(Greeter())
         assert await call(tool, '{"name": "x"}') == "hi x"
 
+    async def test_callable_object_runs_the_call_method_its_schema_was_read_from(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        class Greeter:
+            async def __call__(self, name: str) -> str:
+                return f"hi {name}"
+
+        greeter = Greeter()
+        tool = function_tool(name_override="greet")(greeter)
+
+        async def other(self: Greeter, count: int) -> str:
+            return f"{count} others"
+
+        monkeypatch.setattr(Greeter, "__call__", other)  # a signature the schema never saw
+        assert await call(tool, '{"name": "x"}') == "hi x"
+        assert tool.__wrapped__ is greeter
+
+    async def test_a_copied_tool_calls_the_same_callable_object(self) -> None:
+        class Counter:
+            def __init__(self) -> None:
+                self.seen: list[int] = []
+
+            async def __call__(self, value: int) -> int:
+                self.seen.append(value)
+                return value
+
+        counter = Counter()
+        tool = function_tool(counter)
+        copies = [copy.copy(tool), copy.deepcopy(tool), dataclasses.replace(tool, name="other")]
+        assert [await call(each, f'{{"value": {n}}}') for n, each in enumerate(copies)] == [0, 1, 2]
+        assert counter.seen == [0, 1, 2]
+        assert all(each.__wrapped__ is counter for each in copies)
+
 
 class TestCallPaths:
     """The shortcuts of the common call: the same arguments and text as the general path."""
@@ -411,7 +446,8 @@ class TestCallPaths:
             return value
 
         tool = function_tool(name_override="give")(give_async if is_async else give_sync)
-        assert await call(tool, "") == tool_output_text(value)
+        assert await model_text(tool, "") == tool_output_text(value)
+        assert await call(tool, "") == value  # a direct call returns the value itself
 
     @pytest.mark.parametrize("is_async", [True, False])
     async def test_context_by_keyword_next_to_arguments(self, is_async: bool) -> None:

@@ -166,6 +166,27 @@ def test_single_all_of_is_unwrapped() -> None:
     )
 
 
+def test_a_typed_single_all_of_ref_is_the_definition_it_refers_to() -> None:
+    # Wrapping a definition as `{"type": "object", "allOf": [{"$ref": ...}]}`, nested too,
+    # adds nothing: the result is the definition, not a key-less (free-form) object.
+    schema = {
+        "type": "object",
+        "allOf": [{"$ref": "#/$defs/Outer"}],
+        "$defs": {
+            "Inner": {"type": "object", "properties": {"x": {"type": "integer"}}},
+            "Outer": {"type": "object", "allOf": [{"$ref": "#/$defs/Inner"}]},
+        },
+    }
+    assert strict(schema) == snapshot(
+        {
+            "type": "object",
+            "properties": {"x": {"type": "integer"}},
+            "additionalProperties": False,
+            "required": ["x"],
+        }
+    )
+
+
 def test_recursive_definitions_survive() -> None:
     result = strict(Node.model_json_schema())
     assert result == snapshot(

@@ -29,7 +29,7 @@ from tooluse.testing import FunctionModel, ModelReply, TestModel, ToolCall
 from tooluse.tools._outputs import part_text, parts_text, rich_parts
 from tooluse.tracing._tracer import _output_text  # pyright: ignore[reportPrivateUsage]
 
-from .conftest import tool_context
+from .conftest import model_text, tool_context
 from .openai_server import Call, ScriptedServer, Turn
 
 PNG = "data:image/png;base64,iVBORw0KGgo="
@@ -148,9 +148,11 @@ async def test_a_hand_built_tool_and_a_result_can_return_rich_outputs() -> None:
     assert json.loads(result.final_output) == {"snap": "[image: image/png, 9 bytes]"}
 
 
-async def test_calling_the_invoker_directly_gives_the_text_form() -> None:
-    text = await chart.on_invoke_tool(tool_context("chart", '{"city": "Oslo"}'), '{"city": "Oslo"}')
-    assert text == TEXT
+async def test_a_direct_call_gives_the_outputs_and_a_run_their_text_form() -> None:
+    arguments = '{"city": "Oslo"}'
+    outputs = await chart.on_invoke_tool(tool_context("chart", arguments), arguments)
+    assert outputs == chart.__wrapped__("Oslo")  # as openai-agents' direct call gives them
+    assert await model_text(chart, arguments) == TEXT
 
 
 def test_which_returns_are_rich() -> None:

@@ -36,7 +36,7 @@ async def test_a_warmed_tool_builds_nothing_at_its_first_call(
 
     monkeypatch.setattr(_invocation, "_fields_validator", built_late)
     monkeypatch.setattr(_function_schema, "plain_fields_validator", built_late)
-    assert await call(tool, '{"a": 2, "b": 3}') == "5"
+    assert await call(tool, '{"a": 2, "b": 3}') == 5
     assert await call(tool, '{"a": 2, "b": "x"}') == expected
     assert "invalid arguments" in str(expected)
 
@@ -60,10 +60,10 @@ async def test_an_unwarmed_tool_builds_at_its_first_call(monkeypatch: pytest.Mon
     monkeypatch.setattr(_function_schema, "plain_fields_validator", counted_written)
     tool = make_add()
     assert built == []
-    assert await call(tool, '{"a": 1, "b": 1}') == "2"
+    assert await call(tool, '{"a": 1, "b": 1}') == 2
     assert len(built) == 1
     tool.warm()  # already built: nothing again
-    assert await call(tool, '{"a": 1, "b": 2}') == "3"
+    assert await call(tool, '{"a": 1, "b": 2}') == 3
     assert len(built) == 1
 
 

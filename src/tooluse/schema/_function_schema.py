@@ -237,13 +237,22 @@ class FuncSchema:
         return args, kwargs
 
     def _check_spread(self, name: str, values: Mapping[str, object]) -> None:
-        """Refuse `**kwargs` keys that name the function's own parameters (no call has both)."""
-        clash = sorted(set(values) & {slot.name for slot in self._slots if slot.how != "**"})
+        """Refuse `**kwargs` keys that name the function's own parameters (no call has both).
+
+        Only parameters a keyword can reach clash: a positional-only parameter's name, or
+        `*args`'s, is an ordinary key of `**kwargs` (`def f(a, /, **kw)` takes `f(1, a=2)`).
+        """
+        clash = sorted(set(values) & self._keyword_names())
         if clash:
             problems = [
                 f"{name}.{key}: '{key}' is a parameter of its own; pass it there" for key in clash
             ]
             raise ToolArgumentsError(self.name, problems)
+
+    def _keyword_names(self) -> set[str]:
+        """The names of the parameters a call can pass by keyword."""
+        kinds = (_P.POSITIONAL_OR_KEYWORD, _P.KEYWORD_ONLY)
+        return {p.name for p in self.signature.parameters.values() if p.kind in kinds}
 
 
 def function_schema(
@@ -777,7 +786,11 @@ def _signature(func: Callable[..., object], where: str) -> inspect.Signature:
 
 def _type_hints(func: Callable[..., object], where: str) -> dict[str, object]:
     target = unwrapped(func)
-    if not (inspect.isfunction(target) or inspect.ismethod(target)):
+    scope: dict[str, object] = {}
+    if inspect.ismethod(target):
+        scope = _class_scope(type(target.__self__), target.__name__)
+    elif not inspect.isfunction(target):
+        scope = _class_scope(type(target), "__call__")
         target = type(target).__call__
     try:
         return _quick_type_hints(target)
@@ -790,7 +803,7 @@ def _type_hints(func: Callable[..., object], where: str) -> dict[str, object]:
     # String annotations (PEP 563) naming a class local to the function that defines
     # the tool: the decorating frame's locals can resolve them, as pydantic does.
     try:
-        return get_type_hints(target, localns=_caller_locals(), include_extras=True)
+        return get_type_hints(target, localns={**_caller_locals(), **scope}, include_extras=True)
     except NameError as error:
         raise UserError(
             f"Cannot make a tool from function {where}: an annotation cannot be resolved "
@@ -825,6 +838,18 @@ def _has_forward_ref(annotation: object) -> bool:
     if isinstance(annotation, str | ForwardRef):
         return True
     return any(_has_forward_ref(arg) for arg in getattr(annotation, "__args__", ()))
+
+
+def _class_scope(cls: type, method: str) -> dict[str, object]:
+    """The names of the class body that defines `method`, where its annotations were written.
+
+    Without `from __future__ import annotations`, Python evaluates a method's annotations
+    in that body, so a class nested in it (`Handler.Payload`) resolves: strings do too.
+    """
+    for owner in cls.__mro__:
+        if method in vars(owner):
+            return dict(vars(owner))
+    return {}
 
 
 def _caller_locals(depth: int = 12) -> dict[str, object]:

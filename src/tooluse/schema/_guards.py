@@ -5,8 +5,9 @@ The strict transform (`_strict`) walks a schema recursively and inlines each
 fail or explode, so these guards run around it:
 
 - before: a schema nested past `MAX_JSON_DEPTH` levels is refused without
-  recursion; draft-07 `definitions` become `$defs`; a root that says nothing of
-  its type is an object;
+  recursion; draft-07 `definitions` become `$defs`, and what a `$ref` points at
+  outside the keywords strict mode keeps (OpenAPI's `#/components/schemas/X`)
+  is copied under `$defs`; a root that says nothing of its type is an object;
 - after: inlining that grew the schema past strict mode's size limits is
   refused, counting shared parts once; a `$ref` that resolves to nothing is
   refused, with its place.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import cast
 from urllib.parse import unquote
 
 from ._strict_rules import MAX_NESTING, MAX_PROPERTIES, JsonSchema, JsonValue, subschemas
@@ -29,6 +31,7 @@ __all__ = [
     "defs_renamed",
     "inlined_too_large",
     "nesting_beyond",
+    "refs_hoisted",
     "resolve",
     "with_object_root",
 ]
@@ -67,7 +70,8 @@ def def_name(ref: str) -> str:
     Returns:
         The definition's name.
     """
-    return _unescaped(ref.rsplit("/", 1)[-1])
+    tokens = _tokens(ref)
+    return tokens[-1] if tokens else ref.rsplit("/", 1)[-1]
 
 
 def nesting_beyond(schema: JsonSchema, limit: int) -> StrictProblem | None:
@@ -109,6 +113,70 @@ def defs_renamed(schema: JsonSchema) -> JsonSchema:
         return schema
     out = _renamed_node(schema)
     out["$defs"] = {**out.pop("definitions"), **out.get("$defs", {})}
+    return out
+
+
+_KEPT_PLACES = frozenset(
+    {"$defs", "properties", "items", "additionalProperties", "propertyNames", "anyOf"}
+    | {"oneOf", "allOf", "prefixItems"}
+)
+"""The keywords under which strict mode keeps a subschema, so a `$ref` there still holds."""
+_APPLICATORS = frozenset(
+    {"not", "if", "then", "else", "dependentSchemas", "patternProperties", "contains"}
+    | {"unevaluatedProperties", "unevaluatedItems"}
+)
+"""The other keywords holding subschemas: what they say is the schema's meaning, kept."""
+
+
+def refs_hoisted(schema: JsonSchema) -> JsonSchema:
+    """`schema` with what its `$ref`s point at outside `_KEPT_PLACES` copied under `$defs`.
+
+    Strict mode drops keywords outside its subset (`components`, `definitions2`), and a
+    `$ref` into one would point at nothing; the copy under `$defs` keeps its meaning.
+
+    Args:
+        schema: The schema (its `definitions` already `$defs`); not modified.
+
+    Returns:
+        The schema, or a copy with those definitions under `$defs` and the refs to them
+        rewritten.
+    """
+    names: dict[str, str] = {}
+    taken = set(schema.get("$defs", {}))
+    for _, ref in _refs(schema, ()):
+        tokens = _tokens(ref)
+        if ref in names or not tokens or tokens[0] in _KEPT_PLACES:
+            continue
+        if not isinstance(resolve(schema, ref), dict):
+            continue  # pointing at nothing stays a problem `dangling_refs` reports
+        name, suffix = tokens[-1], 1
+        while name in taken:
+            name, suffix = f"{tokens[-1]}_{suffix}", suffix + 1
+        names[ref] = name
+        taken.add(name)
+    if not names:
+        return schema
+    out = cast(JsonSchema, _pointing(schema, names))
+    defs: JsonSchema = dict(out.get("$defs", {}))
+    for ref, name in names.items():
+        defs[name] = resolve(out, ref)  # the copy: its own refs already rewritten
+    # A container of definitions (`components`) validates nothing: once its definitions
+    # are under $defs it would only reach the description, as an unknown keyword does.
+    containers = {(_tokens(ref) or [""])[0] for ref in names} - _APPLICATORS
+    return {**{k: v for k, v in out.items() if k not in containers}, "$defs": defs}
+
+
+def _pointing(value: JsonValue, names: dict[str, str]) -> JsonValue:
+    """A copy of `value` whose `$ref`s in `names` point at their `$defs` entries."""
+    if isinstance(value, list):
+        return [_pointing(item, names) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: _pointing(child, names) for key, child in value.items()}
+    ref = value.get("$ref")
+    if isinstance(ref, str) and ref in names:
+        escaped = names[ref].replace("%", "%25").replace("~", "~0").replace("/", "~1")
+        out["$ref"] = f"#/$defs/{escaped}"
     return out
 
 
@@ -216,11 +284,11 @@ def resolve(root: JsonSchema, ref: str) -> JsonValue:
     Returns:
         The node, or None when the reference leads nowhere.
     """
-    if not ref.startswith("#"):
+    tokens = _tokens(ref)
+    if tokens is None:
         return None
     node: JsonValue = root
-    for token in [part for part in ref[1:].split("/") if part]:
-        key = _unescaped(token)
+    for key in tokens:
         if isinstance(node, dict) and key in node:
             node = node[key]
         elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
@@ -230,6 +298,18 @@ def resolve(root: JsonSchema, ref: str) -> JsonValue:
     return node
 
 
-def _unescaped(token: str) -> str:
-    """A JSON pointer token as the key it names: %-escapes, then `~1` and `~0`."""
-    return unquote(token).replace("~1", "/").replace("~0", "~")
+def _tokens(ref: str) -> list[str] | None:
+    """The keys a local `$ref` names, or None for one that is not a local pointer.
+
+    A URI fragment is %-decoded before it is read as a JSON pointer (RFC 6901, section
+    6), so `#/%24defs%2FPoint` is `#/$defs/Point`; then `~1` and `~0` are read in each
+    token. Escapes that are not UTF-8 name nothing (a replacement character would).
+    """
+    if not ref.startswith("#"):
+        return None
+    try:
+        pointer = unquote(ref[1:], errors="strict")
+    except UnicodeDecodeError:
+        return None
+    tokens = [part for part in pointer.split("/") if part]
+    return [token.replace("~1", "/").replace("~0", "~") for token in tokens]

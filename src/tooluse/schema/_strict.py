@@ -37,6 +37,7 @@ from ._guards import (
     defs_renamed,
     inlined_too_large,
     nesting_beyond,
+    refs_hoisted,
     with_object_root,
 )
 from ._strict_rules import (
@@ -156,7 +157,7 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
     too_deep = nesting_beyond(schema, MAX_JSON_DEPTH)
     if too_deep:
         return StrictSchema(schema, [too_deep])
-    schema = with_object_root(defs_renamed(schema))
+    schema = with_object_root(refs_hoisted(defs_renamed(schema)))
     walker = _Strictifier(schema.get("$defs", {}), allow_adapters=adapters)
     strict = walker.schema(schema, ())
     too_large = inlined_too_large(strict)
@@ -170,6 +171,22 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
     live = {id(node) for node in all_subschemas(strict)}
     kept = {key: adapter for key, (_, adapter) in walker.adapters.items() if key in live}
     return StrictSchema(strict, problems, kept)
+
+
+def _single_all_of_ref(node: JsonSchema) -> JsonSchema:
+    """`{"allOf": [{"$ref": R}], "type": ...}` as `{"$ref": R, "type": ...}`, to be inlined.
+
+    Merged only after its entry was rewritten (to the bare `$ref`), the `$ref` would
+    stand beside `"type": "object"` as if the object had no keys.
+    """
+    all_of: JsonValue = node.get("allOf")
+    if "$ref" in node or not isinstance(all_of, list) or len(all_of) != 1:
+        return node
+    only = all_of[0]
+    rest = {k: v for k, v in node.items() if k != "allOf"}
+    if not (isinstance(only, dict) and set(only) == {"$ref"}) or set(rest) <= _ANNOTATIONS:
+        return node  # a described `$ref` stays one: strict mode takes it as it is
+    return {**rest, "$ref": only["$ref"]}
 
 
 def strict_or_error(
@@ -364,6 +381,9 @@ class _Strictifier:
         return None
 
     def _rewritten(self, node: JsonSchema, path: Path) -> JsonSchema:
+        as_ref = _single_all_of_ref(node)
+        if as_ref is not node:  # inlined as a `$ref` with siblings, or kept as a bare one
+            return self._rewrite(as_ref, path)
         out = self._copy_children(node, path)
         if node.get("default") is not None:
             out["description"] = note_default(out.get("description"), node["default"])

@@ -2,9 +2,9 @@
 
 A decorated tool's `Invoker` and a remote stand-in's `RemoteInvoker` report the
 whole outcome of a call (text, rich parts, failure) and keep to the timeout
-themselves; a hand-built `on_invoke_tool` returns text, and is held to the timeout
-here. What a timeout means for a tool (a message for the model, or the run stops)
-is decided in `timed_out`.
+themselves; a hand-built `on_invoke_tool` returns text or a value written as JSON,
+and is held to the timeout here. What a timeout means for a tool (a message for the
+model, or the run stops) is decided in `timed_out`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """`FunctionTool` and the `@function_tool` decorator.
 
 A `FunctionTool` is what the model sees (name, description, schema) plus one
-callable, `on_invoke_tool(ctx, arguments_json) -> str`. The decorator checks
+callable, `on_invoke_tool(ctx, arguments_json)`. The decorator checks
 the signature and docstring at once (`deferred_function_schema`) and makes an
 `Invoker` (`_invocation.py`) that validates the raw JSON in one pass, calls the
 function and turns its result, or its failure, into text for the model. The
@@ -52,6 +52,28 @@ MCPAnnotations: TypeAlias = dict[str, "bool | str"]
 _MCP_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 
+class _WrappedFunction:
+    """`FunctionTool.__wrapped__`: a tool's function, and nothing on the class itself.
+
+    A property would be found on the class too, where `inspect.signature(FunctionTool)`
+    and `inspect.unwrap` would follow it and fail: this descriptor is absent there.
+    """
+
+    def __get__(self, tool: FunctionTool | None, owner: type[Any] | None = None) -> Any:
+        if tool is None:
+            raise AttributeError("__wrapped__ belongs to a decorated tool, not to its class")
+        invoker = tool.on_invoke_tool
+        if isinstance(invoker, Invoker):
+            return invoker.func
+        raise AttributeError(f"FunctionTool '{tool.name}' was built by hand: it wraps no function")
+
+    def __set__(self, tool: FunctionTool, value: object) -> None:
+        raise AttributeError(
+            f"FunctionTool '{tool.name}': __wrapped__ is read from the tool's invoker; "
+            "make a new tool with function_tool(...) to wrap another function"
+        )
+
+
 @dataclass
 class FunctionTool:
     """A tool backed by a Python function: what the model sees, and how to call it.
@@ -69,8 +91,8 @@ class FunctionTool:
     """The JSON schema of the arguments."""
     on_invoke_tool: Callable[[ToolContext[Any], str], Awaitable[Any]]
     """Runs the tool with the raw JSON arguments; returns the output for the model: text,
-    a `ToolOutputImage` (or other `ToolOutput`, or a list of them), or a value written
-    as JSON. A decorated function's returns its text form."""
+    a `ToolOutputImage` (or other `ToolOutput`, or a list of them), or a value the run
+    writes as JSON. A decorated function's returns what the function returned."""
     strict_json_schema: bool = True
     """Whether the model's arguments are constrained to the schema (OpenAI strict mode)."""
     is_enabled: bool | EnabledPredicate = True
@@ -138,6 +160,13 @@ class FunctionTool:
                 f"FunctionTool '{self.name}': timeout_behavior={self.timeout_behavior!r} must be "
                 "'error_as_result' (tell the model) or 'raise_exception' (stop the run)"
             )
+        if self.timeout_error_function is not None and not callable(self.timeout_error_function):
+            raise UserError(
+                f"FunctionTool '{self.name}': timeout_error_function="
+                f"{self.timeout_error_function!r} must be callable: a function of the run "
+                "context and the ToolTimeoutError that returns the model's text, or None for "
+                "tooluse's message"
+            )
         check_tool_guardrails(
             f"FunctionTool '{self.name}'", self.tool_input_guardrails, self.tool_output_guardrails
         )
@@ -155,17 +184,12 @@ class FunctionTool:
         """Likely mistakes in the tool's definition (`tooluse check` reports them)."""
         return self._findings
 
-    @property
-    def __wrapped__(self) -> Callable[..., Any]:
-        """The function `@function_tool` made this tool from, to call directly (in a test).
+    __wrapped__ = _WrappedFunction()
+    """The function `@function_tool` made this tool from, to call directly (in a test).
 
-        A direct call skips what a run does: validation, context injection, timeouts and
-        failure handling. A hand-built tool wraps no function: AttributeError.
-        """
-        invoker = self.on_invoke_tool
-        if isinstance(invoker, Invoker):
-            return invoker.func
-        raise AttributeError(f"FunctionTool '{self.name}' was built by hand: it wraps no function")
+    A direct call skips what a run does: validation, context injection, timeouts and
+    failure handling. A hand-built tool wraps no function: AttributeError.
+    """
 
     def warm(self) -> FunctionTool:
         """Build now what the tool's first call would build, so that the call does not wait.

@@ -1,12 +1,12 @@
 """Invoking a decorated function tool, and what a call comes to: a `ToolOutcome`.
 
-`Invoker` is the `on_invoke_tool` of every `@function_tool`: it validates the
-raw JSON in one pass, calls the function (awaited, or in a worker thread when
-sync), renders the return value as text, and turns failures into text for the
-model. Called as `on_invoke_tool(ctx, arguments)` it returns that text, as
-openai-agents' tools do; the runner calls `invoke` instead, which also says
-whether the call failed, hands back a Swarm-style handoff or context update,
-and applies the run's timeout and failure settings. No result travels back
+`Invoker` is the `on_invoke_tool` of every `@function_tool`: it validates the raw
+JSON in one pass, calls the function (awaited, or in a worker thread when sync) and
+turns failures into text for the model. Called as `on_invoke_tool(ctx, arguments)`
+it returns what the function returned (or the failure's text), as openai-agents'
+tools do; the runner calls `invoke` instead, which renders that value as text for
+the model, says whether the call failed, hands back a Swarm-style handoff or context
+update, and applies the run's timeout and failure settings. No result travels back
 through the `ToolContext` (only its public `error` is set, for error functions).
 """
 
@@ -126,13 +126,14 @@ class Invoker:
 
     __slots__ = (
         "_by_keyword", "_context_keyword", "_direct", "_fields", "_func", "_is_async",
-        "_on_failure", "_schema",
+        "_on_failure", "_schema", "_wrapped",
     )  # fmt: skip
 
     def __init__(
         self, func: Callable[..., Any], schema: FuncSchema, on_failure: ToolErrorFunction | None
     ) -> None:
-        self._func = func
+        self._wrapped = func
+        self._func = _call_method(func)
         self._schema = schema
         self._on_failure = on_failure
         self._is_async = _is_async_callable(func)
@@ -146,29 +147,40 @@ class Invoker:
         self._fields: tuple[object, SchemaValidator | None] = (None, None)
         """The model's validator last seen, and the fields-only validator made from it."""
 
+    def __copy__(self) -> Invoker:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Invoker:
+        # A copied tool calls the same function: a callable object's state is the
+        # developer's (a counter, a connection), not the tool's, as deepcopy keeps a
+        # plain function as it is. Nothing else here changes after it is made.
+        return self
+
     @property
     def func(self) -> Callable[..., Any]:
-        """The function this invoker calls."""
-        return self._func
+        """The function (or callable object) this invoker was made for."""
+        return self._wrapped
 
     @property
     def schema(self) -> FuncSchema:
         """What the function's arguments are, and how it is called."""
         return self._schema
 
-    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
+    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> Any:
+        """Validate the arguments and call the function, as a direct call (a test) makes it.
+
+        Args:
+            ctx: The call's context (`ToolContext.for_testing` builds one).
+            arguments: The raw JSON arguments.
+
+        Returns:
+            What the function returned, as openai-agents' tools return it (a run writes
+            it as JSON for the model); on failure, the text the model would be told.
+        """
         try:
             if self._direct:  # `_start`'s call, made in place
-                result = await self._func(**self._keyword_arguments(arguments))
-            else:
-                result = await self._start(ctx, arguments, NO_SETTINGS)
-            if type(result) is str:
-                return result
-            if type(result) is int:
-                return _int_text(result)
-            if type(result) in _SCALAR_RETURNS:  # as `_outcome` renders them, without the tuple
-                return to_json(result).decode()
-            return _outcome(ctx, result).output
+                return await self._func(**self._keyword_arguments(arguments))
+            return await self._start(ctx, arguments, NO_SETTINGS)
         except Exception as error:
             return (await self._failed(ctx, error, NO_SETTINGS)).output
 
@@ -420,14 +432,6 @@ def _fields_validator(model: type[BaseModel]) -> SchemaValidator | None:
         return None
 
 
-def _int_text(value: int) -> str:
-    """An int as JSON: what `to_json` writes, in half the time."""
-    try:
-        return str(value)
-    except ValueError:  # more digits than sys.get_int_max_str_digits() allows str()
-        return to_json(value).decode()
-
-
 def _outcome(ctx: ToolContext[Any], result: object) -> ToolOutcome:
     """What the model sees of a return value, and a handoff or context update it carries."""
     if type(result) is str:
@@ -478,6 +482,18 @@ def _log_failure(tool: str, error: Exception, *, log_message: bool) -> None:
             tool,
             type(error).__name__,
         )
+
+
+def _call_method(func: Callable[..., Any]) -> Callable[..., Any]:
+    """What calling `func` runs: a callable object's `__call__`, bound when the tool is made.
+
+    The schema was read from that method's signature then; a `__call__` replaced on the
+    class later must not receive arguments validated against another signature.
+    """
+    if inspect.isroutine(func) or isinstance(func, functools.partial | type):
+        return func  # pyright: ignore[reportUnknownVariableType] - the partial's own types
+    method = getattr(func, "__call__", None)  # noqa: B004 - the object's own method
+    return method if inspect.ismethod(method) else func
 
 
 def _is_async_callable(func: object) -> bool:

@@ -221,6 +221,17 @@ def test_a_trimmed_conversation_keeps_its_state(form: str, key: Any) -> None:
     assert converted(memo, key, object).state is state  # rewound, not made anew
 
 
+def test_a_gemini_conversation_cut_after_a_thought_signature_sends_it_on_the_next_call() -> None:
+    thought = signature_item(b"sig")
+    items: list[Any] = [user_message("go"), thought, function_call("c1", "f", "{}")]
+    memo: dict[Any, Any] = {}
+    _gemini([*items, function_call_output("c1", "out")], memo)
+    again = [*items[:2], function_call("c2", "g", "{}"), function_call_output("c2", "out")]
+    contents = _gemini(again, memo)[1]
+    assert contents == _gemini(again, None)[1]
+    assert contents[1]["parts"][0]["thought_signature"] == b"sig"
+
+
 def test_first_difference_finds_where_two_conversations_part() -> None:
     same: list[Any] = [user_message(str(n)) for n in range(9)]
     assert first_difference(same, list(same)) == 9

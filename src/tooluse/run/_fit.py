@@ -89,10 +89,9 @@ def fits_as_it_is(policy: ContextPolicy, record: RunRecord, request: ModelReques
 
     The history only grew since the last request, and the tokens last estimated plus
     a bound of the items added since (`items_bound`, from their lengths alone) are
-    within the budget (while the tokens are under half of it); failing that, the tokens
-    last estimated plus an estimate of those items are. Then the request's input
-    becomes the view (the last one, extended), and the bound or the estimate is moved
-    on.
+    within the budget; failing that, the tokens last estimated plus an estimate of
+    those items are. Then the request's input becomes the view (the last one,
+    extended), and the bound or the estimate is moved on.
 
     Args:
         policy: The run's policy.
@@ -114,13 +113,11 @@ def fits_as_it_is(policy: ContextPolicy, record: RunRecord, request: ModelReques
             return False
         views = record.context_views = ViewCache()
     budget = policy.max_input_tokens
-    bound = budget + 1  # no bound: estimate
-    if 2 * measured <= budget:  # far under it: a bound will do (near it, it would not)
-        bounded = views.bounded(since, end)
-        if bounded is None:  # the items added are never trimmed: the history's are the view's
-            bound = items_bound(history[since:])
-        else:
-            bound = views.bound + items_bound(history[bounded:])
+    bounded = views.bounded(since, end)
+    if bounded is None:  # the items added are never trimmed: the history's are the view's
+        bound = items_bound(history[since:])
+    else:
+        bound = views.bound + items_bound(history[bounded:])
     if measured + bound <= budget:
         views.bound_from, views.bound_to, views.bound = since, end, bound
     else:

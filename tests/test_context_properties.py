@@ -17,7 +17,6 @@ from tooluse import Agent, ContextPolicy, RunConfig, Runner, function_tool, hand
 from tooluse.core._context_record import SUMMARY_HEADER
 from tooluse.core._items import Item
 from tooluse.exceptions import ContextWindowExceeded
-from tooluse.run._token_estimate import items_bound, items_tokens, json_bound, json_length
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
 
 SIZES = st.sampled_from([10, 300, 1_500, 4_000])
@@ -159,20 +158,3 @@ async def test_every_request_keeps_calls_and_outputs_together(
         event(what)
     assert script.problems == []
     assert script.requests >= 1
-
-
-_TEXT = st.text(alphabet=st.sampled_from(list('ab "\\\n\t\r\x01\x7fé中😀')), max_size=600)
-_LONG_ASCII = st.text(alphabet=st.sampled_from(list('ab "\\\n\t\r\x01\x08')), min_size=250)
-_JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | _TEXT | _LONG_ASCII,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4),
-    max_leaves=12,
-)
-
-
-@settings(max_examples=400, deadline=None)
-@given(value=_JSON)
-def test_the_bound_is_never_under_the_estimate(value: Any) -> None:
-    assert json_bound(value) >= json_length(value)
-    if isinstance(value, dict):
-        assert items_bound([value]) >= items_tokens([value])  # pyright: ignore[reportUnknownArgumentType]

@@ -97,56 +97,15 @@ def recent_start(history: list[Item], keep: int) -> int:
 
 
 class ViewCache:
-    """What the context step keeps between a run's requests, in memory.
+    """The last view a run sent, to extend with the items added since rather than rebuild."""
 
-    The last view sent, to extend with the items added since rather than rebuild;
-    and a bound of the tokens of the items added since the record's last estimate
-    (`ContextRecord.measured_items`), which the step extends while the request is far
-    under the budget, instead of estimating.
-    """
-
-    __slots__ = (
-        "bound",
-        "bound_from",
-        "bound_to",
-        "context",
-        "length",
-        "reported",
-        "version",
-        "view",
-    )
+    __slots__ = ("context", "length", "version", "view")
 
     def __init__(self) -> None:
         self.context: ContextRecord | None = None
         self.version = (0, 0)
         self.length = 0
         self.view: list[Item] = []
-        self.bound_from = -1
-        """The `measured_items` the bound is counted from (-1: no bound)."""
-        self.bound_to = 0
-        """Where the items the bound counts end."""
-        self.bound = 0
-        """At least the estimated tokens of `history[bound_from:bound_to]`."""
-        self.reported: tuple[int, int] | None = None
-        """A provider's count of a request sent on a bound, and how many items it held."""
-
-    def bounded(self, since: int, end: int) -> int | None:
-        """Where the bound ends, if it counts on from `since` and lies within `end` items.
-
-        Args:
-            since: The record's `measured_items`.
-            end: The history's length.
-
-        Returns:
-            `bound_to`, or None when the bound is not one of these items.
-        """
-        if self.bound_from == since and self.bound_to <= end:
-            return self.bound_to
-        return None
-
-    def settle(self) -> None:
-        """Forget the bound and the count reported on it: the record holds an estimate."""
-        self.bound_from, self.bound, self.reported = -1, 0, None
 
     def get(self, history: list[Item], context: ContextRecord | None) -> list[Item]:
         """The view of `history`: the last one extended, when nothing else has changed.

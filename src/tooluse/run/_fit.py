@@ -10,9 +10,7 @@ trim older tool outputs (oldest first, until within) ──► compact the oldes
 
 The estimate is the input tokens the provider reported for the previous request,
 plus an estimate for the items added since (`_token_estimate`); after the policy
-changes the history, it is the estimate of the whole request. Far under the budget,
-a bound of the items added (read from their lengths) stands for their estimate, and
-they are estimated only once the bound comes near the budget. What the step
+changes the history, it is the estimate of the whole request. What the step
 changes is written to the state's `ContextRecord` (and, for a session run, as
 marks the session stores with the next turn), never to the items themselves.
 """
@@ -30,13 +28,7 @@ from ._context import ContextPolicy
 from ._context_view import ViewCache, context_view, handoff_positions, is_output, recent_start
 from ._record import RunRecord
 from ._scope import AgentSetup, RunSetup
-from ._token_estimate import (
-    CHARS_PER_TOKEN,
-    item_tokens,
-    items_bound,
-    items_tokens,
-    overhead_tokens,
-)
+from ._token_estimate import CHARS_PER_TOKEN, item_tokens, items_tokens, overhead_tokens
 
 __all__ = ["HEADROOM", "fit_context", "fits_as_it_is", "measured"]
 
@@ -70,7 +62,7 @@ async def fit_context(
         views = record.context_views = ViewCache()
     context = state.context
     view = views.get(history, context)
-    tokens = await _tokens(policy, model, request, history, view, context, views)
+    tokens = await _tokens(policy, model, request, history, view, context)
     if tokens > policy.max_input_tokens:
         if context is None:
             context = state.context = ContextRecord()
@@ -78,7 +70,6 @@ async def fit_context(
     if context is None:
         context = state.context = ContextRecord()
     context.measured_tokens, context.measured_items = tokens, len(history)
-    views.settle()
     views.keep(history, context, view)
     request.input = view  # the request is this call's own, made just before
     return request
@@ -87,11 +78,9 @@ async def fit_context(
 def fits_as_it_is(policy: ContextPolicy, record: RunRecord, request: ModelRequest) -> bool:
     """The common case, in one call and no coroutine: the request fits with what was sent.
 
-    The history only grew since the last request, and the tokens last estimated plus
-    a bound of the items added since (`items_bound`, from their lengths alone) are
-    within the budget; failing that, the tokens last estimated plus an estimate of
-    those items are. Then the request's input becomes the view (the last one,
-    extended), and the bound or the estimate is moved on.
+    The history only grew since the last request, and the tokens then measured plus an
+    estimate of the items added since are within the budget. Then the request's input
+    becomes the view (the last one, extended) and the measure is moved on.
 
     Args:
         policy: The run's policy.
@@ -104,31 +93,19 @@ def fits_as_it_is(policy: ContextPolicy, record: RunRecord, request: ModelReques
     context, history = record.state.context, request.input
     if context is None or policy.count_with_model:
         return False
-    measured, since, end = context.measured_tokens, context.measured_items, len(history)
-    if measured is None or since > end:
+    measured, since = context.measured_tokens, context.measured_items
+    if measured is None or since > len(history):
         return False
-    views = record.context_views
-    if views is None:
-        if context.summarised or context.trimmed:  # a resumed run: its first view is made in full
-            return False
-        views = record.context_views = ViewCache()
-    budget = policy.max_input_tokens
-    bounded = views.bounded(since, end)
-    if bounded is None:  # the items added are never trimmed: the history's are the view's
-        bound = items_bound(history[since:])
-    else:
-        bound = views.bound + items_bound(history[bounded:])
-    if measured + bound <= budget:
-        views.bound_from, views.bound_to, views.bound = since, end, bound
-    else:
-        tokens = _estimate(context, views, history)
-        if tokens > budget:
-            return False
-        context.measured_tokens, context.measured_items = tokens, end
-        views.settle()
+    tokens = measured + items_tokens(history[since:])  # the items added are never trimmed
+    if tokens > policy.max_input_tokens:
+        return False
     if context.summarised or context.trimmed:
+        views = record.context_views
+        if views is None:  # a resumed run: its first view is made in full
+            return False
         request.input = views.get(history, context)
         views.keep(history, context, request.input)
+    context.measured_tokens, context.measured_items = tokens, len(history)
     return True
 
 
@@ -136,40 +113,15 @@ def measured(record: RunRecord, input_tokens: int) -> None:
     """The provider's count of the request just answered, where it is above the estimate.
 
     The larger of the two counts: a provider may leave cached tokens out of its count,
-    and a scripted model may report none. A request sent on a bound of its tokens
-    keeps the count for when the items are estimated (`_estimate`).
+    and a scripted model may report none.
 
     Args:
         record: The run's record.
         input_tokens: The input tokens the response reported (0: it did not say).
     """
-    context, views = record.state.context, record.context_views
-    if context is None or input_tokens <= 0:
-        return
-    measured = context.measured_tokens or 0
-    if views is not None and views.bounded(context.measured_items, views.bound_to) is not None:
-        if input_tokens > measured + views.bound:  # above the bound: the provider knows best
-            context.measured_tokens, context.measured_items = input_tokens, views.bound_to
-            views.settle()
-        else:
-            views.reported = (input_tokens, views.bound_to)
-    elif input_tokens > measured:
+    context = record.state.context
+    if context is not None and input_tokens > (context.measured_tokens or 0):
         context.measured_tokens = input_tokens
-
-
-def _estimate(context: ContextRecord, views: ViewCache | None, history: list[Item]) -> int:
-    """The tokens last estimated, the provider's count since if larger, and the items since."""
-    tokens, since = context.measured_tokens or 0, context.measured_items
-    reported = views.reported if views is not None else None
-    if (
-        reported is not None
-        and views is not None
-        and views.bounded(since, len(history)) is not None
-        and since <= reported[1] <= len(history)
-    ):
-        count, at = reported
-        tokens, since = max(tokens + items_tokens(history[since:at]), count), at
-    return tokens + items_tokens(history[since:])
 
 
 async def _tokens(
@@ -179,14 +131,15 @@ async def _tokens(
     history: list[Item],
     view: list[Item],
     context: ContextRecord | None,
-    views: ViewCache,
 ) -> int:
     """The request's input tokens: counted by the model if asked, else estimated."""
     if policy.count_with_model or context is None or context.measured_tokens is None:
         return await _counted(policy, model, request, view)
-    if context.measured_items > len(history):  # it shrank (an input guardrail took a response back)
+    since = context.measured_items
+    if since > len(history):  # the history shrank (an input guardrail took a response back)
         return _whole(request, view)
-    return _estimate(context, views, history)  # the items added are never trimmed
+    added = view[len(view) - (len(history) - since) :] if since < len(history) else []
+    return context.measured_tokens + items_tokens(added)
 
 
 async def _counted(

@@ -11,12 +11,6 @@ English prose and JSON run at about four characters a token with OpenAI's and
 Anthropic's tokenizers; the JSON form's keys and quotes make the estimate err
 high, which is the safe side for a budget.
 
-Far under the budget the run does not even count: `items_bound` is a bound of the
-estimate read from lengths alone (`json_bound`: an ASCII character counts two,
-six in a short string, others twelve: the most the estimate counts for one), so a
-request whose bound is within the budget is within it by the estimate too, and is
-sent as it is.
-
 The run measures where it can: the input tokens a provider reported for the
 previous request, plus this estimate for the items added since
 (`tooluse.run._fit`); the estimate alone is used only for a request whose
@@ -26,7 +20,7 @@ history the policy has just changed.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from json.encoder import encode_basestring_ascii
 from typing import cast
 
@@ -37,9 +31,7 @@ from ..tools._toolsets import Tool
 __all__ = [
     "CHARS_PER_TOKEN",
     "item_tokens",
-    "items_bound",
     "items_tokens",
-    "json_bound",
     "json_length",
     "overhead_tokens",
     "text_tokens",
@@ -89,99 +81,6 @@ def items_tokens(items: Iterable[Item]) -> int:
     for item in items:  # item_tokens, inlined: this runs for every item a run adds
         total -= -json_length(item) // CHARS_PER_TOKEN - 1
     return total
-
-
-def items_bound(items: Iterable[Item]) -> int:
-    """A bound of `items_tokens(items)`, from lengths alone (`json_bound`): no text is read.
-
-    Args:
-        items: The items.
-
-    Returns:
-        At least their estimate; two to three times it for long ASCII text.
-    """
-    # json_bound's common case (a dict of strings) inlined, in one function and no call
-    # of ours: this runs for every item a run adds, each time on code the run has left.
-    total = 0
-    for item in items:
-        if not item:
-            total += 2  # `{}`
-            continue
-        keys = tuple(item)
-        chars = _KEYS.get(keys)
-        if chars is None:
-            chars = _keys_length(keys)
-        values = item.values()
-        try:  # counted in C, reading no text; TypeError for a value that is no string
-            ascii, size = sum(map(_isascii, values)), sum(map(len, values))
-        except TypeError:
-            total -= -json_bound(item) // CHARS_PER_TOKEN - 1
-            continue
-        count = len(values)
-        if ascii == count:
-            short = (_SHORT - 1) * count
-            chars += 2 * size + 2 * count + 4 * (size if size < short else short)
-        else:
-            chars += 12 * size + 2 * count
-        total -= -chars // CHARS_PER_TOKEN - 1
-    return total
-
-
-_isascii = str.isascii
-
-
-def json_bound(value: object) -> int:
-    r"""At least `json_length(value)`, from lengths alone: no string is searched or escaped.
-
-    A string outside ASCII counts twelve characters a character (two escapes, as
-    `\ud83d\ude00`), and an ASCII one two, plus four for each of its first 255 (a
-    short string is escaped exactly, a control character as `\u0001`; a long one's
-    escapes count two).
-
-    Args:
-        value: A JSON value.
-
-    Returns:
-        The bound.
-    """
-    kind = type(value)
-    if kind is dict:
-        return _pairs_bound(cast("dict[object, object]", value))
-    if kind is list or kind is tuple:
-        values = cast("list[object]", value)
-        return sum(json_bound(v) + 2 for v in values) if values else 2
-    if kind is str:
-        return _strings_bound([value])
-    return _FLOAT_BOUND if kind is float else json_length(value)  # numbers, constants: exact
-
-
-def _pairs_bound(pairs: dict[object, object]) -> int:
-    """A dict's bound: its keys counted exactly (once for each set of keys), its values."""
-    if not pairs:
-        return 2
-    keys = tuple(pairs)
-    total = _KEYS.get(keys)
-    if total is None:
-        total = _keys_length(keys)
-    values = pairs.values()
-    try:  # every value a string (the common case): counted in C, reading no text
-        return total + _strings_bound(values)
-    except TypeError:
-        return total + sum(json_bound(item) for item in values)
-
-
-def _strings_bound(strings: Collection[object]) -> int:
-    """The bound of the strings given (with their quotes); TypeError if one is not a string."""
-    ascii = sum(map(str.isascii, strings))  # pyright: ignore[reportArgumentType]
-    size, count = sum(map(len, strings)), len(strings)  # pyright: ignore[reportArgumentType]
-    if ascii == count:
-        short = (_SHORT - 1) * count
-        return 2 * size + 2 * count + 4 * (size if size < short else short)
-    return 12 * size + 2 * count  # a character past U+FFFF is two escapes
-
-
-_FLOAT_BOUND = 24
-"""The longest float `json.dumps` writes (`-1.2345678901234567e-308`; `-Infinity` is 9)."""
 
 
 _TWO_CHAR_ESCAPES = ('"', "\\", "\n", "\r", "\t")

@@ -23,6 +23,12 @@ of the run's CPU), is held to over HTTP; the in-process figures are printed, as 
 worst case. Times are CPU time of the whole process; each ratio is the median over the
 rounds of each round's ratio (with/without); both sides must give the same answer.
 
+And one figure of its own: **a trim pass**, the policy's trimming step alone
+(`tooluse.run._fit._trim`) over a 200-turn history of 5,000-character outputs that
+is far over the budget, so that it trims every output but the last turns'; the
+median CPU time of many passes, each on a fresh copy. The issue's bound (#35) is
+1 ms.
+
 Trimming makes the requests smaller, so over HTTP the run with it costs less than the
 run without. In process, a trim changes an older item of the history sent, and the
 model's memo (`models/_converted.py`) converts the conversation again from that item
@@ -47,12 +53,20 @@ from _scripted_client import ScriptedClient, responses_script
 from openai import AsyncOpenAI
 
 import tooluse
+from tooluse.core._context_record import ContextRecord
+from tooluse.core._state import RunState
 from tooluse.models import Model, ModelRequest, ModelResponse, StreamEvent
+from tooluse.run._context_view import recent_start
+from tooluse.run._fit import _trim  # pyright: ignore[reportPrivateUsage] - the step measured
+from tooluse.run._record import RunRecord
+from tooluse.run._token_estimate import items_tokens
 
 TURNS = 200
 OUTPUT = "x" * 5_000
 TARGET = 1.05
 ROUNDS = 7
+TRIM_TARGET_MS = 1.0
+TRIM_SAMPLES = 201
 Runner = Callable[[], Awaitable[Any]]
 
 
@@ -119,6 +133,29 @@ async def measure(title: str, runs: dict[str, Runner], rounds: int) -> float:
     return paired_ratio(samples["with the policy"], samples["without a policy"])
 
 
+def trim_pass_ms(samples: int) -> float:
+    """The median CPU time of one trim pass over a 200-turn history, in milliseconds."""
+    history: list[Any] = [{"role": "user", "content": "go"}]
+    for turn in range(TURNS):
+        call_id = f"call_{turn}"
+        history.append(
+            {"type": "function_call", "call_id": call_id, "name": "page", "arguments": "{}"}
+        )
+        history.append({"type": "function_call_output", "call_id": call_id, "output": OUTPUT})
+    protected = recent_start(history, POLICY.keep_recent_turns)
+    tokens = items_tokens(history)
+    record = RunRecord(RunState(agent_name="reader", input=history[:1]))
+    times: list[float] = []
+    for _ in range(samples):
+        context, view = ContextRecord(), list(history)  # what a pass changes: made anew
+        start = time.process_time()
+        left = _trim(POLICY, record, context, history, view, protected, tokens)
+        times.append(time.process_time() - start)
+        assert left <= POLICY.max_input_tokens  # all but the last turns' outputs trimmed
+        assert len(context.trimmed) == TURNS - POLICY.keep_recent_turns
+    return statistics.median(times) * 1e3
+
+
 def serve() -> None:
     """The server of tests/openai_server.py playing the 200 turns (`--serve`, a process)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -166,6 +203,10 @@ async def main() -> None:
     assert server.stdin is not None
     server.stdin.close()
     server.wait()
+    trim_ms = trim_pass_ms(TRIM_SAMPLES // 4 if args.quick else TRIM_SAMPLES)
+    print("a trim pass over a 200-turn history (5,000-character outputs), alone:")
+    print(f"  {trim_ms:.3f} ms CPU {verdict(trim_ms, TRIM_TARGET_MS)}")
+    results.ratio("a trim pass over 200 turns, ms CPU", trim_ms, TRIM_TARGET_MS)
     results.write(args.json)
 
 

@@ -4,7 +4,7 @@ A context policy's trim replaces an older tool output with a shorter copy; the
 run's memo (`models/_converted.py`) then converts again only from that item.
 These tests edit random conversations at random places (replace, cut, grow) and
 compare every request the memo makes with a conversion from scratch, for the
-Responses, Chat Completions and Anthropic forms. The estimate of an item's tokens
+Responses, Chat Completions, Anthropic and Gemini forms. The estimate of an item's tokens
 is checked against the JSON text it counts.
 """
 
@@ -27,6 +27,7 @@ from tooluse.core._items import (
 from tooluse.models import items_to_messages
 from tooluse.models._anthropic_conversion import to_messages
 from tooluse.models._converted import converted, first_difference
+from tooluse.models._gemini_conversion import signature_item, to_contents
 from tooluse.models._responses_input import responses_input
 from tooluse.run._token_estimate import json_length
 
@@ -44,16 +45,28 @@ def _anthropic(items: list[Any], memo: dict[Any, Any] | None) -> Any:
     return copy.deepcopy((conversation.system, conversation.messages))
 
 
-CONVERT = {"responses": _responses, "chat": _chat, "anthropic": _anthropic}
+def _gemini(items: list[Any], memo: dict[Any, Any] | None) -> Any:
+    conversation = to_contents(items, memo)
+    return copy.deepcopy((conversation.system, conversation.contents, conversation.names))
+
+
+CONVERT = {"responses": _responses, "chat": _chat, "anthropic": _anthropic, "gemini": _gemini}
+NO_CUSTOM_TOOLS = ("anthropic", "gemini")
+"""The forms whose APIs have no custom tools."""
 
 
 @st.composite
-def _turn(draw: st.DrawFn, number: int, custom: bool) -> list[Any]:
+def _turn(draw: st.DrawFn, number: int, form: str) -> list[Any]:
     """A user message, or a model response (text, parallel calls) and its outputs.
 
-    A custom tool call only where `custom` (Anthropic's API has no such tools).
+    A custom tool call only where the form's API has custom tools; a Gemini thought
+    signature before the calls only for Gemini (the others leave it out).
     """
-    kinds = ["user", "text", "calls", "chat calls", "system", *(["custom"] if custom else [])]
+    kinds = ["user", "text", "calls", "chat calls", "system"]
+    if form not in NO_CUSTOM_TOOLS:
+        kinds.append("custom")
+    if form == "gemini":
+        kinds.append("thought")
     kind = draw(st.sampled_from(kinds))
     if kind == "user":
         return [user_message(draw(st.text(max_size=8)))]
@@ -63,9 +76,11 @@ def _turn(draw: st.DrawFn, number: int, custom: bool) -> list[Any]:
         return [assistant_message(draw(st.text(max_size=8)))]
     count = draw(st.integers(1, 3))
     ids = [f"call_{number}_{n}" for n in range(count)]
+    name = draw(st.sampled_from(["f", "g"]))  # a call id met again may call another tool
     if kind == "chat calls":  # Chat's form: one assistant message, then tool messages
         calls = [
-            {"id": i, "type": "function", "function": {"name": "f", "arguments": "{}"}} for i in ids
+            {"id": i, "type": "function", "function": {"name": name, "arguments": "{}"}}
+            for i in ids
         ]
         replies = [{"role": "tool", "tool_call_id": i, "content": "out " + i} for i in ids]
         return [{"role": "assistant", "content": None, "tool_calls": calls}, *replies]
@@ -74,17 +89,19 @@ def _turn(draw: st.DrawFn, number: int, custom: bool) -> list[Any]:
         reply = {"role": "tool", "tool_call_id": ids[0], "content": "found"}
         return [{"role": "assistant", "content": "", "tool_calls": [call]}, reply]
     output = draw(st.text(max_size=30))
+    thought = [signature_item(f"sig {number}".encode())] if kind == "thought" else []
     return [
-        *(function_call(i, "f", "{}") for i in ids),
+        *thought,
+        *(function_call(i, name, "{}") for i in ids),
         *(function_call_output(i, output) for i in ids),
     ]
 
 
 @st.composite
-def _conversation(draw: st.DrawFn, custom: bool) -> list[Any]:
+def _conversation(draw: st.DrawFn, form: str) -> list[Any]:
     items: list[Any] = [user_message("start")]
     for number in range(draw(st.integers(0, 8))):
-        items.extend(draw(_turn(number, custom)))
+        items.extend(draw(_turn(number, form)))
     return items
 
 
@@ -110,8 +127,8 @@ def test_an_edited_conversation_converts_as_a_fresh_one_does(
     form: str, data: st.DataObject, edits: list[tuple[str, int]]
 ) -> None:
     convert = CONVERT[form]
-    conversation = data.draw(_conversation(custom=form != "anthropic"))
-    later = data.draw(_conversation(custom=form != "anthropic"))
+    conversation = data.draw(_conversation(form))
+    later = data.draw(_conversation(form))
     memo: dict[Any, Any] = {}
     items = list(conversation)
     sent = [(list(items), copy.deepcopy(convert(items, memo)))]
@@ -183,7 +200,12 @@ def test_a_state_that_cannot_be_taken_back_is_converted_from_the_start() -> None
 
 @pytest.mark.parametrize(
     ("form", "key"),
-    [("responses", responses_input), ("chat", items_to_messages), ("anthropic", to_messages)],
+    [
+        ("responses", responses_input),
+        ("chat", items_to_messages),
+        ("anthropic", to_messages),
+        ("gemini", to_contents),
+    ],
 )
 def test_a_trimmed_conversation_keeps_its_state(form: str, key: Any) -> None:
     items: list[Any] = [user_message("go")]
@@ -197,6 +219,17 @@ def test_a_trimmed_conversation_keeps_its_state(form: str, key: Any) -> None:
     edited[10] = _trimmed(items[10])
     assert convert(edited, memo) == convert(edited, None)
     assert converted(memo, key, object).state is state  # rewound, not made anew
+
+
+def test_a_gemini_conversation_cut_after_a_thought_signature_sends_it_on_the_next_call() -> None:
+    thought = signature_item(b"sig")
+    items: list[Any] = [user_message("go"), thought, function_call("c1", "f", "{}")]
+    memo: dict[Any, Any] = {}
+    _gemini([*items, function_call_output("c1", "out")], memo)
+    again = [*items[:2], function_call("c2", "g", "{}"), function_call_output("c2", "out")]
+    contents = _gemini(again, memo)[1]
+    assert contents == _gemini(again, None)[1]
+    assert contents[1]["parts"][0]["thought_signature"] == b"sig"
 
 
 def test_first_difference_finds_where_two_conversations_part() -> None:

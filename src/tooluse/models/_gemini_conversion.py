@@ -88,6 +88,45 @@ class GeminiConversation:
     """Each call's tool name, by call id: a function response names its function."""
     signature: bytes | None = None
     """A thought signature waiting for the next model part."""
+    named: list[tuple[str, str | None]] = field(
+        default_factory=list[tuple[str, "str | None"]], compare=False, repr=False
+    )
+    """Each call id `names` was given, with the name it had before (None: none), in order."""
+    starts: list[tuple[int, int, Content | None, bytes | None, int]] = field(
+        default_factory=list[tuple[int, int, "Content | None", "bytes | None", int]],
+        compare=False,
+        repr=False,
+    )
+    """What each conversation item found: the system texts, the contents, the last content
+    (which the item may replace by a longer copy of it), the signature waiting and the
+    names given, for `rewind`."""
+
+    def name(self, call_id: str, name: str) -> None:
+        """Note the tool a call calls, so that `rewind` can take it back.
+
+        Args:
+            call_id: The call's id.
+            name: The tool's name.
+        """
+        self.named.append((call_id, self.names.get(call_id)))
+        self.names[call_id] = name
+
+    def rewind(self, index: int) -> None:
+        """Undo what the conversation's items from `index` on added (`Rewindable`).
+
+        Args:
+            index: The first item to undo.
+        """
+        system, contents, last, self.signature, named = self.starts[index]
+        del self.system[system:], self.contents[contents:], self.starts[index:]
+        if last is not None:
+            self.contents[-1] = last
+        while len(self.named) > named:  # newest first: a call id named twice gets its first
+            call_id, before = self.named.pop()
+            if before is None:
+                del self.names[call_id]
+            else:
+                self.names[call_id] = before
 
 
 def to_contents(items: Sequence[Item], memo: dict[object, object] | None) -> GeminiConversation:
@@ -108,7 +147,10 @@ def to_contents(items: Sequence[Item], memo: dict[object, object] | None) -> Gem
 
 
 def _add(state: GeminiConversation, items: list[Item], first: int) -> None:
+    system, contents, starts = state.system, state.contents, state.starts
     for index in range(first, len(items)):
+        last = contents[-1] if contents else None
+        starts.append((len(system), len(contents), last, state.signature, len(state.named)))
         item = as_item(index, items[index], _API)
         kind = item.get("type") or "message"
         error = InputError(f"input[{index}]", describe(item), _API)
@@ -118,7 +160,7 @@ def _add(state: GeminiConversation, items: list[Item], first: int) -> None:
             call_id = required_text(item.get("call_id"), "call_id", error)
             name = required_text(item.get("name"), "name", error)
             arguments = required_text(item.get("arguments"), "arguments", error)
-            state.names[call_id] = name
+            state.name(call_id, name)
             _append(state, "model", [_call_part(call_id, name, arguments)])
         elif kind == "function_call_output":
             call_id = required_text(item.get("call_id"), "call_id", error)
@@ -156,7 +198,7 @@ def _message(state: GeminiConversation, item: Item, error: InputError) -> None:
             function = fields_of(fields_of(call).get("function"))
             call_id = required_text(fields_of(call).get("id"), "id", error)
             name = required_text(function.get("name"), "name", error)
-            state.names[call_id] = name
+            state.name(call_id, name)
             parts.append(_call_part(call_id, name, str(function.get("arguments") or "{}")))
         _append(state, "model", parts)
     elif role == "tool":

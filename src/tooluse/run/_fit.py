@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..core._context_record import CONTEXT_MARK, ContextRecord, trim_note, trimmed_output
+from ..core._context_record import CONTEXT_MARK, ContextRecord, trim_note
 from ..core._items import Item
 from ..exceptions import ContextWindowExceeded
 from ..models import Model, ModelRequest
@@ -206,7 +206,8 @@ def _trim(
     if keep is None:
         return tokens
     offset = len(view) - len(history)  # where history[p] is in the view: p + offset
-    trimmed: dict[str, int] = {}
+    trimmed = context.trimmed
+    marked: dict[str, int] | None = {} if record.state.session is not None else None
     position = max(context.summarised, context.trim_checked)
     # Down to a little under the budget: the next requests then fit as they are, and the
     # history sent changes less often (each change empties a provider's prompt cache
@@ -216,17 +217,21 @@ def _trim(
         item = history[position]
         position += 1
         output = item.get("output")
-        if not is_output(item) or not isinstance(output, str):
+        if type(output) is not str or not is_output(item):
             continue
-        if len(output) - keep <= len(trim_note(len(output), len(output))):
+        size = len(output)
+        note = trim_note(size - keep, size)
+        if size - keep <= len(note):
             continue  # cutting it would save less than the note costs
-        short = trimmed_output(item, keep)
-        context.trimmed[str(position - 1)] = trimmed[str(item.get("call_id"))] = keep
-        view[position - 1 + offset] = short
-        tokens -= (len(output) - len(short["output"])) // CHARS_PER_TOKEN  # escapes would save more
+        # As `trimmed_output` writes it, with the note made once for the check and the item.
+        view[position - 1 + offset] = {**item, "output": output[:keep] + note}
+        trimmed[str(position - 1)] = keep
+        if marked is not None:
+            marked[str(item.get("call_id"))] = keep
+        tokens -= (size - keep - len(note)) // CHARS_PER_TOKEN  # escapes would save more
     context.trim_checked = max(context.trim_checked, position)
-    if trimmed:
-        _mark(record, context, {"type": CONTEXT_MARK, "trimmed": trimmed})
+    if marked:
+        _mark(record, context, {"type": CONTEXT_MARK, "trimmed": marked})
     return tokens
 
 

@@ -1,8 +1,11 @@
-"""A run's stream events as the Vercel AI SDK's UI message stream parts.
+"""A run's stream events as the Vercel AI SDK's UI message stream parts, as SSE text.
 
 The parts `useChat` reads (AI SDK 5 and later): `start`, steps, text start, delta and
 end, tool input start, delta and availability, tool output (or denial), tool approval
-requests for the calls waiting at the end, errors, and `finish`.
+requests for the calls waiting at the end, errors, and `finish`. Each is a line
+`data: <JSON>` and a blank line, the JSON compact with non-ASCII characters escaped
+(as `json.dumps` writes it); the frequent parts, text and input deltas, are a prefix
+kept per text or call and the delta as a JSON string.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from ..core._items import Item, message_text
 from ..run._result import RunResultStreaming
 from ..run._stream_events import RunStreamEvent
 from ._history import output_text
+from ._sse import ascii_json, ascii_string
 
-__all__ = ["HEADERS", "Part", "VercelParts"]
+__all__ = ["DONE", "HEADERS", "Part", "VercelParts"]
 
 Part = dict[str, Any]
 
@@ -27,9 +31,24 @@ HEADERS = {
 }
 """The headers that say a response is a UI message stream (the protocol header first)."""
 
+DONE = "data: [DONE]\n\n"
+"""The stream's last line, after `finish`."""
+
+
+def _frame(part: Part) -> str:
+    return f"data: {ascii_json(part)}\n\n"
+
+
+def _frames(parts: list[Part]) -> str:
+    return "".join(f"data: {ascii_json(part)}\n\n" for part in parts)
+
 
 class VercelParts:
-    """Turns one run's stream events into UI message stream parts, in order."""
+    """Turns one run's stream events into UI message stream parts' SSE text, in order.
+
+    `translate`, `started`, `finished` and `failed` return the text; the pieces inside
+    build the parts as dicts.
+    """
 
     def __init__(self, rejected: set[str] | None = None, message_id: str | None = None) -> None:
         """Start a stream.
@@ -41,51 +60,51 @@ class VercelParts:
         """
         self.message_id = message_id or uuid.uuid4().hex
         self.text_id: str | None = None
-        self.started_calls: set[str] = set()
+        self.delta: str = ""  # the open text's text-delta frame before the delta
+        self.inputs: dict[str, str] = {}  # call id -> its tool-input-delta frame before the delta
         self.rejected = rejected or set()
         self.in_step = False
         self.model_done = False  # the step's model response ended: new output opens a step
         self.streamed = False  # the message being written came as deltas
 
-    def started(self) -> list[Part]:
-        """The stream's first parts."""
-        return [{"type": "start", "messageId": self.message_id}]
+    def started(self) -> str:
+        """The stream's first part."""
+        return _frame({"type": "start", "messageId": self.message_id})
 
-    def translate(self, event: RunStreamEvent) -> list[Part]:
+    def translate(self, event: RunStreamEvent) -> str:
         """The parts for one stream event (often none).
 
         Args:
             event: What the run yielded.
 
         Returns:
-            The parts to send.
+            The parts' text, "" for none.
         """
         if event.type == "text_delta_event":
-            return self._text(event.delta)
+            delta = event.delta
+            if self.text_id is not None and delta and not self.model_done:  # most events
+                return f"{self.delta}{ascii_string(delta)}}}\n\n"
+            return _frames(self._text(delta))
         if event.type == "tool_call_arguments_delta_event":
-            parts = self._call_started(event.call_id, event.tool_name)
-            parts.append(
-                {
-                    "type": "tool-input-delta",
-                    "toolCallId": event.call_id,
-                    "inputTextDelta": event.delta,
-                }
-            )
-            return parts
+            call_id = event.call_id
+            if call_id in self.inputs:  # most of a call's deltas: it has started
+                return f"{self.inputs[call_id]}{ascii_string(event.delta)}}}\n\n"
+            opened = _frames(self._call_started(call_id, event.tool_name))
+            return f"{opened}{self.inputs[call_id]}{ascii_string(event.delta)}}}\n\n"
         if event.type == "run_item_stream_event":
-            return self._item(event.name, event.item)
+            return _frames(self._item(event.name, event.item))
         if event.type == "usage_event":
             self.model_done = True
-        return []
+        return ""
 
-    def finished(self, result: RunResultStreaming) -> list[Part]:
+    def finished(self, result: RunResultStreaming) -> str:
         """The parts that end a run: approval requests for the waiting calls, `finish`.
 
         Args:
             result: The run's result, its events all read.
 
         Returns:
-            The parts to send.
+            The parts' text.
         """
         parts = self._end_step()
         for call in result.interruptions:
@@ -98,22 +117,24 @@ class VercelParts:
             )
         reason = "tool-calls" if result.interruptions else "stop"
         parts.append({"type": "finish", "finishReason": reason})
-        return parts
+        return _frames(parts)
 
-    def failed(self, message: str) -> list[Part]:
+    def failed(self, message: str) -> str:
         """The parts that end a failed run.
 
         Args:
             message: What went wrong and what to do.
 
         Returns:
-            The parts to send.
+            The parts' text.
         """
-        return [
-            *self._end_step(),
-            {"type": "error", "errorText": message},
-            {"type": "finish", "finishReason": "error"},
-        ]
+        return _frames(
+            [
+                *self._end_step(),
+                {"type": "error", "errorText": message},
+                {"type": "finish", "finishReason": "error"},
+            ]
+        )
 
     # -- pieces -------------------------------------------------------------------------
 
@@ -141,8 +162,9 @@ class VercelParts:
         parts = self._step()
         self.streamed = True
         if self.text_id is None:
-            self.text_id = uuid.uuid4().hex
-            parts.append({"type": "text-start", "id": self.text_id})
+            self.text_id = text_id = uuid.uuid4().hex
+            parts.append({"type": "text-start", "id": text_id})
+            self.delta = f'data: {{"type":"text-delta","id":"{text_id}","delta":'
         parts.append({"type": "text-delta", "id": self.text_id, "delta": delta})
         return parts
 
@@ -154,9 +176,12 @@ class VercelParts:
         return [part]
 
     def _call_started(self, call_id: str, name: str) -> list[Part]:
-        if call_id in self.started_calls:
+        if call_id in self.inputs:
             return []
-        self.started_calls.add(call_id)
+        self.inputs[call_id] = (
+            f'data: {{"type":"tool-input-delta","toolCallId":{ascii_string(call_id)},'
+            '"inputTextDelta":'
+        )
         parts = [*self._step(), *self._close_text()]
         parts.append({"type": "tool-input-start", "toolCallId": call_id, "toolName": name})
         return parts

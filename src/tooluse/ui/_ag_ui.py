@@ -109,8 +109,9 @@ async def ag_ui_stream(
         async with threads.hold(run_input.thread_id) as thread:
             result = await start_run(agent, thread, run_request(run_input), run_config)
             async with contextlib.aclosing(run_events(result)) as stream_events:
+                events_of = translate.translate  # looked up once: it runs per event
                 async for stream_event in stream_events:
-                    if events := translate.translate(stream_event):
+                    if events := events_of(stream_event):
                         yield events
             thread.keep(result)
         yield translate.finished(result)

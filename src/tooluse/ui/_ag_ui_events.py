@@ -152,11 +152,7 @@ class AGUIEvents:
                 "totalTokens": usage.total_tokens,
             }
         ]
-        try:
-            return events + _frame(fields)
-        except (TypeError, ValueError):  # a final output JSON cannot carry: sent as its text
-            fields["result"] = str(fields["result"])
-            return events + _frame(fields)
+        return events + _frame(fields)
 
     def failed(self, message: str, code: str) -> str:
         """The events that end a failed run: open messages and calls closed, `RUN_ERROR`.

@@ -1,8 +1,10 @@
 """Server-sent events: the text of a frame, and the response that streams the frames.
 
-The adapters write each frame's JSON themselves, with encoders built once: an event
-costs a few string joins, where a pydantic model or a `json.dumps` call with options
-per event cost more than the run that made it. The response pulls the next frame only
+The adapters write each frame's JSON themselves: a frequent event is a prefix and its
+delta as a JSON string, a rare one a dict through pydantic's serializer (AG-UI) or an
+encoder built once (Vercel). Building an `ag_ui` model per event, or calling
+`json.dumps` with options (a new encoder each time), cost more than the run that made
+the event. The response pulls the next frame only
 once the last is written to the socket, and the run is read with no patience
 (`stream_events(patience=math.inf)`): a client that reads slowly, or not at all,
 pauses the run at its buffer's bound instead of growing the server's memory.
@@ -15,7 +17,9 @@ import json
 import math
 from collections.abc import AsyncGenerator, Mapping
 from json.encoder import encode_basestring, encode_basestring_ascii
+from typing import Any
 
+from pydantic_core import to_json
 from starlette.responses import StreamingResponse
 from starlette.types import Receive, Send
 
@@ -32,11 +36,16 @@ __all__ = [
     "utf8_string",
 ]
 
-utf8_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
-"""A value as compact JSON, non-ASCII characters as they are (as pydantic writes it).
 
-Raises ValueError on NaN and infinities, which JSON has not (pydantic writes null).
-"""
+def utf8_json(value: Any) -> str:
+    """A value as compact JSON, written as the AG-UI models write themselves.
+
+    Pydantic's serializer: non-ASCII characters as they are, NaN and infinities as
+    null, dataclasses and models as objects, anything else JSON has no form for as its
+    text.
+    """
+    return to_json(value, inf_nan_mode="null", fallback=str).decode()
+
 
 ascii_json = json.JSONEncoder(separators=(",", ":")).encode
 """A value as compact JSON, non-ASCII characters escaped: `json.dumps(value, separators=...)`."""

@@ -96,8 +96,9 @@ async def vercel_stream(
         async with threads.hold(chat_id) as thread:
             result = await start_run(agent, thread, request, run_config)
             async with contextlib.aclosing(run_events(result)) as events:
+                parts_of = translate.translate  # looked up once: it runs per event
                 async for event in events:
-                    if parts := translate.translate(event):
+                    if parts := parts_of(event):
                         yield parts
             thread.keep(result)
         yield translate.finished(result)

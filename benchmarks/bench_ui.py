@@ -9,13 +9,14 @@ alternating rounds (CPU time of the process, GC collected first):
 
 - `run`: `Runner.run_streamed(...)` and `stream_events()` read to the end, the run's
   own stream;
-- `ag-ui`: the same run as `ag_ui_app` serves it, without the HTTP server: the request
-  parsed (`RunAgentInput`), the thread held, the run's events turned into the SSE text
-  of their AG-UI events, the pieces kept as the response would send them;
-- `vercel`: the same as `vercel_ai_app` serves it: the request read, each event turned
+- `ag-ui`: the same run as `ag_ui_app` serves it, without the HTTP server: the request's
+  body parsed (`RunAgentInput`), the thread held, the run's events turned into the SSE
+  text of their AG-UI events, the pieces kept as the response would send them;
+- `vercel`: the same as `vercel_ai_app` serves it: the body read, each event turned
   into the SSE text of its UI message stream parts.
 
-Each request is a new thread (so that no history grows across rounds). Before any
+Each request is a new thread (so that no history grows across rounds); the bodies are
+made before the clock starts (making them is the client's work). Before any
 ratio, the answer text read back from each stream (the SSE text parsed) must be the
 run's. Figures: each adapter's time over the run's, the cost per run stream event of the
 whole UI stream over the run's own (issue #35's budget: at most 1.5).
@@ -70,6 +71,27 @@ def streamed_text(body: str, kind: str, field: str) -> str:
     return "".join(event[field] for event in events if event["type"] == kind)
 
 
+def ag_ui_body(thread_id: str) -> bytes:
+    """An AG-UI request (`RunAgentInput`) asking about the weather, on a thread of its own."""
+    message = {"id": "u1", "role": "user", "content": "Weather in Paris?"}
+    body: dict[str, Any] = {
+        "threadId": thread_id,
+        "runId": uuid.uuid4().hex,
+        "messages": [message],
+        "state": {},
+        "tools": [],
+        "context": [],
+        "forwardedProps": {},
+    }
+    return json.dumps(body).encode()
+
+
+def vercel_body(chat_id: str) -> bytes:
+    """A `useChat` request asking about the weather, in a chat of its own."""
+    user = {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "Weather?"}]}
+    return json.dumps({"id": chat_id, "messages": [user], "trigger": "submit-message"}).encode()
+
+
 async def main() -> None:
     args = arguments(__doc__ or "")
     n, rounds = (5, 5) if args.quick else (20, 21)
@@ -85,24 +107,19 @@ async def main() -> None:
         counted["run"] = events
         return result.final_output
 
+    # The requests' bodies, as the server receives them, made before the clock: what the
+    # client spends making them is not the server's. Each is a new thread.
+    requests = 3 + 3 + n * rounds
+    ag_bodies = iter([ag_ui_body(uuid.uuid4().hex) for _ in range(requests)])
+    vercel_bodies = iter([vercel_body(uuid.uuid4().hex) for _ in range(requests)])
+
     async def ag_ui() -> Any:
-        body: dict[str, Any] = {
-            "threadId": uuid.uuid4().hex,
-            "runId": uuid.uuid4().hex,
-            "messages": [{"id": "u1", "role": "user", "content": "Weather in Paris?"}],
-            "state": {},
-            "tools": [],
-            "context": [],
-            "forwardedProps": {},
-        }
-        run_input = RunAgentInput.model_validate(body)
+        run_input = RunAgentInput.model_validate_json(next(ag_bodies))
         sent = [chunk async for chunk in ag_ui_stream(agent, ag_threads, run_input)]
         return "".join(sent)
 
     async def vercel() -> Any:
-        user = {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "Weather?"}]}
-        body = {"id": uuid.uuid4().hex, "messages": [user], "trigger": "submit-message"}
-        chat_id, request, continued = vercel_request(body)
+        chat_id, request, continued = vercel_request(json.loads(next(vercel_bodies)))
         parts = vercel_stream(agent, vercel_threads, chat_id, request, None, continued)
         sent = [chunk async for chunk in parts]
         return "".join(sent)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import math
 from collections.abc import AsyncIterator
 
 import pytest
@@ -202,6 +203,21 @@ async def test_a_loop_left_unclosed_in_a_task_that_goes_on_holds_the_run_only_a_
     await ended(result)  # this task goes on: after the patience, the run reads on
     assert (result.cancelled, result.final_output, model.sent) == (False, "done", model.count)
     assert len([event async for event in events]) == model.count + 2  # all kept for it
+
+
+async def test_a_reader_with_no_patience_holds_the_run_however_long_it_takes_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(stream_buffer, "READER_PATIENCE", 0.05)
+    model = Deltas(3 * STREAM_BUFFER_SIZE, network=True)
+    result = Runner.run_streamed(Agent("a", model=model), "go")
+    async with contextlib.aclosing(result.stream_events(patience=math.inf)) as events:
+        async for _ in events:
+            await asyncio.sleep(0.3)  # stuck on a slow client, six default patiences long
+            assert model.sent <= STREAM_BUFFER_SIZE  # the run waited all along
+            break
+    await ended(result)
+    assert (result.cancelled, model.closed) == (True, True)
 
 
 async def test_reading_each_event_in_a_task_of_its_own_stays_bounded() -> None:

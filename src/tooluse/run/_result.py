@@ -185,18 +185,26 @@ class RunResultStreaming(RunResult):
         finished = self._run.result
         return finished.to_state() if finished is not None else super().to_state()
 
-    async def stream_events(self) -> AsyncGenerator[RunStreamEvent]:
+    async def stream_events(
+        self, *, patience: float | None = None
+    ) -> AsyncGenerator[RunStreamEvent]:
         """Yield the run's events as they happen, until it ends.
 
         While you read, at most 1,024 model events wait for you: when that many wait,
         the run reads no further from the model's stream until you have taken half of them
         (a slow reader slows the model instead of growing memory); after a second with
-        nothing taken, the run reads on. With no loop reading, the run does not wait:
-        its events wait, all of them, for a later call.
+        nothing taken (your `patience`), the run reads on. With no loop reading, the run
+        does not wait: its events wait, all of them, for a later call.
         Leaving early cancels the run: the consuming task being cancelled, or a `break`
         (at once with `async with contextlib.aclosing(result.stream_events()) as events:`;
         otherwise when the abandoned generator is collected, or its task ends).
         Called again after a loop has ended or been left, it goes on from there.
+
+        Args:
+            patience: Seconds the run waits, its buffer full, while this loop takes
+                nothing, before it reads on; None for a second. `math.inf` waits as
+                long as the loop lasts: for a loop that writes each event to a client
+                that may stop reading for a while (the run pauses with it).
 
         Yields:
             Raw model deltas, produced items, and agent changes.
@@ -207,7 +215,7 @@ class RunResultStreaming(RunResult):
         """
         buffer = self._run.buffer
         ready = buffer.ready
-        reader = self._attach_reader()
+        reader = self._attach_reader(patience)
         try:
             while not self._drained:
                 if not ready and not buffer.refill():
@@ -228,8 +236,11 @@ class RunResultStreaming(RunResult):
         if task is not None and not task.cancelled():
             task.result()  # raises what ended the run, if anything did
 
-    def _attach_reader(self) -> object:
+    def _attach_reader(self, patience: float | None) -> object:
         """Bound the buffer while the current task reads; refuse a second task reading.
+
+        Args:
+            patience: How long a full buffer waits for the reader to take something.
 
         Returns:
             The reader's token, to detach it when its loop ends.
@@ -245,7 +256,7 @@ class RunResultStreaming(RunResult):
                 "read stream_events() in one loop and hand the events on (an asyncio.Queue "
                 "per task, say), or call it again once that loop has ended"
             )
-        return buffer.attach(task)
+        return buffer.attach(task, patience)
 
     def cancel(self) -> None:
         """Stop the run; the events end.

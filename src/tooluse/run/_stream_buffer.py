@@ -18,7 +18,10 @@ ends, and only while the loop keeps taking events: a run that has waited
 until the reader takes its next batch. So the run never waits for good on a
 reader that is not there (nobody may ever come: a caller that only polls
 `is_complete`; a loop left unclosed and kept, in a task that goes on with other
-work), and the events it makes meanwhile wait, all of them, for a later read.
+work), and the events it makes meanwhile wait, all of them, for a later read. A
+reader that is there but blocked (one writing each event to a client that stopped
+reading) attaches with no patience: the run then waits for it as long as it stays
+attached, and is cancelled when its loop is left.
 
 The end of the events is put when the run ends however it ends, and never waits.
 """
@@ -26,6 +29,7 @@ The end of the events is put when the run ends however it ends, and never waits.
 from __future__ import annotations
 
 import asyncio
+import math
 import sys
 from collections import deque
 
@@ -50,6 +54,7 @@ class EventBuffer:
         "_bound",
         "_events",
         "_limit",
+        "_patience",
         "_reader",
         "_reading",
         "_room",
@@ -67,6 +72,7 @@ class EventBuffer:
         """
         self._bound = bound
         self._limit = _UNBOUNDED  # half the bound while a reader is attached and reading
+        self._patience: float | None = None  # the attached reader's; None: READER_PATIENCE
         self._reading = False  # a loop is attached (its task may have ended: see refill)
         self._events: deque[RunStreamEvent | None] = deque()  # put, not yet taken
         self.ready: deque[RunStreamEvent | None] = deque()
@@ -84,12 +90,15 @@ class EventBuffer:
         """The task of the attached reader, if one is attached."""
         return self._reader
 
-    def attach(self, task: asyncio.Task[object]) -> object:
+    def attach(self, task: asyncio.Task[object], patience: float | None = None) -> object:
         """Bound the buffer while `task` reads it (replacing any reader attached before).
 
         Args:
             task: The task that reads; should it end while still attached (its loop
                 left without being closed), the reader is detached then.
+            patience: Seconds a full buffer waits while the reader takes nothing,
+                before the run reads on unbounded; None (for `READER_PATIENCE`, the
+                default) or `math.inf` to wait as long as the reader is attached.
 
         Returns:
             The reader's token, for `detach`.
@@ -97,6 +106,7 @@ class EventBuffer:
         if self._reader is not None:
             self._reader.remove_done_callback(self._reader_ended)
         self._reader, self._token = task, object()
+        self._patience = patience
         self._reading = True
         self._limit = max(self._bound // 2, 1)
         task.add_done_callback(self._reader_ended)
@@ -144,19 +154,21 @@ class EventBuffer:
     async def room(self) -> None:
         """Wait until the reader takes what waits, leaves, or stops taking (one waiter: the run).
 
-        A reader that takes nothing from its batch for `READER_PATIENCE` seconds is not
-        reading (a loop left and kept unclosed looks like one): the bound is lifted until
-        it takes its next batch.
+        A reader that takes nothing from its batch for its patience (`READER_PATIENCE`
+        seconds unless it attached with another) is not reading (a loop left and kept
+        unclosed looks like one): the bound is lifted until it takes its next batch.
         """
         loop = asyncio.get_running_loop()
         while len(self._events) >= self._limit:
             room = self._room = loop.create_future()
             in_batch = len(self.ready)
-            timer = loop.call_later(READER_PATIENCE, _wake, room)
+            patience = READER_PATIENCE if self._patience is None else self._patience
+            timer = None if patience == math.inf else loop.call_later(patience, _wake, room)
             try:
                 await room
             finally:
-                timer.cancel()
+                if timer is not None:
+                    timer.cancel()
             if self._room is room and len(self.ready) >= in_batch:
                 self._lift()  # the patience ran out with nothing taken
 

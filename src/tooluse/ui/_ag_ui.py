@@ -9,12 +9,12 @@ optional `"message"` for the model), or `status="cancelled"` to reject.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncGenerator
 from typing import Any, cast
 
 from ag_ui.core import (
     AssistantMessage,
-    BaseEvent,
     DeveloperMessage,
     Message,
     ResumeEntry,
@@ -23,11 +23,10 @@ from ag_ui.core import (
     ToolMessage,
     UserMessage,
 )
-from ag_ui.encoder import EventEncoder
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..agents._agent import Agent
@@ -36,6 +35,7 @@ from ._ag_ui_events import AGUIEvents
 from ._decisions import Decision, DecisionRefused
 from ._history import ClientMessage, HistoryRefused
 from ._runs import RunRequest, start_run
+from ._sse import run_events, sse_response
 from ._threads import SessionFactory, ThreadBusy, Threads
 
 __all__ = ["ag_ui_app", "ag_ui_stream", "run_request"]
@@ -73,13 +73,10 @@ def ag_ui_app(
                 {"error": f"the body is not an AG-UI RunAgentInput: {error.errors()[:3]}"},
                 status_code=422,
             )
-        events = ag_ui_stream(
-            agent, threads, run_input, run_config=run_config, state_snapshots=state_snapshots
-        )
-        encoder = EventEncoder()
-        return StreamingResponse(
-            (encoder.encode(event) async for event in events),
-            media_type=encoder.get_content_type(),
+        return sse_response(
+            ag_ui_stream(
+                agent, threads, run_input, run_config=run_config, state_snapshots=state_snapshots
+            )
         )
 
     return Starlette(routes=[Route(path, endpoint, methods=["POST"])])
@@ -92,8 +89,8 @@ async def ag_ui_stream(
     *,
     run_config: RunConfig | None = None,
     state_snapshots: bool = False,
-) -> AsyncIterator[BaseEvent]:
-    """The AG-UI events of one request: the run's, or a run error saying what was refused.
+) -> AsyncGenerator[str]:
+    """The AG-UI events of one request, as SSE text: the run's, or a run error saying why not.
 
     Args:
         agent: The agent to run.
@@ -103,30 +100,28 @@ async def ag_ui_stream(
         state_snapshots: Send a `STATE_SNAPSHOT` at the end.
 
     Yields:
-        The events, `RUN_STARTED` first and `RUN_FINISHED` or `RUN_ERROR` last.
+        The events' text, one piece per run event that makes any: `RUN_STARTED`
+        first, `RUN_FINISHED` or `RUN_ERROR` last.
     """
     translate = AGUIEvents(run_input.thread_id, run_input.run_id, state_snapshots=state_snapshots)
-    for event in translate.started():
-        yield event
+    yield translate.started()
     try:
         async with threads.hold(run_input.thread_id) as thread:
             result = await start_run(agent, thread, run_request(run_input), run_config)
-            async for stream_event in result.stream_events():
-                for event in translate.translate(stream_event):
-                    yield event
+            async with contextlib.aclosing(run_events(result)) as stream_events:
+                events_of = translate.translate  # looked up once: it runs per event
+                async for stream_event in stream_events:
+                    if events := events_of(stream_event):
+                        yield events
             thread.keep(result)
-        for event in translate.finished(result):
-            yield event
+        yield translate.finished(result)
     except (HistoryRefused, DecisionRefused) as refused:
-        for event in translate.failed(str(refused), refused.code):
-            yield event
+        yield translate.failed(str(refused), refused.code)
     except ThreadBusy:
         message = f"thread {run_input.thread_id!r} has a run going on: wait for it to end"
-        for event in translate.failed(message, "thread_busy"):
-            yield event
+        yield translate.failed(message, "thread_busy")
     except Exception as error:  # the client is told; the run's error names what to fix
-        for event in translate.failed(f"{type(error).__name__}: {error}", type(error).__name__):
-            yield event
+        yield translate.failed(f"{type(error).__name__}: {error}", type(error).__name__)
 
 
 def run_request(run_input: RunAgentInput) -> RunRequest:

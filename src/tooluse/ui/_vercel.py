@@ -9,13 +9,14 @@ paused run the server keeps.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any, cast
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..agents._agent import Agent
@@ -23,10 +24,11 @@ from ..run._config import RunConfig
 from ._decisions import Decision, DecisionRefused
 from ._history import ClientMessage, HistoryRefused
 from ._runs import RunRequest, start_run
+from ._sse import run_events, sse_response
 from ._threads import SessionFactory, ThreadBusy, Threads
-from ._vercel_events import HEADERS, Part, VercelParts
+from ._vercel_events import DONE, HEADERS, VercelParts
 
-__all__ = ["vercel_ai_app", "vercel_request"]
+__all__ = ["vercel_ai_app", "vercel_request", "vercel_stream"]
 
 
 def vercel_ai_app(
@@ -59,48 +61,54 @@ def vercel_ai_app(
                 {"error": f"the body is not a useChat request ({{'id', 'messages'}}): {error}"},
                 status_code=422,
             )
-        parts = _stream(agent, threads, chat_id, run_request, run_config, continued)
-        return StreamingResponse(_sse(parts), media_type="text/event-stream", headers=HEADERS)
+        parts = vercel_stream(agent, threads, chat_id, run_request, run_config, continued)
+        return sse_response(parts, HEADERS)
 
     return Starlette(routes=[Route(path, endpoint, methods=["POST"])])
 
 
-async def _sse(parts: AsyncIterator[Part]) -> AsyncIterator[str]:
-    async for part in parts:
-        yield f"data: {json.dumps(part, separators=(',', ':'))}\n\n"
-    yield "data: [DONE]\n\n"
-
-
-async def _stream(
+async def vercel_stream(
     agent: Agent[Any],
     threads: Threads,
     chat_id: str,
     request: RunRequest,
     run_config: RunConfig | None,
     continued: str | None,
-) -> AsyncIterator[Part]:
+) -> AsyncGenerator[str]:
+    """The UI message stream of one request, as SSE text: the run's parts, or an error.
+
+    Args:
+        agent: The agent to run.
+        threads: The app's threads.
+        chat_id: The chat (the thread).
+        request: What the client asked for.
+        run_config: Settings for the run.
+        continued: The assistant message the stream goes on in, if any.
+
+    Yields:
+        The parts' text, one piece per run event that makes any: `start` first,
+        `finish` and `[DONE]` last.
+    """
     rejected = {d.approval_id for d in request.decisions or [] if not d.approved}
     translate = VercelParts(rejected, continued)
-    for part in translate.started():
-        yield part
+    yield translate.started()
     try:
         async with threads.hold(chat_id) as thread:
             result = await start_run(agent, thread, request, run_config)
-            async for event in result.stream_events():
-                for part in translate.translate(event):
-                    yield part
+            async with contextlib.aclosing(run_events(result)) as events:
+                parts_of = translate.translate  # looked up once: it runs per event
+                async for event in events:
+                    if parts := parts_of(event):
+                        yield parts
             thread.keep(result)
-        for part in translate.finished(result):
-            yield part
+        yield translate.finished(result)
     except (HistoryRefused, DecisionRefused) as refused:
-        for part in translate.failed(f"{refused} ({refused.code})"):
-            yield part
+        yield translate.failed(f"{refused} ({refused.code})")
     except ThreadBusy:
-        for part in translate.failed(f"chat {chat_id!r} has a run going on: wait for it to end"):
-            yield part
+        yield translate.failed(f"chat {chat_id!r} has a run going on: wait for it to end")
     except Exception as error:  # the client is told; the run's error names what to fix
-        for part in translate.failed(f"{type(error).__name__}: {error}"):
-            yield part
+        yield translate.failed(f"{type(error).__name__}: {error}")
+    yield DONE
 
 
 def vercel_request(body: Any) -> tuple[str, RunRequest, str | None]:

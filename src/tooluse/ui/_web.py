@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from ag_ui.core import RunAgentInput
-from ag_ui.encoder import EventEncoder
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
@@ -25,6 +24,7 @@ from ..agents._agent import Agent
 from ..core._http_access import LOOPBACK, AccessGuard, bare_host
 from ..run._config import RunConfig
 from ._ag_ui import ag_ui_stream
+from ._sse import sse_response
 from ._threads import SessionFactory, Threads
 
 __all__ = ["STATIC", "web_app"]
@@ -71,12 +71,7 @@ def web_app(
                 {"error": f"the body is not an AG-UI RunAgentInput: {error.errors()[:3]}"},
                 status_code=422,
             )
-        encoder = EventEncoder()
-        events = ag_ui_stream(agent, threads, run_input, run_config=run_config)
-        return StreamingResponse(
-            (encoder.encode(event) async for event in events),
-            media_type=encoder.get_content_type(),
-        )
+        return sse_response(ag_ui_stream(agent, threads, run_input, run_config=run_config))
 
     app = Starlette(
         routes=[

@@ -311,10 +311,13 @@ def test_set_default_openai_key_is_the_default_clients_key(monkeypatch: pytest.M
     assert default_openai_client().api_key == "sk-set-in-code"
 
 
-def test_is_gpt_5_default_reads_the_default_model() -> None:
-    from tooluse.models import DEFAULT_MODEL, is_gpt_5_default
+def test_is_gpt_5_default_reads_the_default_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tooluse.models import is_gpt_5_default
 
-    assert is_gpt_5_default() is DEFAULT_MODEL.startswith("gpt-5")
+    monkeypatch.delenv("OPENAI_DEFAULT_MODEL", raising=False)
+    assert is_gpt_5_default()  # gpt-5.6-luna, as in openai-agents 0.24
+    monkeypatch.setenv("OPENAI_DEFAULT_MODEL", "gpt-4.1")
+    assert not is_gpt_5_default()
 
 
 async def test_server_answers_the_item_objects_streamed_over_http() -> None:

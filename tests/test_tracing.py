@@ -292,7 +292,7 @@ def test_an_agent_without_a_model_uses_the_default(traced: Traced) -> None:
     tracer = traced.tracer()
     tracer.agent_start(Agent(name="a"))
     tracer.run_end(None)
-    assert attributes(traced.one("invoke_agent a"))["gen_ai.request.model"] == "gpt-4.1"
+    assert attributes(traced.one("invoke_agent a"))["gen_ai.request.model"] == "gpt-5.6-luna"
 
 
 def test_the_run_span_is_current_until_the_run_ends(traced: Traced) -> None:

@@ -153,6 +153,10 @@ class RunState:
     context: ContextRecord | None = None
     """What the run's `ContextPolicy` trimmed or summarised of the history the model is
     sent (`RunConfig(context=...)`); None while it has changed nothing."""
+    nested: dict[str, RunState] = field(default_factory=dict[str, "RunState"])
+    """The paused runs of agents used as tools in the turn in progress, by the id of the
+    call that started each: resuming the turn resumes them, with the decisions made on
+    their calls (which wait in `interruptions` beside this run's own)."""
 
     def history(self) -> list[Item]:
         """The conversation the current agent sees.

@@ -1,14 +1,23 @@
-"""The default OpenAI client and API, and resolving a model name to a `Model`."""
+"""The default OpenAI client and API, the default model, and its default settings.
+
+An agent without a model uses `get_default_model()`: the `OPENAI_DEFAULT_MODEL`
+environment variable, else `DEFAULT_MODEL`, as in openai-agents. A GPT-5 model named
+with no settings of the agent's own gets the settings it is meant to run with
+(`get_default_model_settings`): low verbosity, and the reasoning effort each GPT-5
+model is tuned for.
+"""
 
 from __future__ import annotations
 
 import functools
 import os
+import re
 from abc import ABC
 from collections.abc import Mapping
 from types import MethodType
 from typing import TYPE_CHECKING, Any, Literal, cast
 
+from ..core._settings import ModelSettings
 from ..exceptions import MissingAPIKey, UserError
 
 if TYPE_CHECKING:  # imported on first use: importing openai costs 0.3 s
@@ -21,6 +30,9 @@ __all__ = [
     "clients_own",
     "default_openai_api",
     "default_openai_client",
+    "get_default_model",
+    "get_default_model_settings",
+    "gpt_5_reasoning_settings_required",
     "is_gpt_5_default",
     "send_as_is",
     "set_default_openai_api",
@@ -28,8 +40,11 @@ __all__ = [
     "set_default_openai_key",
 ]
 
-DEFAULT_MODEL = "gpt-4.1"
-"""The model an agent without one uses."""
+DEFAULT_MODEL = "gpt-5.6-luna"
+"""The model an agent without one uses, unless `OPENAI_DEFAULT_MODEL` names another
+(openai-agents 0.24's default)."""
+DEFAULT_MODEL_VARIABLE = "OPENAI_DEFAULT_MODEL"
+"""The environment variable naming the default model, read at each run."""
 OpenAIApi = Literal["responses", "chat_completions"]
 
 # Where `AsyncOpenAI()` finds credentials (recent openai versions take an admin key too).
@@ -117,13 +132,80 @@ def default_openai_client() -> AsyncOpenAI:
     return _client
 
 
-def is_gpt_5_default() -> bool:
-    """Whether an agent without a model uses a GPT-5 model (`DEFAULT_MODEL`).
+def get_default_model() -> str:
+    """The model an agent without one uses: `OPENAI_DEFAULT_MODEL`, else `DEFAULT_MODEL`.
 
     Returns:
-        True when `DEFAULT_MODEL` is a `gpt-5` model; it is not (`gpt-4.1`).
+        The model's name, lower-cased.
     """
-    return DEFAULT_MODEL.startswith("gpt-5")
+    return os.environ.get(DEFAULT_MODEL_VARIABLE, DEFAULT_MODEL).lower()
+
+
+def is_gpt_5_default() -> bool:
+    """Whether an agent without a model uses a GPT-5 model that takes reasoning settings.
+
+    Returns:
+        True for the built-in default (`gpt-5.6-luna`) and any `OPENAI_DEFAULT_MODEL`
+        that `gpt_5_reasoning_settings_required` accepts.
+    """
+    return gpt_5_reasoning_settings_required(get_default_model())
+
+
+# GPT-5's chat aliases are GPT-5 by name, but refuse reasoning settings.
+_GPT_5_CHAT_ALIASES = frozenset(f"gpt-5{version}-chat-latest" for version in ("", ".1", ".2", ".3"))
+_Effort = Literal["none", "low", "medium"]
+# The reasoning effort each GPT-5 model runs with by default; the names in the first
+# table may end in a snapshot's date (`gpt-5-2025-08-07`), the second's may not.
+_EFFORT_OF_FAMILY: dict[str, _Effort] = {
+    "gpt-5": "low",  # not "minimal": some hosted tools refuse it
+    "gpt-5.1": "none",
+    "gpt-5.2": "none",
+    "gpt-5.2-pro": "medium",
+    "gpt-5.4": "none",
+    "gpt-5.4-pro": "medium",
+    "gpt-5.4-mini": "none",
+    "gpt-5.4-nano": "none",
+    "gpt-5.5": "none",
+    "gpt-5.6": "none",
+    "gpt-5.6-sol": "none",
+    "gpt-5.6-terra": "none",
+    "gpt-5.6-luna": "none",
+}
+_EFFORT_OF_UNDATED: dict[str, _Effort] = {"gpt-5.2-codex": "low", "gpt-5.3-codex": "none"}
+_SNAPSHOT_DATE = re.compile(r"-\d{4}-\d{2}-\d{2}$")
+
+
+def gpt_5_reasoning_settings_required(model_name: str) -> bool:
+    """Whether a model is a GPT-5 model that is sent reasoning settings by default.
+
+    Args:
+        model_name: The model's name, e.g. `"gpt-5.1"`.
+
+    Returns:
+        True for names starting `gpt-5`, except the `-chat-latest` aliases, which
+        take no reasoning settings.
+    """
+    return model_name.startswith("gpt-5") and model_name not in _GPT_5_CHAT_ALIASES
+
+
+def get_default_model_settings(model: str | None = None) -> ModelSettings:
+    """The settings a model named with no settings of the agent's own is sent.
+
+    Args:
+        model: The model's name; None for `get_default_model()`.
+
+    Returns:
+        For a GPT-5 model, low verbosity and the model's own default reasoning effort
+        (none named for GPT-5 models whose efforts are not known); for any other
+        model, empty settings. A new object each time, yours to change.
+    """
+    name = get_default_model() if model is None else model
+    if not gpt_5_reasoning_settings_required(name):
+        return ModelSettings()
+    effort = _EFFORT_OF_UNDATED.get(name) or _EFFORT_OF_FAMILY.get(_SNAPSHOT_DATE.sub("", name))
+    if effort is None:
+        return ModelSettings(verbosity="low")
+    return ModelSettings(reasoning={"effort": effort}, verbosity="low")
 
 
 class OpenAIModel(Model, ABC):
@@ -135,7 +217,7 @@ class OpenAIModel(Model, ABC):
         """Name the model, and the client to call it with (default: the shared client).
 
         Args:
-            model: The model name, e.g. `"gpt-4.1"`.
+            model: The model name, e.g. `"gpt-5.1"`.
             openai_client: The client; None uses `default_openai_client()` at the first call.
         """
         self.model = model

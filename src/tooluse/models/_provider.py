@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ._base import Model
 from ._chat import OpenAIChatCompletionsModel
-from ._defaults import DEFAULT_MODEL, default_openai_api
+from ._defaults import default_openai_api, get_default_model
 from ._responses import OpenAIResponsesModel
 
 if TYPE_CHECKING:  # imported on first use: importing openai costs 0.3 s
@@ -68,12 +68,12 @@ class OpenAIProvider(ModelProvider):
         """An OpenAI model for the name.
 
         Args:
-            model_name: The model's name; None for `DEFAULT_MODEL`.
+            model_name: The model's name; None for `get_default_model()`.
 
         Returns:
             An `OpenAIResponsesModel` or `OpenAIChatCompletionsModel`.
         """
-        name = model_name or DEFAULT_MODEL
+        name = model_name or get_default_model()
         responses = self.use_responses
         if responses is None:
             responses = default_openai_api() == "responses"

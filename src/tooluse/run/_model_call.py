@@ -18,6 +18,7 @@ from typing import Any
 from ..agents._agent import Agent
 from ..core._context import Usage
 from ..core._items import Item, message_text, with_valid_text
+from ..core._settings import ModelSettings
 from ..core._state import TurnInProgress
 from ..exceptions import (
     MaxTurnsExceeded,
@@ -36,6 +37,7 @@ from ..models import (
     StreamDelta,
     TextDelta,
     ToolCallArgumentsDelta,
+    get_default_model_settings,
     resolve_model,
 )
 from ..models._base import ERROR_STATUS, name_of
@@ -120,7 +122,7 @@ async def _request(
     run: RunSetup, record: RunRecord, setup: AgentSetup, tools: TurnTools
 ) -> ModelRequest:
     state, agent = record.state, setup.agent
-    settings = agent.model_settings.resolve(run.config.model_settings)
+    settings = _agent_settings(agent, run.config.model).resolve(run.config.model_settings)
     if state.tool_choice_released and settings.tool_choice is not None:
         settings = replace(settings, tool_choice=None)
     return ModelRequest(
@@ -133,6 +135,23 @@ async def _request(
         max_retries=0,  # the run retries (RetryPolicy), so that hooks and spans see each attempt
         memo=record.model_memo,
     )
+
+
+_NO_SETTINGS = ModelSettings()
+
+
+def _agent_settings(agent: Agent[object], config_model: str | Model | None) -> ModelSettings:
+    """The agent's settings; or, where it has none, those of the model named, as openai-agents.
+
+    An agent with settings of its own is sent them alone: the model's defaults (GPT-5's
+    reasoning effort and verbosity) are not merged in, as they are not in openai-agents.
+    """
+    if agent.model_settings != _NO_SETTINGS:
+        return agent.model_settings
+    named = config_model or agent.model
+    if isinstance(named, Model):
+        return _NO_SETTINGS
+    return get_default_model_settings(named)
 
 
 def _count(

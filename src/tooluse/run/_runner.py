@@ -41,6 +41,7 @@ from ._guardrails import (
 )
 from ._handoffs import AgentHandoff
 from ._lean import add_made
+from ._nested import NestedPause, nested_approvals, pause_nested, resumed_nested
 from ._paused_context import keep_context, kept_context
 from ._record import InputChecks, RunRecord
 from ._result import RunResult, RunResultStreaming, StreamedRun
@@ -253,6 +254,8 @@ class Run:
         elif isinstance(input, RunState):
             state = input.copy()
             agent = _find_agent(agent, state.agent_name)
+            if usage is not None:  # a nested run resumed: it counts in its caller's usage
+                state.usage = usage
         else:
             state = RunState(agent.name, _input_items(input))
             if usage is not None:
@@ -551,7 +554,10 @@ class Run:
             keep_context(state, run.context.context)
             if self._link is not None:
                 await self._link.save(state, paused=True)
-            result.interruptions = [ToolApprovalItem.of(a, agent) for a in step.approvals]
+            nested = step.nested_agents
+            result.interruptions = [
+                ToolApprovalItem.of(a, nested.get(a.approval_id, agent)) for a in step.approvals
+            ]
         elif isinstance(step, Pending):
             result.pending_tool_calls = step.calls
         # Once the output guardrails have run; a run without guardrails made no lists.
@@ -587,28 +593,31 @@ async def run_agent_tool(call: AgentToolCall) -> str:
 
     Raises:
         UsageLimitExceeded: A limit the nested run reached (it stops the caller's run too).
-        UserError: The nested run paused for approval, which an agent tool cannot do.
+        UserError: The nested run paused for approval outside a run's turn.
     """
     agent = as_agent(call.agent)
     assert agent is not None  # only Agent.as_tool makes agent tools
     options: RunOptions = {"context": call.context.context, "max_turns": call.max_turns}
     options["run_config"] = call.context.run_config
+    call_id = call.context.tool_call_id
+    given: RunInput = resumed_nested(call_id) or call.input
     try:
         # The caller's Usage itself: the nested run counts toward the caller's totals
         # and limits as it goes, whether it answers or stops.
         if call.on_stream is not None:
-            result = await _streamed_agent_tool(agent, call, options)
+            result = await _streamed_agent_tool(agent, given, call, options)
         else:
-            result = await Run(agent, call.input, options, usage=call.context.usage).execute()
+            result = await Run(agent, given, options, usage=call.context.usage).execute()
     except UsageLimitExceeded as error:
         # The caller's run stops, at its own place in its own conversation.
         raise UsageLimitExceeded(error.limit, error.value, error.used) from None
-    if result.interruptions:
-        raise UserError(
-            f"Agent '{call.agent.name}', used as a tool, paused for approval of "
-            f"{', '.join(i.tool_name for i in result.interruptions)}: approvals inside "
-            "an agent used as a tool are not supported; give that tool to the outer agent"
-        )
+    if result.interruptions:  # the caller's turn pauses too, this call unanswered
+        state = result.to_state()
+        # The state's own approvals (plain data); the result's items name their agents.
+        agents = [item.agent for item in result.interruptions]
+        approvals = list(zip(nested_approvals(call_id, state), agents, strict=True))
+        pause_nested(call_id, NestedPause(state, approvals), agent.name)
+        return ""
     if call.output_extractor is None:
         return tool_output_text(result.final_output)
     output = call.output_extractor(result)
@@ -616,13 +625,13 @@ async def run_agent_tool(call: AgentToolCall) -> str:
 
 
 async def _streamed_agent_tool(
-    agent: Agent[Any], call: AgentToolCall, options: RunOptions
+    agent: Agent[Any], given: RunInput, call: AgentToolCall, options: RunOptions
 ) -> RunResult:
     """An agent tool's nested run, streamed, each event handed to the tool's `on_stream`."""
     handler = call.on_stream
     assert handler is not None  # only called with one
     streamed = StreamedRun(EventBuffer())
-    run = Run(agent, call.input, options, stream=streamed.buffer, usage=call.context.usage)
+    run = Run(agent, given, options, stream=streamed.buffer, usage=call.context.usage)
     streaming = run.streaming_result(streamed)
     task = streamed.task = asyncio.ensure_future(_run_streaming(run, streaming))
     task.add_done_callback(functools.partial(_streaming_ended, run, streamed, streaming))

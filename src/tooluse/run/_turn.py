@@ -44,6 +44,7 @@ from ._handoffs import AgentHandoff, HandoffCall, read_handoff, run_on_handoff
 from ._lean import later
 from ._limits import reserve_tool_calls
 from ._model_call import call_model, final_output
+from ._nested import nested_runs, settle_nested
 from ._record import RunRecord
 from ._scope import AgentSetup, RunSetup, TurnTools
 from ._tool_calls import CallGroup, PlannedCall, plan_calls
@@ -89,9 +90,16 @@ class NextAgent(NamedTuple):
 
 
 class Interrupted(NamedTuple):
-    """Stop for a human: these calls wait for approval; nothing of the turn has run."""
+    """Stop for a human: these calls wait for approval.
+
+    Nothing of the turn has run, unless an agent used as a tool paused: then the
+    calls waiting are its nested run's, and the turn's other calls have answered.
+    """
 
     approvals: list[ToolApproval]
+    nested_agents: dict[str, Agent[Any]] = {}  # noqa: RUF012 - a NamedTuple's default, never changed
+    """The agent whose tool each nested call calls, by approval id (the others are the
+    answering agent's)."""
 
 
 class Pending(NamedTuple):
@@ -133,7 +141,18 @@ async def take_turn(run: RunSetup, record: RunRecord, setup: AgentSetup) -> Next
     approved = await approve(run, state, plan)
     if isinstance(approved, Interrupted):
         return approved
-    outcomes = await run_calls(run, state, setup, approved)
+    with nested_runs(state) as nested:
+        outcomes = await run_calls(run, state, setup, approved)
+    if nested.paused or state.nested:
+        waiting = settle_nested(state, nested)
+        if waiting:  # an agent tool's run paused: its call waits, the others keep answers
+            answers = _turn(state).answers
+            for call_id in nested.paused:
+                answers.pop(call_id, None)
+            return Interrupted(
+                [approval for approval, _ in waiting],
+                {approval.approval_id: agent for approval, agent in waiting},
+            )
     return await apply(run, record, setup, approved, outcomes)
 
 

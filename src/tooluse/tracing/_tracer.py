@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypedDict, TypeGuar
 
 from .._version import __version__
 from ..exceptions import UserError
-from ..models import DEFAULT_MODEL, ModelTransportError
+from ..models import ModelTransportError, get_default_model
 from ..models._base import name_of
 from ..tools._local import LOCAL_ITEM_TYPES
 from ..tools._outputs import parts_text
@@ -635,7 +635,7 @@ def error_type(error: BaseException) -> str:
 def _model_name(model: str | Model | None) -> str:
     """What a model is called: a name as given, or the name the run's usage entries use."""
     if model is None:
-        return DEFAULT_MODEL
+        return get_default_model()
     if isinstance(model, str):
         return model
     return name_of(model)

@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, TypeAdapter
 
 from tests import ui_agents
+from tests.test_ui_ag_ui import run_input
 from tooluse import (
     Agent,
     AgentUpdatedStreamEvent,
@@ -87,17 +88,7 @@ def _unknown_fields(model: BaseModel) -> list[str]:
 
 def ag_ui_request(thread: str, text: str | None, **extra: Any) -> RunAgentInput:
     messages = [] if text is None else [{"id": uuid.uuid4().hex, "role": "user", "content": text}]
-    body: dict[str, Any] = {
-        "threadId": thread,
-        "runId": uuid.uuid4().hex,
-        "messages": messages,
-        "state": {},
-        "tools": [],
-        "context": [],
-        "forwardedProps": {},
-        **extra,
-    }
-    return RunAgentInput.model_validate(body)
+    return RunAgentInput.model_validate(run_input(thread, messages, **extra))
 
 
 async def ag_ui_frames(threads: Threads, request: RunAgentInput) -> list[str]:

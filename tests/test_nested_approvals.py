@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,18 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from tooluse import Agent, RunConfig, RunHooks, Runner, RunState
+from tooluse import (
+    Agent,
+    RunConfig,
+    RunHooks,
+    Runner,
+    RunState,
+    ToolGuardrailFunctionOutput,
+    ToolInputGuardrailData,
+    ToolOutputGuardrailData,
+    tool_input_guardrail,
+    tool_output_guardrail,
+)
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
 
 from .nested_approval_main import RAN, clerk, clerk_script, desk, note, run
@@ -166,6 +178,36 @@ async def test_the_paused_call_is_counted_once() -> None:
     state.approve(paused.interruptions[0])
     done = await run(state, False)
     assert done.usage.tool_calls == 3  # and refund, inside the clerk's run
+
+
+async def test_the_paused_call_is_guarded_once_each_side() -> None:
+    # Its input is checked when it starts, its output when it has one: after resuming.
+    checked: list[tuple[str, Any]] = []
+
+    @tool_input_guardrail
+    def look_in(data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
+        checked.append(("input", data.context.tool_arguments))
+        return ToolGuardrailFunctionOutput.allow()
+
+    @tool_output_guardrail
+    def look_out(data: ToolOutputGuardrailData) -> ToolGuardrailFunctionOutput:
+        checked.append(("output", data.output))
+        return ToolGuardrailFunctionOutput.allow()
+
+    asking = replace(
+        clerk.as_tool(tool_name="ask_clerk"),
+        tool_input_guardrails=[look_in],
+        tool_output_guardrails=[look_out],
+    )
+    agent = Agent("desk", tools=[asking, note], model=desk.model)
+    paused = await Runner.run(agent, "go")
+    assert checked == [("input", '{"input": "refund A-17"}')]
+    state = paused.to_state()
+    state.approve(paused.interruptions[0])
+    done = await Runner.run(agent, state)
+    assert done.final_output == "desk: clerk: refunded A-17 | noted x"
+    assert checked[1:] == [("output", "clerk: refunded A-17")]
+    assert len(done.tool_output_guardrail_results) == 1
 
 
 def test_the_nested_state_round_trips_through_json() -> None:

@@ -10,12 +10,27 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from tooluse import Agent, Runner, RunState
+from tooluse import (
+    Agent,
+    RunConfig,
+    RunHooks,
+    Runner,
+    RunState,
+    ToolGuardrailFunctionOutput,
+    ToolInputGuardrailData,
+    ToolOutputGuardrailData,
+    tool_input_guardrail,
+    tool_output_guardrail,
+)
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
 
 from .nested_approval_main import RAN, clerk, clerk_script, desk, note, run
@@ -110,6 +125,89 @@ async def test_a_nested_run_streamed_to_on_stream_pauses_and_resumes() -> None:
     done = await Runner.run(agent, state)
     assert done.final_output == "desk: clerk: refunded A-17 | noted x"
     assert "run_item_stream_event" in events
+
+
+class ToolWatch(RunHooks[Any]):
+    """The caller's tool hooks, in the order they fire."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str, str | None]] = []
+
+    async def on_tool_start(self, context: Any, agent: Any, tool: Any) -> None:
+        self.seen.append(("start", tool.name, None))
+
+    async def on_tool_end(self, context: Any, agent: Any, tool: Any, result: str) -> None:
+        self.seen.append(("end", tool.name, result))
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
+async def test_the_paused_call_ends_once_with_its_real_output(streamed: bool) -> None:
+    # Its hooks and its span: not at the pause (it has no output yet), once on resuming.
+    watch, exporter, provider = ToolWatch(), InMemorySpanExporter(), TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    config = RunConfig(tracer_provider=provider, trace_include_sensitive_data=True)
+
+    async def go(given: str | RunState) -> Any:
+        if not streamed:
+            return await Runner.run(desk, given, hooks=watch, run_config=config)
+        result = Runner.run_streamed(desk, given, hooks=watch, run_config=config)
+        async for _ in result.stream_events():
+            pass
+        return result
+
+    paused = await go("refund A-17")
+    assert sorted(watch.seen) == [
+        ("end", "note", "noted x"), ("start", "ask_clerk", None), ("start", "note", None)
+    ]  # fmt: skip
+    state = paused.to_state()
+    state.approve(paused.interruptions[0])
+    await go(state)
+    assert watch.seen[3:] == [("end", "ask_clerk", "clerk: refunded A-17")]
+    results = [
+        (span.attributes or {}).get("gen_ai.tool.call.result")
+        for span in exporter.get_finished_spans()
+        if span.name == "execute_tool ask_clerk"
+    ]
+    assert sorted(results, key=str) == [None, "clerk: refunded A-17"]  # the paused span: none
+
+
+async def test_the_paused_call_is_counted_once() -> None:
+    paused = await run("refund A-17", False)
+    assert paused.usage.tool_calls == 2  # ask_clerk and note; refund waits
+    state = paused.to_state()
+    state.approve(paused.interruptions[0])
+    done = await run(state, False)
+    assert done.usage.tool_calls == 3  # and refund, inside the clerk's run
+
+
+async def test_the_paused_call_is_guarded_once_each_side() -> None:
+    # Its input is checked when it starts, its output when it has one: after resuming.
+    checked: list[tuple[str, Any]] = []
+
+    @tool_input_guardrail
+    def look_in(data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
+        checked.append(("input", data.context.tool_arguments))
+        return ToolGuardrailFunctionOutput.allow()
+
+    @tool_output_guardrail
+    def look_out(data: ToolOutputGuardrailData) -> ToolGuardrailFunctionOutput:
+        checked.append(("output", data.output))
+        return ToolGuardrailFunctionOutput.allow()
+
+    asking = replace(
+        clerk.as_tool(tool_name="ask_clerk"),
+        tool_input_guardrails=[look_in],
+        tool_output_guardrails=[look_out],
+    )
+    agent = Agent("desk", tools=[asking, note], model=desk.model)
+    paused = await Runner.run(agent, "go")
+    assert checked == [("input", '{"input": "refund A-17"}')]
+    state = paused.to_state()
+    state.approve(paused.interruptions[0])
+    done = await Runner.run(agent, state)
+    assert done.final_output == "desk: clerk: refunded A-17 | noted x"
+    assert checked[1:] == [("output", "clerk: refunded A-17")]
+    assert len(done.tool_output_guardrail_results) == 1
 
 
 def test_the_nested_state_round_trips_through_json() -> None:

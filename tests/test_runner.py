@@ -15,6 +15,8 @@ from tooluse import (
     RunConfig,
     RunContextWrapper,
     Runner,
+    RunResult,
+    RunState,
     StopAtTools,
     ToolsToFinalOutputResult,
     TResponseInputItem,
@@ -23,6 +25,7 @@ from tooluse import (
 )
 from tooluse.models import ModelRequest, ModelResponse, resolve_model, set_default_openai_api
 from tooluse.models._base import Tool
+from tooluse.run._run_items import RunItems
 from tooluse.testing import FunctionModel, ModelReply, TestModel, ToolCall
 
 
@@ -282,7 +285,50 @@ async def test_streamed_runs_pause_for_approval_and_stop_before_tools() -> None:
     assert resumed.final_output == "7"
 
 
-def test_a_result_that_did_not_pause_has_no_state() -> None:
-    result = Runner.run_sync(Agent("a", model=TestModel()), "go")
-    with pytest.raises(UserError, match="This run is not paused"):
+async def test_a_finished_run_has_a_state_that_goes_on_with_the_conversation() -> None:
+    # As in openai-agents: a program saves result.to_state() after every run, paused or not.
+    def said(items: list[Any], tools: Any) -> str:
+        users = [i["content"] for i in items if i.get("role") == "user"]
+        return f"{len(items)} items, the user said {users}"
+
+    agent = Agent("a", model=FunctionModel(said))
+    done = await Runner.run(agent, "go", context={"user": 1})
+    assert done.final_output == "1 items, the user said ['go']"
+    state = done.to_state()
+    assert not state.interruptions
+    assert state.turn is None
+    again = await Runner.run(agent, RunState.from_json(state.to_json()))
+    assert again.final_output == "2 items, the user said ['go']"
+    assert again.usage.requests == 2  # the saved run's request, and this one
+    seen: list[object] = []
+
+    @function_tool
+    def whose(ctx: RunContextWrapper[Any]) -> str:
+        """Whose context this is."""
+        seen.append(ctx.context)
+        return "ok"
+
+    def ask(items: list[Any], tools: Any) -> ModelReply | str:
+        if items[-1].get("type") == "function_call_output":
+            return "done"
+        return ModelReply(tool_calls=[ToolCall("whose", {})])
+
+    tooled = Agent("t", tools=[whose], model=FunctionModel(ask))
+    first = await Runner.run(tooled, "go", context={"user": 1})
+    await Runner.run(tooled, first.to_state())  # in-process: the finished run's context
+    assert seen == [{"user": 1}, {"user": 1}]
+
+
+def test_a_result_made_by_hand_has_no_state() -> None:
+    result = RunResult([], RunItems([], []), [], "x", Agent("a"))
+    with pytest.raises(UserError, match=r"it was not made by Runner\.run"):
         result.to_state()
+
+
+async def test_a_streamed_run_has_its_state_once_it_has_ended() -> None:
+    streamed = Runner.run_streamed(Agent("a", model=TestModel()), "go")
+    with pytest.raises(UserError, match="has not ended, so it has no state yet"):
+        streamed.to_state()
+    async for _ in streamed.stream_events():
+        pass
+    assert streamed.to_state().turn is None

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 __all__ = [
     "NestedPause",
     "NestedRuns",
+    "is_paused",
+    "is_resumed",
     "nested_approvals",
     "nested_runs",
     "pause_nested",
@@ -106,6 +108,38 @@ def resumed_nested(call_id: str) -> RunState | None:
     for tool_name, decision in caller.standing.items():
         nested.standing.setdefault(tool_name, decision)
     return nested
+
+
+def is_resumed(call_id: str) -> bool:
+    """Whether a call of this turn resumes a nested run that paused.
+
+    Such a call started before the pause: its start hooks ran, its input guardrails
+    passed, and it was counted in the usage then, not again now.
+
+    Args:
+        call_id: The call's id.
+
+    Returns:
+        True for an agent tool's call going on from its nested run's pause.
+    """
+    runs = _turn_runs.get()
+    return runs is not None and call_id in runs.resuming
+
+
+def is_paused(call_id: str) -> bool:
+    """Whether a call of this turn paused (its nested run waits for approval).
+
+    A paused call has no output yet: its end hooks, output guardrails and span's result
+    wait for the run that resumes it.
+
+    Args:
+        call_id: The call's id.
+
+    Returns:
+        True once the agent tool's nested run has paused under this call.
+    """
+    runs = _turn_runs.get()
+    return runs is not None and call_id in runs.paused
 
 
 def nested_approvals(call_id: str, nested: RunState) -> list[ToolApproval]:

@@ -12,6 +12,7 @@ from ..core._items import Item
 from ..core._state import RunState, ToolApproval
 from ..exceptions import UserError
 from ..models import ModelResponse
+from ._paused_context import keep_context
 from ._run_items import RunItems, ToolApprovalItem
 from ._stream_buffer import EventBuffer
 from ._stream_events import RunStreamEvent
@@ -114,16 +115,26 @@ class RunResult:
         self.to_state().reject(call, always_reject, rejection_message=rejection_message)
 
     def to_state(self) -> RunState:
-        """The paused run's state, to resume with `Runner.run(agent, state)`.
+        """The run's state, to resume with `Runner.run(agent, state)`, or to save.
+
+        A paused run resumes where it paused; a finished one goes on with another
+        model call over the whole conversation (as openai-agents does), so a program
+        may save the state after every run, paused or not.
 
         Returns:
             The state, with the approvals and rejections made so far.
 
         Raises:
-            UserError: If the run is not paused.
+            UserError: If the result was not made by a run (built by hand).
         """
         if self._state is None:
-            raise UserError("This run is not paused: only a result with interruptions has a state")
+            raise UserError(
+                "This RunResult has no state: it was not made by Runner.run. Resume from the "
+                "result Runner.run returned, or continue with result.to_input_list()"
+            )
+        # Resumed in this process without `context=`, it runs with this run's context,
+        # paused or finished alike (kept only once asked for: most runs never are).
+        keep_context(self._state, self.context_wrapper.context)
         return self._state
 
     def to_input_list(self) -> list[Item]:
@@ -174,16 +185,21 @@ class RunResultStreaming(RunResult):
         return self.new_items.current_agent
 
     def to_state(self) -> RunState:
-        """The paused run's state, to resume with `Runner.run(agent, state)`.
+        """The run's state once it has ended, to resume with `Runner.run(agent, state)`.
 
         Returns:
             The state, with the approvals and rejections made so far.
 
         Raises:
-            UserError: If the run is not paused (or has not finished yet).
+            UserError: If the run has not ended yet (read its events to the end first).
         """
         finished = self._run.result
-        return finished.to_state() if finished is not None else super().to_state()
+        if finished is None:
+            raise UserError(
+                "This streamed run has not ended, so it has no state yet: read "
+                "result.stream_events() to the end, then call result.to_state()"
+            )
+        return finished.to_state()
 
     async def stream_events(
         self, *, patience: float | None = None

@@ -531,7 +531,6 @@ class Run:
     async def _finish(self, step: NextStep) -> RunResult:
         run, record, state = self.run, self.record, self.record.state
         agent = self.setup.agent
-        paused = isinstance(step, Interrupted)
         result = RunResult(
             input=state.input,
             new_items=RunItems(state.new_items, record.agents),
@@ -540,7 +539,7 @@ class Run:
             last_agent=agent,
             usage=state.usage,
             context_wrapper=run.context,
-            _state=state if paused else None,
+            _state=state,
         )
         if isinstance(step, FinalOutput):
             await self._check_output(step.output)

@@ -37,6 +37,7 @@ from ._config import RunConfig
 from ._events import RunEvents
 from ._guardrails import check_tool_input, check_tool_output
 from ._lean import shared
+from ._nested import is_paused, is_resumed
 from ._record import RunRecord
 from ._tool_calls import CallGroup, PlannedCall
 from ._tool_error_formatter import (
@@ -286,7 +287,8 @@ class ToolExecutor:
             return await self._guarded(agent, tool, ctx, arguments, settings)
         with tracer.tool_call(ctx, agent, tool) as span:
             outcome = await self._guarded(agent, tool, ctx, arguments, settings)
-            span.set_result(outcome.output, outcome.failed)
+            if not is_paused(ctx.tool_call_id):  # its result is the resumed call's span's
+                span.set_result(outcome.output, outcome.failed)
             return outcome
 
     async def _guarded(
@@ -297,9 +299,14 @@ class ToolExecutor:
         arguments: str,
         settings: InvokeSettings,
     ) -> ToolOutcome:
-        """The call, with its guardrails and the hooks around it."""
+        """The call, with its guardrails and the hooks around it.
+
+        An agent tool's call whose nested run pauses has its start only (hooks, input
+        guardrails) then; it ends (output guardrails, end hooks) in the run that resumes it.
+        """
         events, record = self.events, self.record
-        if tool.tool_input_guardrails:
+        resumed = is_resumed(ctx.tool_call_id)
+        if tool.tool_input_guardrails and not resumed:
             if record.tool_input_guardrail_results is None:
                 record.tool_input_guardrail_results = []
             rejection = await check_tool_input(
@@ -310,7 +317,7 @@ class ToolExecutor:
                 self.context.usage.tool_calls -= 1  # reserved for it, but it did not run
                 return ToolOutcome(rejection)
         watched = events.watched(agent)
-        if watched:
+        if watched and not resumed:
             await events.tool_start(ctx, agent, tool)
         if tool.timeout_seconds is not None:
             settings = settings._replace(timeout=tool.timeout_seconds)
@@ -318,6 +325,8 @@ class ToolExecutor:
             outcome = await invoke_within(tool, ctx, arguments, settings)
         except CallTimedOut as limit:
             outcome = await timed_out(tool, ctx, limit)
+        if is_paused(ctx.tool_call_id):
+            return outcome
         if tool.tool_output_guardrails:
             if record.tool_output_guardrail_results is None:
                 record.tool_output_guardrail_results = []

@@ -351,7 +351,7 @@ async def run_calls(
         if key not in answers:
             answers[key] = await run.executor.answer_local(agent, local.item, local.tool)
     groups = _unanswered(plan.groups, answers)
-    reserve_tool_calls(run.config.usage_limits, state.usage, _to_run(groups))
+    reserve_tool_calls(run.config.usage_limits, state.usage, _to_run(groups, state.nested))
     if len(groups) == 1 and len(groups[0].calls) == 1:
         # The common turn, one call: awaited here, with nothing else kept alive while it
         # runs; stopped early, it has no finished answer to keep, unless it was a sync
@@ -378,10 +378,16 @@ async def run_calls(
     return outcomes
 
 
-def _to_run(groups: Sequence[CallGroup]) -> int:
-    """How many of the groups' calls run a tool (unknown tools and rejections do not)."""
+def _to_run(groups: Sequence[CallGroup], resumed: dict[str, RunState]) -> int:
+    """How many of the groups' calls start a tool (unknown tools and rejections do not).
+
+    An agent tool's call that resumes its paused nested run (`resumed`, by call id)
+    started, and was counted, before the pause.
+    """
     coming = 0
     for group in groups:  # plain loops: most turns hold one call
+        if group.call_id in resumed:
+            coming -= 1
         for call in group.calls:
             if call.tool is not None:
                 coming += 1

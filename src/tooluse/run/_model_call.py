@@ -9,6 +9,7 @@ join the conversation with each function call answerable exactly once.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager
@@ -37,6 +38,7 @@ from ..models import (
     StreamDelta,
     TextDelta,
     ToolCallArgumentsDelta,
+    get_default_model,
     get_default_model_settings,
     resolve_model,
 )
@@ -146,12 +148,16 @@ def _agent_settings(agent: Agent[object], config_model: str | Model | None) -> M
     An agent with settings of its own is sent them alone: the model's defaults (GPT-5's
     reasoning effort and verbosity) are not merged in, as they are not in openai-agents.
     """
-    if agent.model_settings != _NO_SETTINGS:
-        return agent.model_settings
     named = config_model or agent.model
-    if isinstance(named, Model):
-        return _NO_SETTINGS
-    return get_default_model_settings(named)
+    if isinstance(named, Model) or agent.model_settings != _NO_SETTINGS:
+        return agent.model_settings
+    return _named_model_settings(named or get_default_model())
+
+
+@functools.lru_cache(maxsize=64)
+def _named_model_settings(name: str) -> ModelSettings:
+    # Once a name: reading it costs 5-13 us, and this runs for every model call.
+    return get_default_model_settings(name)
 
 
 def _count(

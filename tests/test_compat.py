@@ -17,6 +17,7 @@ from tooluse import (
     Agent,
     FilteredToolset,
     FunctionTool,
+    ModelBehaviorError,
     ModelSettings,
     RunConfig,
     RunContextWrapper,
@@ -168,6 +169,16 @@ class TestHandBuiltSchemas:
             }
         )
 
+    def test_a_typeless_map_is_a_dict_and_refused_saying_so(self) -> None:
+        schema = {"properties": {"meta": {"additionalProperties": {"type": "string"}}}}
+        with pytest.raises(
+            UserError,
+            match=r"'meta' .* is a dict \(an object whose keys come from additionalProperties\)",
+        ):
+            FunctionTool("t", "T.", schema, echo)
+        loose = FunctionTool("t", "T.", schema, echo, strict_json_schema=False)
+        assert loose.params_json_schema is schema
+
     def test_draft_07_definitions_become_defs(self) -> None:
         schema = {
             "type": "object",
@@ -249,7 +260,7 @@ class TestHandBuiltSchemas:
         for _ in range(1000):
             node["properties"]["x"] = {"type": "object", "properties": {}}
             node = node["properties"]["x"]
-        with pytest.raises(UserError, match="nests more than 100 levels deep"):
+        with pytest.raises(UserError, match="too deeply nested: more than 100 levels"):
             FunctionTool("deep", "Deep.", schema, echo)
         loose = FunctionTool("deep", "Deep.", schema, echo, strict_json_schema=False)
         assert loose.params_json_schema is schema
@@ -342,6 +353,15 @@ class TestCallables:
         tool = function_tool(Doubler())
         assert (tool.name, tool.description) == ("Doubler", "Double a number.")
 
+    def test_a_class_name_the_api_refuses_asks_for_name_override(self) -> None:
+        class Café:  # noqa: PLC2401 - a name the API refuses is the case under test
+            def __call__(self, x: int) -> int:
+                return x
+
+        with pytest.raises(UserError, match=r"'Café' does not match .*Pass name_override="):
+            function_tool(Café())
+        assert function_tool(Café(), name_override="cafe").name == "cafe"
+
     def test_a_method_decorated_in_its_class_body_is_refused(self) -> None:
         with pytest.raises(UserError) as error:
 
@@ -360,6 +380,35 @@ class TestCallables:
 
         tool = function_tool(Shop().price)
         assert list(tool.params_json_schema["properties"]) == ["item"]
+
+
+class TestArgumentErrorsAsOpenAIAgentsWordsThem:
+    """The error raised for bad arguments opens with openai-agents' words, then says why."""
+
+    @pytest.mark.parametrize(("sent", "kind"), [("[]", "array"), ("3", "number"), ("null", "null")])
+    async def test_arguments_that_are_not_an_object(self, sent: str, kind: str) -> None:
+        tool = function_tool(failure_error_function=None)(book.__wrapped__)
+        ctx = ToolContext.for_testing(tool_name=tool.name)
+        with pytest.raises(ModelBehaviorError) as raised:
+            await tool.on_invoke_tool(ctx, sent)
+        assert str(raised.value) == (
+            f"Invalid JSON input for tool book: expected a JSON object (the arguments by name), "
+            f"not a JSON {kind}"
+        )
+
+    async def test_several_problems_are_listed_under_the_copy_s_own_name(self) -> None:
+        def pay(amount: int, to: str) -> str:
+            return f"{amount} {to}"
+
+        copied = dataclasses.replace(function_tool(failure_error_function=None)(pay), name="p2")
+        ctx = ToolContext.for_testing(tool_name=copied.name)
+        with pytest.raises(ModelBehaviorError) as raised:
+            await copied.on_invoke_tool(ctx, '{"amount": "SECRET-7"}')
+        assert str(raised.value) == snapshot("""\
+Invalid JSON input for tool p2:
+- amount: Input should be a valid integer, unable to parse string as an integer
+- to: required field is missing\
+""")
 
 
 class TestCallArgs:
@@ -465,12 +514,32 @@ class TestTimeouts:
         assert model.requests[1]["input"][-1]["output"] == "nap is slow today"
 
     def test_an_unknown_behaviour_fails_when_built(self) -> None:
-        with pytest.raises(UserError, match="timeout_behavior='stop' must be"):
+        with pytest.raises(UserError, match=r"timeout_behavior must be one of .* not 'stop'"):
             self.slow(timeout_behavior="stop")
+        with pytest.raises(ValueError, match="timeout_behavior must be one of"):
+            self.slow(timeout_behavior="stop")  # a ValueError too, as openai-agents raises
 
     def test_a_timeout_error_function_that_cannot_be_called_fails_when_built(self) -> None:
-        with pytest.raises(UserError, match="timeout_error_function='late' must be callable"):
+        with pytest.raises(UserError, match=r"timeout_error_function must be callable.*'late'"):
             self.slow(timeout_error_function="late")
+
+    @pytest.mark.parametrize(
+        ("seconds", "error", "words"),
+        [
+            (0, ValueError, r"must be a positive number of seconds \(greater than 0\)"),
+            (-2.5, ValueError, r"greater than 0"),
+            (float("inf"), ValueError, r"must be a finite number of seconds.*None for no limit"),
+            (float("nan"), ValueError, r"must be a finite number"),
+            ("1", TypeError, r"timeout_seconds='1' .* must be a positive number .*int or a float"),
+        ],
+    )
+    def test_a_timeout_that_cannot_be_applied_fails_when_built(
+        self, seconds: object, error: type[Exception], words: str
+    ) -> None:
+        with pytest.raises(error, match=words) as raised:
+            FunctionTool("t", "T.", {}, echo, timeout_seconds=seconds)  # type: ignore[arg-type]
+        assert isinstance(raised.value, UserError)
+        assert str(raised.value).startswith("FunctionTool 't': ")
 
 
 class TestOpenAIAgentsNames:
@@ -522,8 +591,17 @@ class TestToolNamespace:
         with pytest.raises(UserError) as error:
             tool_namespace(name=" ", description="", tools=[book, "x"])  # type: ignore[list-item]
         assert str(error.value) == snapshot(
-            "tool_namespace(''): name must be a non-empty namespace name, e.g. 'crm'; description must say what the namespace's tools are for; tools[1] is str, not a FunctionTool"
+            "tool_namespace(''): name must be a non-empty namespace name, e.g. 'crm'; it needs a non-empty description saying what the namespace's tools are for; tools[1] is str, not a FunctionTool"
         )
+
+    def test_refuses_a_tool_named_as_its_namespace(self) -> None:
+        lookup = function_tool(name_override="lookup")(book.__wrapped__)
+        with pytest.raises(
+            UserError,
+            match=r"tools\[1\] is named 'lookup' like the namespace.*`lookup\.lookup`.*rename",
+        ):
+            tool_namespace(name="lookup", description="Look-ups.", tools=[book, lookup])
+        assert tool_namespace(name="crm", description="CRM.", tools=[lookup])[0].name == "lookup"
 
     @pytest.mark.parametrize("api", ["responses", "chat_completions"])
     async def test_a_namespace_over_http(self, openai_server: ScriptedServer, api: str) -> None:
@@ -780,7 +858,9 @@ class TestHandoffsAsOpenAIAgentsHasThem:
             handoff(target, input_type=Escalation)
         with pytest.raises(UserError, match="on_handoff='log' must be a function"):
             handoff(target, on_handoff="log")  # type: ignore[arg-type]
-        with pytest.raises(UserError, match=r"the root must be an object \(not anyOf\)"):
+        with pytest.raises(
+            UserError, match=r"the root of a strict JSON schema must be an object \(not anyOf\)"
+        ):
             handoff(target, on_handoff=context_and_input, input_type=Escalation | None)
 
     def test_names_and_schema(self) -> None:

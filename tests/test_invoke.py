@@ -81,12 +81,12 @@ Call 'book' again with corrected arguments.\
     async def test_not_an_object(self) -> None:
         assert await call(book, '["a", "b"]') == snapshot("""\
 Tool 'book' was called with invalid arguments:
-- the arguments must be a JSON object, not a JSON array
+- expected a JSON object (the arguments by name), not a JSON array
 Call 'book' again with corrected arguments.\
 """)
         assert await call(book, '"just text"') == snapshot("""\
 Tool 'book' was called with invalid arguments:
-- the arguments must be a JSON object, not a JSON string
+- expected a JSON object (the arguments by name), not a JSON string
 Call 'book' again with corrected arguments.\
 """)
 
@@ -180,8 +180,7 @@ Call 'lookup' again with corrected arguments.\
         assert SECRET not in str(raised.value)
         assert raised.value.__cause__ is None
         assert str(raised.value) == snapshot("""\
-Invalid arguments for tool 'add':
-- a: Input should be a valid integer, unable to parse string as an integer\
+Invalid JSON input for tool add: a: Input should be a valid integer, unable to parse string as an integer\
 """)
 
 

@@ -260,7 +260,16 @@ def tool_namespace(
     if not name:
         problems.append("name must be a non-empty namespace name, e.g. 'crm'")
     if not isinstance(description, str) or not description.strip():  # pyright: ignore[reportUnnecessaryIsInstance]
-        problems.append("description must say what the namespace's tools are for")
+        problems.append(
+            "it needs a non-empty description saying what the namespace's tools are for"
+        )
+    problems.extend(
+        f"tools[{index}] is named {name!r} like the namespace: the Responses API reports a "
+        f"deferred top-level tool {name!r} under the synthetic namespace `{name}.{name}`, "
+        "so calls would be ambiguous; rename the namespace or the tool"
+        for index, tool in enumerate(tools)
+        if isinstance(tool, FunctionTool) and name and tool.name == name  # pyright: ignore[reportUnnecessaryIsInstance]
+    )
     problems.extend(
         f"tools[{index}] is {type(tool).__name__}, not a FunctionTool"
         for index, tool in enumerate(tools)

@@ -476,10 +476,15 @@ class _SchemaBuilder:
         self.problems: list[str] = []
         self.tool_name = name_override or default_name(func)
         if not self.tool_name or self.tool_name == "<lambda>":
-            self._fail(["it has no usable name: pass name_override='...'"])
+            self._fail(["it has no usable name. Pass name_override='...'"])
         if strict:  # a loose tool's name is only warned about (see _lints)
+            # A name taken from the function (or its class) is fixed with name_override.
             self.problems.extend(
-                f"{v.message}; fix: {v.fix}" for v in check_tool_name(self.tool_name)
+                f"{v.message}; fix: {v.fix}"
+                if name_override
+                else f"{v.message}. Pass name_override='...' with 1 to 64 letters, digits, "
+                "'_' or '-'"
+                for v in check_tool_name(self.tool_name)
             )
         self.signature = without_bound_keywords(_signature(func, self.where), func)
         self.bound = bound_parameters(func, self.signature)

@@ -90,8 +90,9 @@ def nesting_beyond(schema: JsonSchema, limit: int) -> StrictProblem | None:
         if depth > limit:
             return StrictProblem(
                 (),
-                f"nests more than {limit} levels deep; strict mode allows {MAX_NESTING} levels "
-                "of objects; flatten the arguments, or turn strict mode off",
+                f"is too deeply nested: more than {limit} levels of JSON, where strict mode "
+                f"allows {MAX_NESTING} levels of objects; flatten the arguments, or turn strict "
+                "mode off",
             )
         if isinstance(value, dict):
             pending.extend((child, depth + 1) for child in value.values())

@@ -11,13 +11,14 @@ use (`params_json_schema` read, or a call): see `_deferred.py`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import InitVar, dataclass, field, replace
 from typing import Any, Literal, TypeAlias, cast, overload
 
 from ..core._context import RunContextWrapper, ToolContext
 from ..core._deferred import defer, deferred_fields
-from ..core._values import is_positive_number
+from ..core._errors import UserValueError
 from ..exceptions import UserError
 from ..guardrails._tool_guardrails import (
     ToolInputGuardrail,
@@ -149,24 +150,7 @@ class FunctionTool:
         invoker = self.on_invoke_tool
         if isinstance(invoker, Invoker):  # decorated: the signature's findings come first
             self._findings = (*invoker.schema.findings, *self._findings)
-        if self.timeout_seconds is not None and not is_positive_number(self.timeout_seconds):
-            raise UserError(
-                f"FunctionTool '{self.name}': timeout_seconds={self.timeout_seconds!r} (the "
-                "decorator's timeout) must be a positive "
-                "number of seconds, or None for no limit"
-            )
-        if self.timeout_behavior not in ("error_as_result", "raise_exception"):
-            raise UserError(
-                f"FunctionTool '{self.name}': timeout_behavior={self.timeout_behavior!r} must be "
-                "'error_as_result' (tell the model) or 'raise_exception' (stop the run)"
-            )
-        if self.timeout_error_function is not None and not callable(self.timeout_error_function):
-            raise UserError(
-                f"FunctionTool '{self.name}': timeout_error_function="
-                f"{self.timeout_error_function!r} must be callable: a function of the run "
-                "context and the ToolTimeoutError that returns the model's text, or None for "
-                "tooluse's message"
-            )
+        _check_timeout_settings(self)
         check_tool_guardrails(
             f"FunctionTool '{self.name}'", self.tool_input_guardrails, self.tool_output_guardrails
         )
@@ -435,3 +419,40 @@ def _check_mcp_annotations(name: str, annotations: Any) -> None:
             problems.append(f"{key!r} is no MCP annotation; use {', '.join(_MCP_HINTS)} or title")
     if problems:
         raise UserError(f"FunctionTool '{name}': mcp_annotations: {'; '.join(problems)}")
+
+
+def _check_timeout_settings(tool: FunctionTool) -> None:
+    """Refuse a timeout the runner could not apply: a `TypeError` or `ValueError` saying why.
+
+    Both are `UserError`s; their words (`timeout_behavior must be one of`, `must be callable`)
+    are openai-agents' too, so code matching on them keeps working.
+    """
+    where = f"FunctionTool '{tool.name}'"
+    seconds = cast(object, tool.timeout_seconds)  # as given, whatever its annotation says
+    given = f"{where}: timeout_seconds={seconds!r} (the decorator's timeout)"
+    if seconds is not None:
+        if not isinstance(seconds, int | float) or isinstance(seconds, bool):
+            raise UserError(
+                f"{given} must be a positive number of seconds (an int or a float), "
+                "or None for no limit"
+            )
+        if not math.isfinite(seconds):
+            raise UserValueError(
+                f"{given} must be a finite number of seconds greater than 0; use None for no limit"
+            )
+        if seconds <= 0:
+            raise UserValueError(
+                f"{given} must be a positive number of seconds (greater than 0), "
+                "or None for no limit"
+            )
+    if tool.timeout_behavior not in ("error_as_result", "raise_exception"):
+        raise UserValueError(
+            f"{where}: timeout_behavior must be one of 'error_as_result' (tell the model) or "
+            f"'raise_exception' (stop the run), not {tool.timeout_behavior!r}"
+        )
+    if tool.timeout_error_function is not None and not callable(tool.timeout_error_function):
+        raise UserError(
+            f"{where}: timeout_error_function must be callable (a function of the run context "
+            "and the ToolTimeoutError that returns the model's text), or None for tooluse's "
+            f"message; got {tool.timeout_error_function!r}"
+        )

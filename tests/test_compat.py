@@ -411,6 +411,44 @@ Invalid JSON input for tool p2:
 """)
 
 
+class TestKeywordArguments:
+    """A loose `**kwargs` tool: its values are any JSON, and flat keys are refused."""
+
+    async def test_nested_values_of_any_type_reach_the_function(self) -> None:
+        def collect(**kwargs):  # unannotated: the case under test  # pyright: ignore[reportMissingParameterType, reportUnknownParameterType]
+            return kwargs  # pyright: ignore[reportUnknownVariableType]
+
+        tool = function_tool(collect, strict_mode=False)  # pyright: ignore[reportUnknownArgumentType]
+        assert tool.params_json_schema["additionalProperties"] is False
+        assert tool.params_json_schema["properties"]["kwargs"]["additionalProperties"] is True
+        ctx = ToolContext.for_testing(tool_name=tool.name)
+        sent = '{"kwargs": {"n": 1, "tags": ["a"], "on": true}}'
+        assert await tool.on_invoke_tool(ctx, sent) == {"n": 1, "tags": ["a"], "on": True}
+        assert await tool.on_invoke_tool(ctx, "{}") == {}
+
+    async def test_keys_sent_flat_are_refused_before_the_call(self) -> None:
+        calls: list[dict[str, int]] = []
+
+        def tag(label: str, **counts: int) -> int:
+            calls.append(counts)
+            return len(counts)
+
+        tool = function_tool(tag, strict_mode=False)
+        ctx = ToolContext.for_testing(tool_name=tool.name)
+        text = await tool.on_invoke_tool(ctx, '{"label": "x", "a": 1}')
+        assert "a: unexpected field; remove it" in text
+        assert calls == []
+        assert await tool.on_invoke_tool(ctx, '{"label": "x", "counts": {"a": 1}}') == 1
+
+    def test_a_loose_tool_without_kwargs_still_ignores_extra_keys(self) -> None:
+        def ping(host: str) -> str:
+            return host
+
+        assert (
+            "additionalProperties" not in function_tool(ping, strict_mode=False).params_json_schema
+        )
+
+
 class TestCallArgs:
     def test_without_context_the_caller_passes_it_first(self) -> None:
         def f(ctx: RunContextWrapper[Any], a: int, *rest: int, b: str = "x") -> str:

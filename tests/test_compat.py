@@ -33,6 +33,7 @@ from tooluse import (
     function_tool,
     generate_func_documentation,
     handoff,
+    invoke_function_tool,
     tool_namespace,
 )
 from tooluse.exceptions import ToolDefinitionWarning, UserError
@@ -531,6 +532,35 @@ class TestTimeouts:
         result = await Runner.run(Agent("a", tools=[tool], model=model), "go")
         assert result.final_output == "gave up"
         assert "timed out after 0.05 s and was stopped" in model.requests[1]["input"][-1]["output"]
+
+    async def test_invoke_function_tool_applies_the_timeout_as_a_run_does(self) -> None:
+        def words(ctx: RunContextWrapper[Any], error: Exception) -> str:
+            assert isinstance(error, ToolTimeoutError)
+            return f"{error.tool_name} after {error.timeout_seconds:g}"
+
+        ctx = ToolContext.for_testing(tool_name="nap")
+        slow, fast = '{"seconds": 5}', '{"seconds": 0}'
+        told = await invoke_function_tool(function_tool=self.slow(), context=ctx, arguments=slow)
+        assert "timed out after 0.05 s and was stopped" in told
+        worded = self.slow(timeout_error_function=words)
+        assert await invoke_function_tool(function_tool=worded, context=ctx, arguments=slow) == (
+            "nap after 0.05"
+        )
+        stopping = self.slow(timeout_behavior="raise_exception")
+        with pytest.raises(ToolTimeoutError):
+            await invoke_function_tool(function_tool=stopping, context=ctx, arguments=slow)
+        assert await invoke_function_tool(function_tool=stopping, context=ctx, arguments=fast) == (
+            "rested"
+        )
+
+    async def test_invoke_function_tool_keeps_a_timeout_the_tool_raised_itself(self) -> None:
+        async def raising(ctx: ToolContext[Any], arguments: str) -> str:
+            raise TimeoutError("the tool's own")
+
+        hand_built = FunctionTool("t", "T.", {}, raising, timeout_seconds=5)
+        ctx = ToolContext.for_testing(tool_name="t")
+        with pytest.raises(TimeoutError, match="the tool's own"):
+            await invoke_function_tool(function_tool=hand_built, context=ctx, arguments="{}")
 
     async def test_raise_exception_stops_the_run(self) -> None:
         tool = self.slow(timeout_behavior="raise_exception")

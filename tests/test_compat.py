@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import functools
 import inspect
@@ -654,6 +655,53 @@ class TestOpenAIAgentsNames:
         assert generate_func_documentation(greet, "google") == doc
 
 
+@dataclasses.dataclass(init=False)
+class _SessionTool(FunctionTool):
+    """A subclass with a constructor of its own, whose invoker is its own method."""
+
+    session: str = dataclasses.field(default="", repr=False, compare=False)
+
+    def __init__(self, session: str) -> None:
+        self.session = session
+        super().__init__("session_tool", "Says its session.", {}, self._invoke)
+
+    async def _invoke(self, ctx: ToolContext[Any], arguments: str) -> str:
+        return self.session
+
+
+@dataclasses.dataclass
+class _CountedTool(FunctionTool):
+    """A dataclass subclass with a `__post_init__` of its own."""
+
+    built: int = dataclasses.field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.built += 1
+
+
+class TestCopies:
+    async def test_a_copy_s_own_method_invoker_reads_the_copy(self) -> None:
+        original = _SessionTool("original")
+        copied = copy.copy(original)
+        copied.session = "copied"
+        ctx = ToolContext.for_testing(tool_name="session_tool")
+        assert await copied.on_invoke_tool(ctx, "{}") == "copied"
+        assert await original.on_invoke_tool(ctx, "{}") == "original"
+
+    def test_a_subclass_post_init_runs_once_and_not_again_on_copy(self) -> None:
+        tool = _CountedTool("counted", "Counted.", {}, echo)
+        assert tool.params_json_schema["additionalProperties"] is False  # made strict
+        assert (tool.built, copy.copy(tool).built) == (1, 1)
+
+    async def test_a_replaced_decorated_tool_keeps_its_strict_schema(self) -> None:
+        copied = dataclasses.replace(book, name="book2")
+        assert copied.params_json_schema == book.params_json_schema
+        loose = copied.with_strict_mode(False)
+        assert "additionalProperties" not in loose.params_json_schema
+        assert loose.name == "book2"
+
+
 class TestToolNamespace:
     def test_refuses_what_the_api_would(self) -> None:
         with pytest.raises(UserError) as error:
@@ -670,6 +718,16 @@ class TestToolNamespace:
         ):
             tool_namespace(name="lookup", description="Look-ups.", tools=[book, lookup])
         assert tool_namespace(name="crm", description="CRM.", tools=[lookup])[0].name == "lookup"
+
+    def test_the_copies_are_named_in_their_namespace(self) -> None:
+        (copied,) = tool_namespace(name="trips", description="Travel.", tools=[book])
+        assert (copied.qualified_name, book.qualified_name) == ("trips.book", "book")
+        assert copied.with_strict_mode(False).qualified_name == "trips.book"
+
+    def test_a_subclass_with_its_own_constructor_is_copied_not_rebuilt(self) -> None:
+        (copied,) = tool_namespace(name="desk", description="Desk.", tools=[_SessionTool("s1")])
+        assert isinstance(copied, _SessionTool)
+        assert (copied.qualified_name, copied.session) == ("desk.session_tool", "s1")
 
     @pytest.mark.parametrize("api", ["responses", "chat_completions"])
     async def test_a_namespace_over_http(self, openai_server: ScriptedServer, api: str) -> None:

@@ -12,8 +12,8 @@ not watched, is built afresh every time. `GeminiModel` keeps its declarations th
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, TypeAlias
 
 from ..exceptions import UserError
@@ -278,4 +278,15 @@ def tool_namespace(
     if problems:
         raise UserError(f"tool_namespace({name!r}): " + "; ".join(problems))
     described = (description or "").strip()
-    return [replace(tool, namespace=name, namespace_description=described) for tool in tools]
+    return [_in_namespace(tool, name, described) for tool in tools]
+
+
+def _in_namespace(tool: FunctionTool, name: str, description: str) -> FunctionTool:
+    """A copy of `tool` in the namespace.
+
+    Copied, not built again, so that a subclass with a constructor of its own (which
+    `dataclasses.replace` would call) keeps working.
+    """
+    copied = copy.copy(tool)
+    copied.namespace, copied.namespace_description = name, description
+    return copied

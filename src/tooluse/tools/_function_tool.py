@@ -11,9 +11,11 @@ use (`params_json_schema` read, or a call): see `_deferred.py`.
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Awaitable, Callable
-from dataclasses import InitVar, dataclass, field, replace
+from dataclasses import dataclass, field, replace
+from types import MethodType
 from typing import Any, Literal, TypeAlias, cast, overload
 
 from ..core._context import RunContextWrapper, ToolContext
@@ -128,8 +130,10 @@ class FunctionTool:
     tooluse declares no tool search yet: a Responses request with such a tool is refused
     with a `UserError` saying so; Chat Completions, which has no tool search, offers it as
     any tool."""
-    _rebuild: InitVar[Callable[[bool], FunctionTool] | None] = None
-    """How the decorator's tool is rebuilt for `with_strict_mode` (from the function)."""
+    _rebuild: Callable[[bool], FunctionTool] | None = field(default=None, repr=False, compare=False)
+    """How the decorator's tool is rebuilt for `with_strict_mode` (from the function). A
+    field, not an `InitVar`, so that a subclass's own `__post_init__(self)` can call
+    `super().__post_init__()`, and a copy keeps it."""
     _remake: Callable[[bool], FunctionTool] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -142,7 +146,8 @@ class FunctionTool:
             tool_changed()
         object.__setattr__(self, name, value)
 
-    def __post_init__(self, _rebuild: Callable[[bool], FunctionTool] | None) -> None:
+    def __post_init__(self) -> None:
+        _rebuild = self._rebuild
         self._remake = _rebuild
         self._findings = tuple(
             tool_findings(self.name, self.description, strict=self.strict_json_schema)
@@ -162,6 +167,24 @@ class FunctionTool:
         strict = strict_or_error(loose, owner, "strict_json_schema=False", name=self.name)
         self._remake = lambda _: replace(self, params_json_schema=loose, strict_json_schema=False)
         object.__setattr__(self, "params_json_schema", strict)  # still being built: no change
+
+    def __copy__(self) -> FunctionTool:
+        """A shallow copy, not built again (no `__post_init__`, a subclass's `__init__`).
+
+        An invoker that is a method of this very tool (a subclass passing
+        `self._invoke`) is bound to the copy, so that the copy reads its own state.
+        """
+        copied = type(self).__new__(type(self))
+        vars(copied).update(vars(self))
+        invoker = vars(self).get("on_invoke_tool")
+        if inspect.ismethod(invoker) and invoker.__self__ is self:
+            vars(copied)["on_invoke_tool"] = MethodType(invoker.__func__, copied)
+        return copied
+
+    @property
+    def qualified_name(self) -> str:
+        """The tool's name inside its namespace (`crm.lookup`), or its name when it has none."""
+        return self.name if self.namespace is None else f"{self.namespace}.{self.name}"
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -203,9 +226,14 @@ class FunctionTool:
         """
         if strict == self.strict_json_schema:
             return self
-        if self._remake is not None:
-            return self._remake(strict)
-        return replace(self, strict_json_schema=strict)
+        if self._remake is None:
+            return replace(self, strict_json_schema=strict)
+        remade = self._remake(strict)
+        # Rebuilt from the function: what was set on this tool since (a copy's name, its
+        # namespace) is this tool's.
+        for name in ("name", "description", "namespace", "namespace_description"):
+            setattr(remade, name, getattr(self, name))
+        return remade
 
 
 @overload

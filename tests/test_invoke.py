@@ -7,6 +7,7 @@ import contextvars
 import copy
 import dataclasses
 import datetime
+import inspect
 import threading
 import time
 import uuid
@@ -366,7 +367,7 @@ class TestSyncTools:
         with pytest.raises(ValueError, match="boom"):
             await call(explode, "")
 
-    async def test_sync_function_returning_a_coroutine_is_awaited(self) -> None:
+    async def test_sync_function_returning_a_coroutine_is_awaited_by_a_run(self) -> None:
         async def inner() -> str:
             return "inner"
 
@@ -374,7 +375,11 @@ class TestSyncTools:
             return inner()
 
         tool = function_tool(name_override="outer")(outer)
-        assert await call(tool, "") == "inner"
+        assert await model_text(tool, "") == "inner"
+        # A direct call returns what the function returned, as openai-agents' tools do.
+        returned: Any = await call(tool, "")
+        assert inspect.iscoroutine(returned)
+        assert await returned == "inner"
 
     async def test_callable_object_with_async_call(self) -> None:
         class Greeter:

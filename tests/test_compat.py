@@ -171,6 +171,21 @@ class TestHandBuiltSchemas:
             }
         )
 
+    def test_a_long_chain_of_refs_is_refused_before_it_is_inlined(self) -> None:
+        def chain(links: int) -> dict[str, Any]:
+            defs: dict[str, Any] = {f"L{i}": {"$ref": f"#/$defs/L{i + 1}"} for i in range(links)}
+            defs[f"L{links}"] = {"type": "string"}
+            value = {"$ref": "#/$defs/L0", "description": "A value."}
+            return {"type": "object", "properties": {"value": value}, "$defs": defs}
+
+        with pytest.raises(UserError, match=r"too deeply nested: a chain of more than 100 \$refs"):
+            FunctionTool("t", "T.", chain(1_000), echo)
+        short = FunctionTool("t", "T.", chain(3), echo)
+        assert short.params_json_schema["properties"]["value"] == {
+            "type": "string",
+            "description": "A value.",
+        }
+
     def test_a_typeless_map_is_a_dict_and_refused_saying_so(self) -> None:
         schema = {"properties": {"meta": {"additionalProperties": {"type": "string"}}}}
         with pytest.raises(

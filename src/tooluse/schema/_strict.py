@@ -37,6 +37,7 @@ from ._guards import (
     defs_renamed,
     inlined_too_large,
     nesting_beyond,
+    ref_chain_beyond,
     refs_hoisted,
     with_object_root,
 )
@@ -154,7 +155,7 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
         The rewritten schema (the input is not modified), the problems left, and
         the adapters applied.
     """
-    too_deep = nesting_beyond(schema, MAX_JSON_DEPTH)
+    too_deep = nesting_beyond(schema, MAX_JSON_DEPTH) or ref_chain_beyond(schema, MAX_JSON_DEPTH)
     if too_deep:
         return StrictSchema(schema, [too_deep])
     schema = with_object_root(refs_hoisted(defs_renamed(schema)))
@@ -353,7 +354,7 @@ class _Strictifier:
             return {"$ref": ref}
         self.inlining.add(target)
         try:
-            return self._rewritten(merged, path)
+            return self._rewrite(merged, path)  # a definition that is itself a $ref: on
         finally:
             self.inlining.discard(target)
 

@@ -186,7 +186,7 @@ Call 'take' again with corrected arguments.\
 """,
         "[1]": """\
 Tool 'take' was called with invalid arguments:
-- the arguments must be a JSON object, not a JSON array
+- expected a JSON object (the arguments by name), not a JSON array
 Call 'take' again with corrected arguments.\
 """,
         "": """\
@@ -222,5 +222,5 @@ def test_hand_built_strict_tool_cannot_use_adapters() -> None:
         FunctionTool("tagger", None, schema, invoke)
     assert str(raised.value) == snapshot("""\
 Cannot make FunctionTool 'tagger' strict:
-  - parameter 'tags' (at properties.tags) is a dict, which strict mode can express only through a rewrite that tooluse undoes for tools made by @function_tool; use @function_tool, or turn strict mode off (strict_json_schema=False)\
+  - parameter 'tags' (at properties.tags) is a dict (an object whose keys come from additionalProperties), which strict mode can express only through a rewrite that tooluse undoes for tools made by @function_tool; use @function_tool, or turn strict mode off (strict_json_schema=False)\
 """)

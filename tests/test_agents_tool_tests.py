@@ -11,10 +11,10 @@ import pytest
 from .agents_examples import sdist
 from .agents_tool_tests import ported_tests, run
 
-PASSING_FLOOR = 109
+PASSING_FLOOR = 142
 """Tests passing when this was last measured (of 223, parametrised cases counted); raise it
 as more pass."""
-PASSING_FUNCTIONS_FLOOR = 87
+PASSING_FUNCTIONS_FLOOR = 113
 """Test functions all of whose cases passed when this was last measured (of 164)."""
 
 

@@ -127,6 +127,7 @@ EXPECTED_PUBLIC = {
     "function_schema",
     "function_tool",
     "handoff",
+    "invoke_function_tool",
     "responses_tool_param",
     "set_default_openai_api",
     "set_default_openai_client",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import functools
 import inspect
@@ -17,6 +18,7 @@ from tooluse import (
     Agent,
     FilteredToolset,
     FunctionTool,
+    ModelBehaviorError,
     ModelSettings,
     RunConfig,
     RunContextWrapper,
@@ -32,6 +34,7 @@ from tooluse import (
     function_tool,
     generate_func_documentation,
     handoff,
+    invoke_function_tool,
     tool_namespace,
 )
 from tooluse.exceptions import ToolDefinitionWarning, UserError
@@ -168,6 +171,31 @@ class TestHandBuiltSchemas:
             }
         )
 
+    def test_a_long_chain_of_refs_is_refused_before_it_is_inlined(self) -> None:
+        def chain(links: int) -> dict[str, Any]:
+            defs: dict[str, Any] = {f"L{i}": {"$ref": f"#/$defs/L{i + 1}"} for i in range(links)}
+            defs[f"L{links}"] = {"type": "string"}
+            value = {"$ref": "#/$defs/L0", "description": "A value."}
+            return {"type": "object", "properties": {"value": value}, "$defs": defs}
+
+        with pytest.raises(UserError, match=r"too deeply nested: a chain of more than 100 \$refs"):
+            FunctionTool("t", "T.", chain(1_000), echo)
+        short = FunctionTool("t", "T.", chain(3), echo)
+        assert short.params_json_schema["properties"]["value"] == {
+            "type": "string",
+            "description": "A value.",
+        }
+
+    def test_a_typeless_map_is_a_dict_and_refused_saying_so(self) -> None:
+        schema = {"properties": {"meta": {"additionalProperties": {"type": "string"}}}}
+        with pytest.raises(
+            UserError,
+            match=r"'meta' .* is a dict \(an object whose keys come from additionalProperties\)",
+        ):
+            FunctionTool("t", "T.", schema, echo)
+        loose = FunctionTool("t", "T.", schema, echo, strict_json_schema=False)
+        assert loose.params_json_schema is schema
+
     def test_draft_07_definitions_become_defs(self) -> None:
         schema = {
             "type": "object",
@@ -249,7 +277,7 @@ class TestHandBuiltSchemas:
         for _ in range(1000):
             node["properties"]["x"] = {"type": "object", "properties": {}}
             node = node["properties"]["x"]
-        with pytest.raises(UserError, match="nests more than 100 levels deep"):
+        with pytest.raises(UserError, match="too deeply nested: more than 100 levels"):
             FunctionTool("deep", "Deep.", schema, echo)
         loose = FunctionTool("deep", "Deep.", schema, echo, strict_json_schema=False)
         assert loose.params_json_schema is schema
@@ -342,6 +370,15 @@ class TestCallables:
         tool = function_tool(Doubler())
         assert (tool.name, tool.description) == ("Doubler", "Double a number.")
 
+    def test_a_class_name_the_api_refuses_asks_for_name_override(self) -> None:
+        class Café:  # noqa: PLC2401 - a name the API refuses is the case under test
+            def __call__(self, x: int) -> int:
+                return x
+
+        with pytest.raises(UserError, match=r"'Café' does not match .*Pass name_override="):
+            function_tool(Café())
+        assert function_tool(Café(), name_override="cafe").name == "cafe"
+
     def test_a_method_decorated_in_its_class_body_is_refused(self) -> None:
         with pytest.raises(UserError) as error:
 
@@ -360,6 +397,73 @@ class TestCallables:
 
         tool = function_tool(Shop().price)
         assert list(tool.params_json_schema["properties"]) == ["item"]
+
+
+class TestArgumentErrorsAsOpenAIAgentsWordsThem:
+    """The error raised for bad arguments opens with openai-agents' words, then says why."""
+
+    @pytest.mark.parametrize(("sent", "kind"), [("[]", "array"), ("3", "number"), ("null", "null")])
+    async def test_arguments_that_are_not_an_object(self, sent: str, kind: str) -> None:
+        tool = function_tool(failure_error_function=None)(book.__wrapped__)
+        ctx = ToolContext.for_testing(tool_name=tool.name)
+        with pytest.raises(ModelBehaviorError) as raised:
+            await tool.on_invoke_tool(ctx, sent)
+        assert str(raised.value) == (
+            f"Invalid JSON input for tool book: expected a JSON object (the arguments by name), "
+            f"not a JSON {kind}"
+        )
+
+    async def test_several_problems_are_listed_under_the_copy_s_own_name(self) -> None:
+        def pay(amount: int, to: str) -> str:
+            return f"{amount} {to}"
+
+        copied = dataclasses.replace(function_tool(failure_error_function=None)(pay), name="p2")
+        ctx = ToolContext.for_testing(tool_name=copied.name)
+        with pytest.raises(ModelBehaviorError) as raised:
+            await copied.on_invoke_tool(ctx, '{"amount": "SECRET-7"}')
+        assert str(raised.value) == snapshot("""\
+Invalid JSON input for tool p2:
+- amount: Input should be a valid integer, unable to parse string as an integer
+- to: required field is missing\
+""")
+
+
+class TestKeywordArguments:
+    """A loose `**kwargs` tool: its values are any JSON, and flat keys are refused."""
+
+    async def test_nested_values_of_any_type_reach_the_function(self) -> None:
+        def collect(**kwargs):  # unannotated: the case under test  # pyright: ignore[reportMissingParameterType, reportUnknownParameterType]
+            return kwargs  # pyright: ignore[reportUnknownVariableType]
+
+        tool = function_tool(collect, strict_mode=False)  # pyright: ignore[reportUnknownArgumentType]
+        assert tool.params_json_schema["additionalProperties"] is False
+        assert tool.params_json_schema["properties"]["kwargs"]["additionalProperties"] is True
+        ctx = ToolContext.for_testing(tool_name=tool.name)
+        sent = '{"kwargs": {"n": 1, "tags": ["a"], "on": true}}'
+        assert await tool.on_invoke_tool(ctx, sent) == {"n": 1, "tags": ["a"], "on": True}
+        assert await tool.on_invoke_tool(ctx, "{}") == {}
+
+    async def test_keys_sent_flat_are_refused_before_the_call(self) -> None:
+        calls: list[dict[str, int]] = []
+
+        def tag(label: str, **counts: int) -> int:
+            calls.append(counts)
+            return len(counts)
+
+        tool = function_tool(tag, strict_mode=False)
+        ctx = ToolContext.for_testing(tool_name=tool.name)
+        text = await tool.on_invoke_tool(ctx, '{"label": "x", "a": 1}')
+        assert "a: unexpected field; remove it" in text
+        assert calls == []
+        assert await tool.on_invoke_tool(ctx, '{"label": "x", "counts": {"a": 1}}') == 1
+
+    def test_a_loose_tool_without_kwargs_still_ignores_extra_keys(self) -> None:
+        def ping(host: str) -> str:
+            return host
+
+        assert (
+            "additionalProperties" not in function_tool(ping, strict_mode=False).params_json_schema
+        )
 
 
 class TestCallArgs:
@@ -445,6 +549,35 @@ class TestTimeouts:
         assert result.final_output == "gave up"
         assert "timed out after 0.05 s and was stopped" in model.requests[1]["input"][-1]["output"]
 
+    async def test_invoke_function_tool_applies_the_timeout_as_a_run_does(self) -> None:
+        def words(ctx: RunContextWrapper[Any], error: Exception) -> str:
+            assert isinstance(error, ToolTimeoutError)
+            return f"{error.tool_name} after {error.timeout_seconds:g}"
+
+        ctx = ToolContext.for_testing(tool_name="nap")
+        slow, fast = '{"seconds": 5}', '{"seconds": 0}'
+        told = await invoke_function_tool(function_tool=self.slow(), context=ctx, arguments=slow)
+        assert "timed out after 0.05 s and was stopped" in told
+        worded = self.slow(timeout_error_function=words)
+        assert await invoke_function_tool(function_tool=worded, context=ctx, arguments=slow) == (
+            "nap after 0.05"
+        )
+        stopping = self.slow(timeout_behavior="raise_exception")
+        with pytest.raises(ToolTimeoutError):
+            await invoke_function_tool(function_tool=stopping, context=ctx, arguments=slow)
+        assert await invoke_function_tool(function_tool=stopping, context=ctx, arguments=fast) == (
+            "rested"
+        )
+
+    async def test_invoke_function_tool_keeps_a_timeout_the_tool_raised_itself(self) -> None:
+        async def raising(ctx: ToolContext[Any], arguments: str) -> str:
+            raise TimeoutError("the tool's own")
+
+        hand_built = FunctionTool("t", "T.", {}, raising, timeout_seconds=5)
+        ctx = ToolContext.for_testing(tool_name="t")
+        with pytest.raises(TimeoutError, match="the tool's own"):
+            await invoke_function_tool(function_tool=hand_built, context=ctx, arguments="{}")
+
     async def test_raise_exception_stops_the_run(self) -> None:
         tool = self.slow(timeout_behavior="raise_exception")
         model = ScriptModel([call("c1", "nap", {"seconds": 5})], [text("never")])
@@ -465,12 +598,32 @@ class TestTimeouts:
         assert model.requests[1]["input"][-1]["output"] == "nap is slow today"
 
     def test_an_unknown_behaviour_fails_when_built(self) -> None:
-        with pytest.raises(UserError, match="timeout_behavior='stop' must be"):
+        with pytest.raises(UserError, match=r"timeout_behavior must be one of .* not 'stop'"):
             self.slow(timeout_behavior="stop")
+        with pytest.raises(ValueError, match="timeout_behavior must be one of"):
+            self.slow(timeout_behavior="stop")  # a ValueError too, as openai-agents raises
 
     def test_a_timeout_error_function_that_cannot_be_called_fails_when_built(self) -> None:
-        with pytest.raises(UserError, match="timeout_error_function='late' must be callable"):
+        with pytest.raises(UserError, match=r"timeout_error_function must be callable.*'late'"):
             self.slow(timeout_error_function="late")
+
+    @pytest.mark.parametrize(
+        ("seconds", "error", "words"),
+        [
+            (0, ValueError, r"must be a positive number of seconds \(greater than 0\)"),
+            (-2.5, ValueError, r"greater than 0"),
+            (float("inf"), ValueError, r"must be a finite number of seconds.*None for no limit"),
+            (float("nan"), ValueError, r"must be a finite number"),
+            ("1", TypeError, r"timeout_seconds='1' .* must be a positive number .*int or a float"),
+        ],
+    )
+    def test_a_timeout_that_cannot_be_applied_fails_when_built(
+        self, seconds: object, error: type[Exception], words: str
+    ) -> None:
+        with pytest.raises(error, match=words) as raised:
+            FunctionTool("t", "T.", {}, echo, timeout_seconds=seconds)  # type: ignore[arg-type]
+        assert isinstance(raised.value, UserError)
+        assert str(raised.value).startswith("FunctionTool 't': ")
 
 
 class TestOpenAIAgentsNames:
@@ -517,13 +670,79 @@ class TestOpenAIAgentsNames:
         assert generate_func_documentation(greet, "google") == doc
 
 
+@dataclasses.dataclass(init=False)
+class _SessionTool(FunctionTool):
+    """A subclass with a constructor of its own, whose invoker is its own method."""
+
+    session: str = dataclasses.field(default="", repr=False, compare=False)
+
+    def __init__(self, session: str) -> None:
+        self.session = session
+        super().__init__("session_tool", "Says its session.", {}, self._invoke)
+
+    async def _invoke(self, ctx: ToolContext[Any], arguments: str) -> str:
+        return self.session
+
+
+@dataclasses.dataclass
+class _CountedTool(FunctionTool):
+    """A dataclass subclass with a `__post_init__` of its own."""
+
+    built: int = dataclasses.field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.built += 1
+
+
+class TestCopies:
+    async def test_a_copy_s_own_method_invoker_reads_the_copy(self) -> None:
+        original = _SessionTool("original")
+        copied = copy.copy(original)
+        copied.session = "copied"
+        ctx = ToolContext.for_testing(tool_name="session_tool")
+        assert await copied.on_invoke_tool(ctx, "{}") == "copied"
+        assert await original.on_invoke_tool(ctx, "{}") == "original"
+
+    def test_a_subclass_post_init_runs_once_and_not_again_on_copy(self) -> None:
+        tool = _CountedTool("counted", "Counted.", {}, echo)
+        assert tool.params_json_schema["additionalProperties"] is False  # made strict
+        assert (tool.built, copy.copy(tool).built) == (1, 1)
+
+    async def test_a_replaced_decorated_tool_keeps_its_strict_schema(self) -> None:
+        copied = dataclasses.replace(book, name="book2")
+        assert copied.params_json_schema == book.params_json_schema
+        loose = copied.with_strict_mode(False)
+        assert "additionalProperties" not in loose.params_json_schema
+        assert loose.name == "book2"
+
+
 class TestToolNamespace:
     def test_refuses_what_the_api_would(self) -> None:
         with pytest.raises(UserError) as error:
             tool_namespace(name=" ", description="", tools=[book, "x"])  # type: ignore[list-item]
         assert str(error.value) == snapshot(
-            "tool_namespace(''): name must be a non-empty namespace name, e.g. 'crm'; description must say what the namespace's tools are for; tools[1] is str, not a FunctionTool"
+            "tool_namespace(''): name must be a non-empty namespace name, e.g. 'crm'; it needs a non-empty description saying what the namespace's tools are for; tools[1] is str, not a FunctionTool"
         )
+
+    def test_refuses_a_tool_named_as_its_namespace(self) -> None:
+        lookup = function_tool(name_override="lookup")(book.__wrapped__)
+        with pytest.raises(
+            UserError,
+            match=r"tools\[1\] is named 'lookup' like the namespace.*`lookup\.lookup`.*rename",
+        ):
+            tool_namespace(name="lookup", description="Look-ups.", tools=[book, lookup])
+        assert tool_namespace(name="crm", description="CRM.", tools=[lookup])[0].name == "lookup"
+
+    def test_the_copies_are_named_in_their_namespace(self) -> None:
+        (copied,) = tool_namespace(name="trips", description="Travel.", tools=[book])
+        assert (copied.qualified_name, book.qualified_name) == ("trips.book", "book")
+        assert copied.with_strict_mode(False).qualified_name == "trips.book"
+
+    def test_a_subclass_with_its_own_constructor_is_copied_not_rebuilt(self) -> None:
+        (copied,) = tool_namespace(name="desk", description="Desk.", tools=[_SessionTool("s1")])
+        assert isinstance(copied, _SessionTool)
+        assert (copied.qualified_name, copied.session) == ("desk.session_tool", "s1")
 
     @pytest.mark.parametrize("api", ["responses", "chat_completions"])
     async def test_a_namespace_over_http(self, openai_server: ScriptedServer, api: str) -> None:
@@ -780,7 +999,9 @@ class TestHandoffsAsOpenAIAgentsHasThem:
             handoff(target, input_type=Escalation)
         with pytest.raises(UserError, match="on_handoff='log' must be a function"):
             handoff(target, on_handoff="log")  # type: ignore[arg-type]
-        with pytest.raises(UserError, match=r"the root must be an object \(not anyOf\)"):
+        with pytest.raises(
+            UserError, match=r"the root of a strict JSON schema must be an object \(not anyOf\)"
+        ):
             handoff(target, on_handoff=context_and_input, input_type=Escalation | None)
 
     def test_names_and_schema(self) -> None:

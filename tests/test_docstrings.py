@@ -150,6 +150,7 @@ def test_each_style_gives_the_same_schema(style: DocstringStyle, forced: bool) -
             "required": ["city"],
             "title": "forecast_args",
             "type": "object",
+            "additionalProperties": False,  # beside **kwargs, flat keys are refused
         }
     )
 

@@ -356,7 +356,7 @@ Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_str
         nameless: Callable[[int], int] = lambda x: x  # noqa: E731 - a lambda is the case under test
         assert self.error(nameless) == snapshot("""\
 Cannot make a tool from function 'tests.test_function_schema.TestErrors.test_lambda_needs_a_name.<locals>.<lambda>':
-  - it has no usable name: pass name_override='...'\
+  - it has no usable name. Pass name_override='...'\
 """)
 
     def test_loose_mode_accepts_what_strict_refuses(self) -> None:

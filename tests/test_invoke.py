@@ -7,6 +7,7 @@ import contextvars
 import copy
 import dataclasses
 import datetime
+import inspect
 import threading
 import time
 import uuid
@@ -81,12 +82,12 @@ Call 'book' again with corrected arguments.\
     async def test_not_an_object(self) -> None:
         assert await call(book, '["a", "b"]') == snapshot("""\
 Tool 'book' was called with invalid arguments:
-- the arguments must be a JSON object, not a JSON array
+- expected a JSON object (the arguments by name), not a JSON array
 Call 'book' again with corrected arguments.\
 """)
         assert await call(book, '"just text"') == snapshot("""\
 Tool 'book' was called with invalid arguments:
-- the arguments must be a JSON object, not a JSON string
+- expected a JSON object (the arguments by name), not a JSON string
 Call 'book' again with corrected arguments.\
 """)
 
@@ -180,8 +181,7 @@ Call 'lookup' again with corrected arguments.\
         assert SECRET not in str(raised.value)
         assert raised.value.__cause__ is None
         assert str(raised.value) == snapshot("""\
-Invalid arguments for tool 'add':
-- a: Input should be a valid integer, unable to parse string as an integer\
+Invalid JSON input for tool add: a: Input should be a valid integer, unable to parse string as an integer\
 """)
 
 
@@ -367,7 +367,7 @@ class TestSyncTools:
         with pytest.raises(ValueError, match="boom"):
             await call(explode, "")
 
-    async def test_sync_function_returning_a_coroutine_is_awaited(self) -> None:
+    async def test_sync_function_returning_a_coroutine_is_awaited_by_a_run(self) -> None:
         async def inner() -> str:
             return "inner"
 
@@ -375,7 +375,11 @@ class TestSyncTools:
             return inner()
 
         tool = function_tool(name_override="outer")(outer)
-        assert await call(tool, "") == "inner"
+        assert await model_text(tool, "") == "inner"
+        # A direct call returns what the function returned, as openai-agents' tools do.
+        returned: Any = await call(tool, "")
+        assert inspect.iscoroutine(returned)
+        assert await returned == "inner"
 
     async def test_callable_object_with_async_call(self) -> None:
         class Greeter:

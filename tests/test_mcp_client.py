@@ -215,7 +215,7 @@ async def test_bad_arguments_are_refused_before_the_server_sees_them() -> None:
         )
         assert error is not None
         text, error = await call(tools["add"], "[1]")
-        assert "the arguments must be a JSON object, not a JSON array" in text
+        assert "expected a JSON object (the arguments by name), not a JSON array" in text
         assert error is not None
     schema = {"type": "object", "properties": {"d": {"type": "object"}}, "required": ["d"]}
     listed = mcp_types.Tool(name="pairs", input_schema=schema)

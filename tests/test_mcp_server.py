@@ -614,7 +614,7 @@ def test_serve_a_module_whose_tool_cannot_be_defined(
     )
     code, _, err = run(capsys, "serve", str(broken))
     assert code == 2
-    assert "importing it raised UserError" in err
+    assert "importing it raised UserValueError" in err
 
 
 def test_serve_without_mcp_installed(

@@ -193,7 +193,7 @@ Call 'get_weather' again with corrected arguments.\
         "non-object JSON": {
             "call_1": """\
 Tool 'get_weather' was called with invalid arguments:
-- the arguments must be a JSON object, not a JSON array
+- expected a JSON object (the arguments by name), not a JSON array
 Call 'get_weather' again with corrected arguments.\
 """
         },

@@ -238,7 +238,10 @@ def test_problems_are_reported_with_paths() -> None:
     problems = to_strict_schema(schema).problems
     assert [(p.path, p.message.split(",")[0]) for p in problems] == snapshot(
         [
-            (("properties", "tags"), "is a dict"),
+            (
+                ("properties", "tags"),
+                "is a dict (an object whose keys come from additionalProperties)",
+            ),
             (("properties", "pair"), "is a fixed-length tuple"),
             (("properties", "anything"), "is a value of any type (Any"),
         ]
@@ -325,7 +328,7 @@ class TestHandBuiltTools:
             FunctionTool("search", None, schema, echo)
         assert str(raised.value) == snapshot("""\
 Cannot make FunctionTool 'search' strict:
-  - parameter 'meta' (at properties.meta) is a dict, which strict mode can express only through a rewrite that tooluse undoes for tools made by @function_tool; use @function_tool, or turn strict mode off (strict_json_schema=False)\
+  - parameter 'meta' (at properties.meta) is a dict (an object whose keys come from additionalProperties), which strict mode can express only through a rewrite that tooluse undoes for tools made by @function_tool; use @function_tool, or turn strict mode off (strict_json_schema=False)\
 """)
 
     def test_object_without_properties_is_a_tool_without_arguments(self) -> None:

@@ -121,6 +121,7 @@ from .schema._docstrings import DocstringStyle, FuncDocumentation, generate_func
 from .schema._function_schema import FuncSchema, function_schema
 from .schema._strict import ensure_strict_json_schema
 from .schema._strict_rules import StrictViolation, check_strict_schema
+from .tools._calls import invoke_function_tool
 from .tools._errors import default_tool_error_function
 from .tools._function_tool import FunctionTool, ToolErrorFunction, function_tool, tool_output_text
 from .tools._hosted import (
@@ -293,6 +294,7 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "generate_func_documentation",
     "handoff",
     "input_guardrail",
+    "invoke_function_tool",
     "output_guardrail",
     "prompt_with_handoff_instructions",
     "responses_tool_param",

@@ -6,6 +6,7 @@ The tree, by who has to act:
 Exception
 ├── TooluseError                  base of every error tooluse raises
 │   ├── UserError (TypeError)     the developer misused the API: fix the code
+│   │   └── UserValueError (ValueError)  a setting's value is out of range (a 0 s timeout)
 │   └── RunError                  something failed while a run was going on
 │       ├── SessionBusyError      another run holds the session
 │       ├── RunStopped            the run ended early; keeps the conversation so far
@@ -472,8 +473,13 @@ class ToolArgumentsError(ModelBehaviorError):
         """The name of the tool whose arguments were rejected."""
         self.problems = problems
         """One line per problem, safe to show to the model."""
-        lines = "\n".join(f"- {problem}" for problem in problems)
-        super().__init__(f"Invalid arguments for tool '{tool_name}':\n{lines}")
+        # openai-agents' opening words, so that code matching on them keeps working; one
+        # problem stays on the line, several are listed under it.
+        head = f"Invalid JSON input for tool {tool_name}:"
+        if len(problems) == 1:
+            super().__init__(f"{head} {problems[0]}")
+        else:
+            super().__init__(head + "".join(f"\n- {problem}" for problem in problems))
 
 
 class ToolDefinitionWarning(UserWarning):

@@ -7,7 +7,7 @@ at the bottom, because the core itself (settings, values, the run's state) raise
 
 from __future__ import annotations
 
-__all__ = ["TooluseError", "UserError"]
+__all__ = ["TooluseError", "UserError", "UserValueError"]
 
 
 class TooluseError(Exception):
@@ -19,4 +19,12 @@ class UserError(TooluseError, TypeError):
 
     Raised at definition time (decorating a function, building a tool) with a
     message naming the function or tool, each problem, and how to fix it.
+    """
+
+
+class UserValueError(UserError, ValueError):
+    """A setting of the right type with a value tooluse cannot use (a timeout of 0 s).
+
+    Both a `UserError` and a `ValueError`, so that code catching either, as
+    openai-agents' callers catch `ValueError`, sees it.
     """

@@ -12,8 +12,8 @@ not watched, is built afresh every time. `GeminiModel` keeps its declarations th
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, TypeAlias
 
 from ..exceptions import UserError
@@ -260,7 +260,16 @@ def tool_namespace(
     if not name:
         problems.append("name must be a non-empty namespace name, e.g. 'crm'")
     if not isinstance(description, str) or not description.strip():  # pyright: ignore[reportUnnecessaryIsInstance]
-        problems.append("description must say what the namespace's tools are for")
+        problems.append(
+            "it needs a non-empty description saying what the namespace's tools are for"
+        )
+    problems.extend(
+        f"tools[{index}] is named {name!r} like the namespace: the Responses API reports a "
+        f"deferred top-level tool {name!r} under the synthetic namespace `{name}.{name}`, "
+        "so calls would be ambiguous; rename the namespace or the tool"
+        for index, tool in enumerate(tools)
+        if isinstance(tool, FunctionTool) and name and tool.name == name  # pyright: ignore[reportUnnecessaryIsInstance]
+    )
     problems.extend(
         f"tools[{index}] is {type(tool).__name__}, not a FunctionTool"
         for index, tool in enumerate(tools)
@@ -269,4 +278,15 @@ def tool_namespace(
     if problems:
         raise UserError(f"tool_namespace({name!r}): " + "; ".join(problems))
     described = (description or "").strip()
-    return [replace(tool, namespace=name, namespace_description=described) for tool in tools]
+    return [_in_namespace(tool, name, described) for tool in tools]
+
+
+def _in_namespace(tool: FunctionTool, name: str, description: str) -> FunctionTool:
+    """A copy of `tool` in the namespace.
+
+    Copied, not built again, so that a subclass with a constructor of its own (which
+    `dataclasses.replace` would call) keeps working.
+    """
+    copied = copy.copy(tool)
+    copied.namespace, copied.namespace_description = name, description
+    return copied

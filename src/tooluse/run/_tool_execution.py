@@ -28,11 +28,10 @@ from ..agents._agent import Agent
 from ..core._context import RunContextWrapper, ToolContext
 from ..core._items import InputPart, Item
 from ..core._state import REJECTION
-from ..tools._calls import RemoteInvoker, invoke_within, timed_out
+from ..tools._calls import RemoteInvoker, invoke_with_timeout, invoke_within
 from ..tools._function_tool import FunctionTool
 from ..tools._invocation import NO_SETTINGS, Invoker, InvokeSettings, ToolOutcome
 from ..tools._local import LocalTool, answer_id, answer_local_item
-from ..tools._threads import CallTimedOut
 from ._config import RunConfig
 from ._events import RunEvents
 from ._guardrails import check_tool_input, check_tool_output
@@ -319,12 +318,7 @@ class ToolExecutor:
         watched = events.watched(agent)
         if watched and not resumed:
             await events.tool_start(ctx, agent, tool)
-        if tool.timeout_seconds is not None:
-            settings = settings._replace(timeout=tool.timeout_seconds)
-        try:
-            outcome = await invoke_within(tool, ctx, arguments, settings)
-        except CallTimedOut as limit:
-            outcome = await timed_out(tool, ctx, limit)
+        outcome = await invoke_with_timeout(tool, ctx, arguments, settings)
         if is_paused(ctx.tool_call_id):
             return outcome
         if tool.tool_output_guardrails:

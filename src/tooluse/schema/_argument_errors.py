@@ -82,7 +82,7 @@ def not_an_object_problem(value: object) -> str:
         A line naming the JSON type that was sent instead.
     """
     got = _JSON_TYPE_NAMES.get(type(value), "value")
-    return f"the arguments must be a JSON object, not a JSON {got}"
+    return f"expected a JSON object (the arguments by name), not a JSON {got}"
 
 
 def _describe(detail: ErrorDetails) -> str:

@@ -369,13 +369,13 @@ class _Pending:
         """The fields validator of a plain signature, written without its model; or None."""
         if self.validator is None and self.written:
             title = _model_name(self.builder.tool_name)
-            self.validator = plain_fields_validator(title, self.fields, closed=self.builder.strict)
+            self.validator = plain_fields_validator(title, self.fields, closed=self.builder.closed)
             self.written = self.validator is not None  # else: the model's validator it is
         return self.validator
 
     def model(self) -> type[BaseModel]:
         if self.built_model is None:
-            config = _STRICT_CONFIG if self.builder.strict else _LOOSE_CONFIG
+            config = _STRICT_CONFIG if self.builder.closed else _LOOSE_CONFIG
             self.built_model = self.builder.create_model(self.fields, config)
         return self.built_model
 
@@ -383,7 +383,7 @@ class _Pending:
         builder = self.builder
         if self.plain:
             title = _model_name(builder.tool_name)
-            loose = plain_json_schema(title, self.fields, closed=builder.strict)
+            loose = plain_json_schema(title, self.fields, closed=builder.closed)
             if loose is not None:
                 return (strict_plain_schema(loose) if builder.strict else loose), None
         loose = builder.json_schema(self.model())
@@ -476,12 +476,22 @@ class _SchemaBuilder:
         self.problems: list[str] = []
         self.tool_name = name_override or default_name(func)
         if not self.tool_name or self.tool_name == "<lambda>":
-            self._fail(["it has no usable name: pass name_override='...'"])
+            self._fail(["it has no usable name. Pass name_override='...'"])
         if strict:  # a loose tool's name is only warned about (see _lints)
+            # A name taken from the function (or its class) is fixed with name_override.
             self.problems.extend(
-                f"{v.message}; fix: {v.fix}" for v in check_tool_name(self.tool_name)
+                f"{v.message}; fix: {v.fix}"
+                if name_override
+                else f"{v.message}. Pass name_override='...' with 1 to 64 letters, digits, "
+                "'_' or '-'"
+                for v in check_tool_name(self.tool_name)
             )
         self.signature = without_bound_keywords(_signature(func, self.where), func)
+        # A loose schema ignores keys it does not name, except beside `**kwargs`: there a
+        # key meant for it but sent flat would be dropped unseen, so it is refused instead.
+        self.closed = strict or any(
+            p.kind is _P.VAR_KEYWORD for p in self.signature.parameters.values()
+        )
         self.bound = bound_parameters(func, self.signature)
         refuse_unbound_method(self.signature, func)
         self.hints = _type_hints(func, self.where)
@@ -572,7 +582,9 @@ class _SchemaBuilder:
     def _param_field(
         self, param: _P, annotation: object, doc: str | None
     ) -> tuple[object, FieldInfo] | None:
-        if annotation is _P.empty:
+        if annotation is _P.empty and param.kind is _P.VAR_KEYWORD and not self.strict:
+            annotation = Any  # a loose schema holds any value; strict mode has no plain form
+        elif annotation is _P.empty:
             annotation = _type_of_unannotated(param)
         annotation = fix_typeddicts(annotation)
         if param.kind is _P.VAR_POSITIONAL:

@@ -31,6 +31,7 @@ __all__ = [
     "defs_renamed",
     "inlined_too_large",
     "nesting_beyond",
+    "ref_chain_beyond",
     "refs_hoisted",
     "resolve",
     "with_object_root",
@@ -90,13 +91,52 @@ def nesting_beyond(schema: JsonSchema, limit: int) -> StrictProblem | None:
         if depth > limit:
             return StrictProblem(
                 (),
-                f"nests more than {limit} levels deep; strict mode allows {MAX_NESTING} levels "
-                "of objects; flatten the arguments, or turn strict mode off",
+                f"is too deeply nested: more than {limit} levels of JSON, where strict mode "
+                f"allows {MAX_NESTING} levels of objects; flatten the arguments, or turn strict "
+                "mode off",
             )
         if isinstance(value, dict):
             pending.extend((child, depth + 1) for child in value.values())
         elif isinstance(value, list):
             pending.extend((child, depth + 1) for child in value)
+    return None
+
+
+def ref_chain_beyond(schema: JsonSchema, limit: int) -> StrictProblem | None:
+    """A problem if definitions that are only a `$ref` to the next chain past `limit`.
+
+    Inlining such a chain would nest one level per link; found without recursion.
+
+    Args:
+        schema: The schema, its definitions under `$defs` or `definitions`.
+        limit: The longest chain allowed.
+
+    Returns:
+        The problem, or None.
+    """
+    defs: dict[str, JsonValue] = {**schema.get("definitions", {}), **schema.get("$defs", {})}
+    next_of: dict[str, str] = {}
+    for name, node in defs.items():
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if isinstance(ref, str):
+            next_of[name] = def_name(ref)
+    lengths: dict[str, int] = {}
+    for start in next_of:
+        chain: list[str] = []
+        name = start
+        while name in next_of and name not in lengths and name not in chain:
+            chain.append(name)
+            name = next_of[name]
+        length = lengths.get(name, 0)
+        for link in reversed(chain):
+            length += 1
+            lengths[link] = length
+        if length > limit:
+            return StrictProblem(
+                (),
+                f"is too deeply nested: a chain of more than {limit} $refs, each definition "
+                "only naming the next; refer to the last one directly, or turn strict mode off",
+            )
     return None
 
 

@@ -37,6 +37,7 @@ from ._guards import (
     defs_renamed,
     inlined_too_large,
     nesting_beyond,
+    ref_chain_beyond,
     refs_hoisted,
     with_object_root,
 )
@@ -154,7 +155,7 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
         The rewritten schema (the input is not modified), the problems left, and
         the adapters applied.
     """
-    too_deep = nesting_beyond(schema, MAX_JSON_DEPTH)
+    too_deep = nesting_beyond(schema, MAX_JSON_DEPTH) or ref_chain_beyond(schema, MAX_JSON_DEPTH)
     if too_deep:
         return StrictSchema(schema, [too_deep])
     schema = with_object_root(refs_hoisted(defs_renamed(schema)))
@@ -329,7 +330,9 @@ class _Strictifier:
         if done is not None:  # a definition's part, met again through an inlined $ref
             return done[1]
         if self.depth == MAX_JSON_DEPTH:  # only inlining nests this deep: the input was checked
-            self._problem(path[:2], f"nests more than {MAX_JSON_DEPTH} levels deep {INLINED}")
+            self._problem(
+                path[:2], f"is too deeply nested: more than {MAX_JSON_DEPTH} levels {INLINED}"
+            )
             return schema
         self.depth += 1
         out = self._rewrite(schema, path)
@@ -351,7 +354,7 @@ class _Strictifier:
             return {"$ref": ref}
         self.inlining.add(target)
         try:
-            return self._rewritten(merged, path)
+            return self._rewrite(merged, path)  # a definition that is itself a $ref: on
         finally:
             self.inlining.discard(target)
 
@@ -388,8 +391,8 @@ class _Strictifier:
         if node.get("default") is not None:
             out["description"] = note_default(out.get("description"), node["default"])
         out = self._unwrap_single_all_of(out, path)
-        if "properties" in out and "type" not in out:  # named keys: an object, as APIs read it
-            out["type"] = "object"
+        if "type" not in out and ("properties" in out or "additionalProperties" in out):
+            out["type"] = "object"  # object keywords: an object, as APIs read it
         out = self._adapt(out, path)
         if out.get("type") == "object" or "properties" in out:
             # Named keys declared by the user (not made by an adapter), below the root,
@@ -458,7 +461,8 @@ class _Strictifier:
     def _adapt_dict(self, out: JsonSchema, path: Path) -> JsonSchema:
         if self.allow_adapters and not isinstance(out.get("additionalProperties"), dict):
             out["additionalProperties"] = self._adapt({}, (*path, "additionalProperties"))
-        return self._with_adapter(out, path, _pairs_schema, Adapter("pairs"), "a dict")
+        what = "a dict (an object whose keys come from additionalProperties)"
+        return self._with_adapter(out, path, _pairs_schema, Adapter("pairs"), what)
 
     def _nullable_optional_keys(self, original: JsonSchema, out: JsonSchema) -> None:
         """Let the model leave out an optional key that has no default by sending null.

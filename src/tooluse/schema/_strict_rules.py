@@ -116,7 +116,7 @@ def check_strict_schema(schema: JsonSchema, *, name: str | None = None) -> list[
             StrictViolation(
                 "",
                 "root-object",
-                "the root must be an object (not anyOf)",
+                "the root of a strict JSON schema must be an object (not anyOf)",
                 "wrap the arguments in an object with named properties",
             )
         )

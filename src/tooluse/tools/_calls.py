@@ -30,7 +30,13 @@ from ._invocation import (
 )
 from ._threads import CallTimedOut
 
-__all__ = ["RemoteInvoker", "invoke_within", "timed_out"]
+__all__ = [
+    "RemoteInvoker",
+    "invoke_function_tool",
+    "invoke_with_timeout",
+    "invoke_within",
+    "timed_out",
+]
 
 
 class RemoteInvoker(ABC):
@@ -119,3 +125,56 @@ async def timed_out(tool: FunctionTool, ctx: ToolContext[Any], limit: CallTimedO
     ctx.error = error
     text = tool.timeout_error_function(ctx, error)
     return ToolOutcome(await text if inspect.isawaitable(text) else text, failed=True)
+
+
+async def invoke_with_timeout(
+    tool: FunctionTool, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings
+) -> ToolOutcome:
+    """The tool's call within its own timeout (over the run's), and what that timeout means.
+
+    Args:
+        tool: The tool.
+        ctx: The call's context.
+        arguments: The model's JSON arguments.
+        settings: The run's timeout, failure text and logging.
+
+    Returns:
+        The call's outcome; at the timeout, the text the model is told.
+
+    Raises:
+        ToolTimeoutError: The call ran past the timeout of a tool whose `timeout_behavior`
+            is `raise_exception`.
+    """
+    if tool.timeout_seconds is not None:
+        settings = settings._replace(timeout=tool.timeout_seconds)
+    try:
+        return await invoke_within(tool, ctx, arguments, settings)
+    except CallTimedOut as limit:
+        return await timed_out(tool, ctx, limit)
+
+
+async def invoke_function_tool(
+    *, function_tool: FunctionTool, context: ToolContext[Any], arguments: str
+) -> Any:
+    """Call a function tool as a run calls it: within its timeout, with its failure policy.
+
+    `await tool.on_invoke_tool(ctx, arguments)` calls the function with no time limit;
+    this also applies the tool's `timeout_seconds`, `timeout_behavior` and
+    `timeout_error_function`, as the run does, which is what a test of a tool's timeout
+    needs. Guardrails and hooks, which belong to the run, are not applied.
+
+    Args:
+        function_tool: The tool.
+        context: The call's context (`ToolContext.for_testing(tool_name=...)` builds one).
+        arguments: The model's JSON arguments.
+
+    Returns:
+        What the tool returned; when it failed or timed out, the text the model is told.
+
+    Raises:
+        ToolTimeoutError: The call ran past the timeout of a tool whose `timeout_behavior`
+            is `raise_exception`.
+        Exception: What the tool raised, when its `failure_error_function` is None.
+    """
+    outcome = await invoke_with_timeout(function_tool, context, arguments, NO_SETTINGS)
+    return outcome.returned()

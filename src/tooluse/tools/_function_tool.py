@@ -11,13 +11,16 @@ use (`params_json_schema` read, or a call): see `_deferred.py`.
 
 from __future__ import annotations
 
+import inspect
+import math
 from collections.abc import Awaitable, Callable
-from dataclasses import InitVar, dataclass, field, replace
+from dataclasses import dataclass, field, replace
+from types import MethodType
 from typing import Any, Literal, TypeAlias, cast, overload
 
 from ..core._context import RunContextWrapper, ToolContext
 from ..core._deferred import defer, deferred_fields
-from ..core._values import is_positive_number
+from ..core._errors import UserValueError
 from ..exceptions import UserError
 from ..guardrails._tool_guardrails import (
     ToolInputGuardrail,
@@ -127,8 +130,10 @@ class FunctionTool:
     tooluse declares no tool search yet: a Responses request with such a tool is refused
     with a `UserError` saying so; Chat Completions, which has no tool search, offers it as
     any tool."""
-    _rebuild: InitVar[Callable[[bool], FunctionTool] | None] = None
-    """How the decorator's tool is rebuilt for `with_strict_mode` (from the function)."""
+    _rebuild: Callable[[bool], FunctionTool] | None = field(default=None, repr=False, compare=False)
+    """How the decorator's tool is rebuilt for `with_strict_mode` (from the function). A
+    field, not an `InitVar`, so that a subclass's own `__post_init__(self)` can call
+    `super().__post_init__()`, and a copy keeps it."""
     _remake: Callable[[bool], FunctionTool] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -141,7 +146,8 @@ class FunctionTool:
             tool_changed()
         object.__setattr__(self, name, value)
 
-    def __post_init__(self, _rebuild: Callable[[bool], FunctionTool] | None) -> None:
+    def __post_init__(self) -> None:
+        _rebuild = self._rebuild
         self._remake = _rebuild
         self._findings = tuple(
             tool_findings(self.name, self.description, strict=self.strict_json_schema)
@@ -149,24 +155,7 @@ class FunctionTool:
         invoker = self.on_invoke_tool
         if isinstance(invoker, Invoker):  # decorated: the signature's findings come first
             self._findings = (*invoker.schema.findings, *self._findings)
-        if self.timeout_seconds is not None and not is_positive_number(self.timeout_seconds):
-            raise UserError(
-                f"FunctionTool '{self.name}': timeout_seconds={self.timeout_seconds!r} (the "
-                "decorator's timeout) must be a positive "
-                "number of seconds, or None for no limit"
-            )
-        if self.timeout_behavior not in ("error_as_result", "raise_exception"):
-            raise UserError(
-                f"FunctionTool '{self.name}': timeout_behavior={self.timeout_behavior!r} must be "
-                "'error_as_result' (tell the model) or 'raise_exception' (stop the run)"
-            )
-        if self.timeout_error_function is not None and not callable(self.timeout_error_function):
-            raise UserError(
-                f"FunctionTool '{self.name}': timeout_error_function="
-                f"{self.timeout_error_function!r} must be callable: a function of the run "
-                "context and the ToolTimeoutError that returns the model's text, or None for "
-                "tooluse's message"
-            )
+        _check_timeout_settings(self)
         check_tool_guardrails(
             f"FunctionTool '{self.name}'", self.tool_input_guardrails, self.tool_output_guardrails
         )
@@ -178,6 +167,24 @@ class FunctionTool:
         strict = strict_or_error(loose, owner, "strict_json_schema=False", name=self.name)
         self._remake = lambda _: replace(self, params_json_schema=loose, strict_json_schema=False)
         object.__setattr__(self, "params_json_schema", strict)  # still being built: no change
+
+    def __copy__(self) -> FunctionTool:
+        """A shallow copy, not built again (no `__post_init__`, a subclass's `__init__`).
+
+        An invoker that is a method of this very tool (a subclass passing
+        `self._invoke`) is bound to the copy, so that the copy reads its own state.
+        """
+        copied = type(self).__new__(type(self))
+        vars(copied).update(vars(self))
+        invoker = vars(self).get("on_invoke_tool")
+        if inspect.ismethod(invoker) and invoker.__self__ is self:
+            vars(copied)["on_invoke_tool"] = MethodType(invoker.__func__, copied)
+        return copied
+
+    @property
+    def qualified_name(self) -> str:
+        """The tool's name inside its namespace (`crm.lookup`), or its name when it has none."""
+        return self.name if self.namespace is None else f"{self.namespace}.{self.name}"
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -219,9 +226,14 @@ class FunctionTool:
         """
         if strict == self.strict_json_schema:
             return self
-        if self._remake is not None:
-            return self._remake(strict)
-        return replace(self, strict_json_schema=strict)
+        if self._remake is None:
+            return replace(self, strict_json_schema=strict)
+        remade = self._remake(strict)
+        # Rebuilt from the function: what was set on this tool since (a copy's name, its
+        # namespace) is this tool's.
+        for name in ("name", "description", "namespace", "namespace_description"):
+            setattr(remade, name, getattr(self, name))
+        return remade
 
 
 @overload
@@ -435,3 +447,40 @@ def _check_mcp_annotations(name: str, annotations: Any) -> None:
             problems.append(f"{key!r} is no MCP annotation; use {', '.join(_MCP_HINTS)} or title")
     if problems:
         raise UserError(f"FunctionTool '{name}': mcp_annotations: {'; '.join(problems)}")
+
+
+def _check_timeout_settings(tool: FunctionTool) -> None:
+    """Refuse a timeout the runner could not apply: a `TypeError` or `ValueError` saying why.
+
+    Both are `UserError`s; their words (`timeout_behavior must be one of`, `must be callable`)
+    are openai-agents' too, so code matching on them keeps working.
+    """
+    where = f"FunctionTool '{tool.name}'"
+    seconds = cast(object, tool.timeout_seconds)  # as given, whatever its annotation says
+    given = f"{where}: timeout_seconds={seconds!r} (the decorator's timeout)"
+    if seconds is not None:
+        if not isinstance(seconds, int | float) or isinstance(seconds, bool):
+            raise UserError(
+                f"{given} must be a positive number of seconds (an int or a float), "
+                "or None for no limit"
+            )
+        if not math.isfinite(seconds):
+            raise UserValueError(
+                f"{given} must be a finite number of seconds greater than 0; use None for no limit"
+            )
+        if seconds <= 0:
+            raise UserValueError(
+                f"{given} must be a positive number of seconds (greater than 0), "
+                "or None for no limit"
+            )
+    if tool.timeout_behavior not in ("error_as_result", "raise_exception"):
+        raise UserValueError(
+            f"{where}: timeout_behavior must be one of 'error_as_result' (tell the model) or "
+            f"'raise_exception' (stop the run), not {tool.timeout_behavior!r}"
+        )
+    if tool.timeout_error_function is not None and not callable(tool.timeout_error_function):
+        raise UserError(
+            f"{where}: timeout_error_function must be callable (a function of the run context "
+            "and the ToolTimeoutError that returns the model's text), or None for tooluse's "
+            f"message; got {tool.timeout_error_function!r}"
+        )

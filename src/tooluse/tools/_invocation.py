@@ -180,7 +180,9 @@ class Invoker:
         try:
             if self._direct:  # `_start`'s call, made in place
                 return await self._func(**self._keyword_arguments(arguments))
-            return await self._start(ctx, arguments, NO_SETTINGS)
+            # A sync function's returned awaitable is handed back as it is (what the function
+            # returned); a run awaits it, within the timeout.
+            return await self._start(ctx, arguments, NO_SETTINGS, await_returned=False)
         except Exception as error:
             return (await self._failed(ctx, error, NO_SETTINGS)).output
 
@@ -225,7 +227,12 @@ class Invoker:
         return self._schema.named_arguments(self._schema.parse_arguments(arguments))
 
     def _start(
-        self, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings
+        self,
+        ctx: ToolContext[Any],
+        arguments: str,
+        settings: InvokeSettings,
+        *,
+        await_returned: bool = True,
     ) -> Awaitable[object]:
         """Validate the arguments and start the call; a plain function, not one more await."""
         args: list[object] = _NO_ARGS
@@ -236,7 +243,7 @@ class Invoker:
             if self._context_keyword is not None:
                 kwargs = {**kwargs, self._context_keyword: ctx}
         if not self._is_async:
-            return self._in_thread(ctx, args, kwargs, settings)
+            return self._in_thread(ctx, args, kwargs, settings, await_returned)
         call = self._func(*args, **kwargs)
         timeout = settings.timeout
         return call if timeout is None else run_within(call, timeout, ctx)
@@ -291,13 +298,14 @@ class Invoker:
         args: list[object],
         kwargs: dict[str, object],
         settings: InvokeSettings,
+        await_returned: bool,
     ) -> object:
         timeout = settings.timeout
         result = await run_in_thread(
             self._func, args, kwargs, timeout=timeout, label=ctx.tool_name,
             on_abandon=ctx.cancel, stop=settings.stop,
         )  # fmt: skip
-        if type(result) in _PLAIN_RETURNS or not inspect.isawaitable(result):
+        if type(result) in _PLAIN_RETURNS or not await_returned or not inspect.isawaitable(result):
             return result  # (the common returns skip isawaitable's ABC checks)
         # A sync wrapper that returned a coroutine: the rest of the call, within the limit too.
         return await (result if timeout is None else run_within(result, timeout, ctx))

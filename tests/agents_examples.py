@@ -96,15 +96,45 @@ EXAMPLES: tuple[str, ...] = (
     "memory/encrypted_session_example.py",
     "memory/compaction_session_example.py",
     "tools/shell_human_in_the_loop.py",
+    "agent_patterns/human_in_the_loop_server.py",
+    "basic/previous_response_id.py",
+    "basic/prompt_template.py",
+    "basic/remote_image.py",
+    "basic/remote_pdf.py",
+    "hosted_mcp/human_in_the_loop.py",
+    "hosted_mcp/on_approval.py",
+    "hosted_mcp/simple.py",
+    "memory/compaction_session_stateless_example.py",
+    "research_bot/main.py",
+    "tools/codex.py",
+    "tools/codex_same_thread.py",
+    "tools/local_shell_skill.py",
+    "tools/shell.py",
+    "tools/web_search.py",
+    "sandbox/handoffs.py",
+    "sandbox/memory.py",
+    "sandbox/sandbox_agent_with_tools.py",
+    "sandbox/sandbox_agents_as_tools.py",
+    "sandbox/unix_local_runner.py",
 )
-"""The examples measured: those of openai-agents' `examples/` whose original runs to its
-end against the local server alone: basic, agent_patterns, handoffs, memory,
-customer_service and the local tools. Left out: hosted tools, remote files and
-services (Redis, MongoDB, Dapr, OpenAI's conversations), voice, realtime, model
-providers other than OpenAI, MCP examples (their servers start with `uv` or `npx`,
-which fetch packages), and those that fail as they are against the local server
-(`decisions/`, which need answers it does not make up; `tools/apply_patch.py`,
-`memory/hitl_session_scenario.py`)."""
+"""The examples measured: every one of openai-agents' `examples/` whose original runs to its
+end (exit status 0, at least one model request) against the local server alone, found by
+running each of them but voice and realtime. Hosted tools count (the server answers a
+request offering them with text, as it answers any other), and so do the local sandbox,
+shell and Codex examples.
+Left out because the original fails or hangs against the local server: voice and
+realtime (audio and websockets), `live/`, model providers other than OpenAI (LiteLLM,
+any-llm, gpt-oss, custom clients whose settings are not given), `hosted_mcp/connectors.py`
+and `agent_patterns/hosted_multi_agent_beta.py` (credentials, a beta API), remote files and services
+(Redis, MongoDB, Dapr, OpenAI's conversations, file search, containers, computer use,
+sandbox clouds and Docker), MCP examples (their servers start with `uv` or `npx`, which
+fetch packages), `decisions/` (which need answers the server does not make up),
+`financial_research_agent/`, `reasoning_content/`, `tools/apply_patch.py`,
+`tools/tool_search.py`, `tools/programmatic_tool_calling.py`, `tools/image_generator.py`,
+`tools/code_interpreter.py`, `memory/hitl_session_scenario.py`,
+`basic/stream_ws.py` and the sandbox examples that need a remote snapshot, a PTY or
+more than the server's answers. Helpers that make no model request (servers, setup
+scripts) are not examples."""
 
 STDIN = "What is the weather in Tokyo?\nyes\ny\nquit\n" + "y\n" * 20
 """What an example reading its terminal is given (answers, approvals, then quit)."""
@@ -346,6 +376,7 @@ def run_example(root: Path, example: str) -> Run:
             "EXAMPLES_INTERACTIVE_MODE": "auto",
             "PYTHONHASHSEED": "0",
             "NO_COLOR": "1",
+            "COLUMNS": "400",  # rich wraps at the width, splitting ids the masks look for
         }
         try:
             done = subprocess.run(

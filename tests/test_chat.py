@@ -220,7 +220,7 @@ def test_scripted_session_chat_keeps_history_and_a_paused_run(tmp_path: Path) ->
     options: dict[str, Any] = {"session_id": "s", "db": db}
     _chat(EXAMPLE, Script("tidy up", KeyboardInterrupt, KeyboardInterrupt), **options)
     shown = _chat(EXAMPLE, Script("n", "/history", "/reset", "/history"), **options)
-    assert "[tool] delete_file -> The user rejected this call." in shown
+    assert "[tool] delete_file -> Tool execution was not approved." in shown
     assert "you: tidy up\n" in shown
     assert shown.endswith("[reset] the conversation starts over\n(no messages yet)\n\n")
     # A run left paused, then a new message: the run is offered before it is sent.
@@ -231,7 +231,7 @@ def test_scripted_session_chat_keeps_history_and_a_paused_run(tmp_path: Path) ->
     before, after = history.split("you: more\n")
     assert "[tool] delete_file -> deleted a\n" in before
     # The new message is a turn of its own: TestModel calls the tools again (refused here).
-    assert "[tool] delete_file -> The user rejected this call.\n" in after
+    assert "[tool] delete_file -> Tool execution was not approved.\n" in after
 
 
 @pytest.mark.usefixtures("in_root")

@@ -356,3 +356,50 @@ async def test_approval_and_rejection_through_json(openai_server: ScriptedServer
         "call_3": "touched",
     }
     assert json.loads(text)["agent_name"] == "admin"
+
+
+async def test_handoffs_and_tools_appended_after_the_agent_is_made_are_offered(
+    openai_server: ScriptedServer,
+) -> None:
+    # openai-agents' customer_service example wires agents that hand off to each other
+    # by appending to `agent.handoffs` once both exist; both fields are lists for that.
+    @function_tool
+    def lookup(order: str) -> str:
+        """Look an order up."""
+        return f"order {order} shipped"
+
+    model = openai_server.model("responses")
+    billing = Agent("billing", instructions="You do billing.", model=model)
+    sales = Agent("sales", instructions="You sell.", handoffs=(billing,), model=model)
+    triage = Agent("triage", instructions="Route.", model=model)
+    triage.handoffs.append(sales)
+    triage.tools.append(lookup)
+    openai_server.script(Turn(text="Hello."))
+    await Runner.run(triage, "Hi")
+    assert offered_tools(openai_server.requests[0]["body"]) == ["lookup", "transfer_to_sales"]
+    assert sales.handoffs == [billing]  # a tuple given is held as a list
+    assert Agent("other").handoffs == []
+    assert Agent("other").tools is not Agent("b").tools  # no default list is shared
+    given: list[Agent[Any]] = [billing]  # the caller's own list is kept, not copied
+    assert Agent("kept", handoffs=given).handoffs is given
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_a_rejection_without_a_message_tells_the_model_openai_agents_words(
+    openai_server: ScriptedServer, api: str
+) -> None:
+    # A prompt written for openai-agents may name this sentence ("if a tool was not
+    # approved, ..."); the same default keeps such prompts working after the port.
+    @function_tool(needs_approval=True)
+    def delete(path: str) -> str:
+        """Delete a file."""
+        return f"deleted {path}"
+
+    agent = Agent("admin", tools=[delete], model=openai_server.model(api))
+    openai_server.script(Turn(calls=[Call("delete", '{"path": "/tmp/a"}')]), Turn(text="Kept."))
+    paused = await Runner.run(agent, "clean")
+    state = paused.to_state()
+    state.reject(paused.interruptions[0])
+    await Runner.run(agent, state)
+    outputs = sent_tool_outputs(openai_server.requests[-1]["body"])
+    assert outputs == {"call_1": "Tool execution was not approved."}

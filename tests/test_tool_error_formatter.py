@@ -71,7 +71,7 @@ async def test_a_rejection_without_a_message_is_worded_by_the_formatter() -> Non
         "publish",
         "function",
     )
-    assert args.default_message == "The user rejected this call."
+    assert args.default_message == "Tool execution was not approved."
     assert args.call_id
     assert args.error is None
 

@@ -152,7 +152,7 @@ def test_an_approval_rejected_runs_nothing_and_the_model_is_told(url: str) -> No
     resumed = send(url, "t-reject", [], resume=answer)
     assert resumed[-1].outcome.type == "success"
     result = next(e for e in resumed if e.type.value == "TOOL_CALL_RESULT")
-    assert result.content == "The user rejected this call."
+    assert result.content == "Tool execution was not approved."
     assert ui_agents.RAN == []
 
 
@@ -357,7 +357,7 @@ def test_the_official_client_reads_the_five_flows(url: str) -> None:
     assert "deleted notes.txt" in [
         m["content"] for m in approved["messages"] if m["role"] == "tool"
     ]
-    assert "The user rejected this call." in [
+    assert "Tool execution was not approved." in [
         m["content"] for m in rejected["messages"] if m["role"] == "tool"
     ]
     assert boom["error"]["code"] == "RuntimeError"

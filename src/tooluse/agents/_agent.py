@@ -24,6 +24,7 @@ from ._agent_tool import AgentToolStreamHandler, OutputExtractor, agent_as_tool
 from ._agent_tool_input import StructuredInput, StructuredToolInputBuilder
 from ._handoffs import Handoff
 from ._hooks import AgentHooksBase, RunHooksBase, check_hooks
+from ._list_field import ListField
 from ._tool_use import (
     FunctionToolResult,
     StopAtTools,
@@ -57,9 +58,7 @@ class Agent(AgentBase, Generic[TContext]):
     _: KW_ONLY  # the rest by keyword: positions differ between SDKs, names do not
     instructions: Instructions[TContext] = None
     """The system prompt: a string, or a sync/async function of the run context and agent."""
-    tools: Sequence[FunctionTool | HostedTool | Toolset] = field(
-        default_factory=list[FunctionTool | HostedTool | Toolset]
-    )
+    tools: ListField[FunctionTool | HostedTool | Toolset] = ListField()  # noqa: RUF009 (a descriptor)
     """The tools it may call: function tools, hosted tools, and toolsets that list tools
     turn by turn (`FilteredToolset`, `PrefixedToolset`, MCP servers, your own)."""
     model: str | Model | None = None
@@ -68,9 +67,9 @@ class Agent(AgentBase, Generic[TContext]):
     """Sampling and tool-use settings."""
     handoff_description: str | None = None
     """What this agent does, for agents that hand off to it."""
-    # A Sequence, not openai-agents' list: a `list[Agent]` of the caller's own is accepted
-    # (list is invariant); code that appends to `agent.handoffs` type-checks with a cast.
-    handoffs: Sequence[Agent[Any] | Handoff[Agent[Any]]] = field(default_factory=list[Any])
+    # Both lists, as in openai-agents (code appending to them type-checks), that take any
+    # sequence, so a `list[Agent]` of the caller's own is accepted (see `ListField`).
+    handoffs: ListField[Agent[Any] | Handoff[Agent[Any]]] = ListField()  # noqa: RUF009 (a descriptor)
     """Agents this one may pass the conversation to (an `Agent`, or `handoff(agent, ...)`)."""
     handoff_mode: Literal["tool_per_agent", "one_tool"] = "tool_per_agent"
     """`tool_per_agent`: a `transfer_to_<name>` tool each; `one_tool`: one `transfer` tool

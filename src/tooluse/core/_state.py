@@ -50,7 +50,7 @@ class Decision(TypedDict):
     """What the model is told of a rejected call."""
 
 
-REJECTION = "The user rejected this call."
+REJECTION = "Tool execution was not approved."  # openai-agents' words, which prompts may expect
 """What the model is told of a rejected call, unless the human says more."""
 
 

@@ -49,6 +49,9 @@ def _wrong_type(event: object, given: str, expected: str) -> UserError:
 class RawResponsesStreamEvent:
     """A raw event from the model while it streams (a text or arguments delta, ...)."""
 
+    # `run._model_call._Stream.read` makes the delta events without `__init__` (only
+    # `data` is set): a field added here must be set there too.
+
     __slots__ = ("data",)
     data: Any
     """The provider's event, as its SDK parsed it (for the OpenAI models, `openai`'s)."""

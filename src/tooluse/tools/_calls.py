@@ -127,10 +127,13 @@ async def timed_out(tool: FunctionTool, ctx: ToolContext[Any], limit: CallTimedO
     return ToolOutcome(await text if inspect.isawaitable(text) else text, failed=True)
 
 
-async def invoke_with_timeout(
+def invoke_with_timeout(
     tool: FunctionTool, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings
-) -> ToolOutcome:
+) -> Awaitable[ToolOutcome]:
     """The tool's call within its own timeout (over the run's), and what that timeout means.
+
+    With no timeout at all, nothing can time out: the call's own awaitable is returned,
+    with no coroutine of this function's around it on the tool-call path.
 
     Args:
         tool: The tool.
@@ -139,14 +142,22 @@ async def invoke_with_timeout(
         settings: The run's timeout, failure text and logging.
 
     Returns:
-        The call's outcome; at the timeout, the text the model is told.
+        The call's outcome, once awaited; at the timeout, the text the model is told.
 
     Raises:
         ToolTimeoutError: The call ran past the timeout of a tool whose `timeout_behavior`
-            is `raise_exception`.
+            is `raise_exception` (when awaited).
     """
     if tool.timeout_seconds is not None:
         settings = settings._replace(timeout=tool.timeout_seconds)
+    if settings.timeout is None:
+        return invoke_within(tool, ctx, arguments, settings)
+    return _invoke_timed(tool, ctx, arguments, settings)
+
+
+async def _invoke_timed(
+    tool: FunctionTool, ctx: ToolContext[Any], arguments: str, settings: InvokeSettings
+) -> ToolOutcome:
     try:
         return await invoke_within(tool, ctx, arguments, settings)
     except CallTimedOut as limit:

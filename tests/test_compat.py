@@ -13,6 +13,8 @@ from typing import Any, cast
 
 import pytest
 from inline_snapshot import snapshot
+from jsonschema import Draft202012Validator
+from pydantic import BaseModel, ConfigDict
 
 from tooluse import (
     Agent,
@@ -270,6 +272,112 @@ class TestHandBuiltSchemas:
         }
         with pytest.raises(UserError, match="refers to '#/\\$defs/%FF', which points at nothing"):
             FunctionTool("t", "T.", schema, echo)
+
+    def test_a_ref_into_a_nested_id_resource_is_refused_by_name(self) -> None:
+        # Strict mode has no $id; inlined from the root, the resource would lose it.
+        nested = {"$id": "https://example.test/word", "type": "string"}
+        schema = {
+            "type": "object",
+            "properties": {"word": {"$ref": "#/$defs/Word", "description": "A word."}},
+            "$defs": {"Word": nested},
+        }
+        with pytest.raises(UserError) as raised:
+            FunctionTool("t", "T.", schema, echo)
+        assert str(raised.value) == snapshot(
+            """\
+Cannot make FunctionTool 't' strict:
+  - parameter 'word' (at properties.word) refers to '#/$defs/Word', which leads into a nested `$id` resource, and strict mode has no $id; move that definition under the root's $defs without its $id, or turn strict mode off (strict_json_schema=False)\
+"""
+        )
+        loose = FunctionTool("t", "T.", schema, echo, strict_json_schema=False)
+        assert loose.params_json_schema is schema  # the API reads the $id itself
+
+    def test_a_ref_inside_a_nested_id_resource_is_refused(self) -> None:
+        # Inside the resource, '#/$defs/Name' means the resource's own $defs, not the root's.
+        schema = {
+            "type": "object",
+            "properties": {
+                "user": {
+                    "$id": "https://example.test/user",
+                    "type": "object",
+                    "properties": {"name": {"$ref": "#/$defs/Name"}},
+                }
+            },
+            "$defs": {"Name": {"type": "string"}},
+        }
+        with pytest.raises(UserError, match=r"'user' \(at properties\.user\.properties\.name\)"):
+            FunctionTool("t", "T.", schema, echo)
+        with pytest.raises(UserError, match="from inside a nested `\\$id` resource"):
+            ensure_strict_json_schema(schema)
+
+    def test_an_id_at_the_root_or_without_refs_stays_accepted(self) -> None:
+        schema = {
+            "$id": "https://example.test/args",
+            "type": "object",
+            "properties": {
+                "word": {"$ref": "#/$defs/Word"},
+                "tag": {"$id": "https://example.test/tag", "type": "string"},
+            },
+            "$defs": {"Word": {"type": "string"}},
+        }
+        strict = FunctionTool("t", "T.", schema, echo).params_json_schema
+        assert strict["properties"] == {"word": {"$ref": "#/$defs/Word"}, "tag": {"type": "string"}}
+
+    def test_a_pydantic_model_with_an_id_still_makes_a_tool(self) -> None:
+        # pydantic's $refs always mean the document's root, whatever $id a model declares.
+        class Word(BaseModel):
+            model_config = ConfigDict(json_schema_extra={"$id": "https://example.test/word"})
+            text: str
+
+        @function_tool
+        def spell(word: Word) -> str:
+            return word.text
+
+        assert spell.params_json_schema["properties"]["word"] == {"$ref": "#/$defs/Word"}
+
+    @pytest.mark.parametrize("use_ref", [True, False])
+    def test_a_singleton_all_of_that_would_widen_a_closed_object_is_refused(
+        self, use_ref: bool
+    ) -> None:
+        # additionalProperties sees only the properties beside it: this object takes no key
+        # at all, which merging the allOf entry into it would turn into taking 'value'.
+        entry = {"type": "object", "properties": {"value": {"type": "string"}}}
+        schema = {
+            "type": "object",
+            "additionalProperties": False,
+            "$defs": {"Entry": entry},
+            "allOf": [{"$ref": "#/$defs/Entry"} if use_ref else copy.deepcopy(entry)],
+        }
+        original = copy.deepcopy(schema)
+        validator: Any = Draft202012Validator(schema)  # the stubs' deprecated overload is untyped
+        assert not validator.is_valid({"value": "x"})
+        with pytest.raises(UserError) as raised:
+            FunctionTool("t", "T.", schema, echo)
+        assert str(raised.value) == snapshot(
+            """\
+Cannot make FunctionTool 't' strict:
+  - the arguments object has a singleton `allOf` whose properties ('value') the additionalProperties beside it refuses, as it sees only the properties in its own object, and merged for strict mode they would be accepted; declare them beside that additionalProperties, or turn strict mode off (strict_json_schema=False)\
+"""
+        )
+        assert schema == original
+        loose = FunctionTool("t", "T.", schema, echo, strict_json_schema=False)
+        assert loose.params_json_schema == original
+
+    def test_a_closed_ref_that_would_take_keys_beside_it_is_refused(self) -> None:
+        entry = {"type": "object", "properties": {"a": {"type": "string"}}}
+        closed = {**entry, "additionalProperties": False}
+        schema = {
+            "type": "object",
+            "properties": {"p": {"$ref": "#/$defs/E", "properties": {"b": {"type": "integer"}}}},
+            "$defs": {"E": closed},
+        }
+        validator: Any = Draft202012Validator(schema)  # the stubs' deprecated overload is untyped
+        assert not validator.is_valid({"p": {"a": "x", "b": 1}})
+        with pytest.raises(UserError, match=r"'p' \(at properties\.p\) has properties \('b'\)"):
+            FunctionTool("t", "T.", schema, echo)
+        open_entry = {**schema, "$defs": {"E": entry}}  # both hold: merged, as before
+        strict = FunctionTool("t", "T.", open_entry, echo).params_json_schema
+        assert strict["properties"]["p"]["required"] == ["a", "b"]
 
     def test_a_thousand_levels_are_refused_without_recursion_error(self) -> None:
         schema: dict[str, Any] = {"type": "object", "properties": {}}

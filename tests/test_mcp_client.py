@@ -565,6 +565,18 @@ def test_no_schema_makes_listing_fail(schema: Any) -> None:
     assert result.strict or result.reasons
 
 
+def test_a_ref_into_a_nested_id_resource_is_offered_non_strict_as_the_server_wrote_it() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"word": {"$ref": "#/$defs/Word"}},
+        "$defs": {"Word": {"$id": "https://example.test/word", "type": "string"}},
+    }
+    result = tool_schema("t", schema)
+    assert not result.strict
+    assert result.params_json_schema == schema
+    assert "nested `$id` resource" in result.reasons[0]
+
+
 def test_optional_root_keys_keep_their_description() -> None:
     schema = {"properties": {"a": {"type": "integer", "description": "A."}}}
     result = tool_schema("t", schema)

@@ -85,7 +85,7 @@ def _strict(input_schema: object) -> ToolSchema:
     if schema.get("type", "object") != "object":
         reason = "its inputSchema's root is not an object"
         return ToolSchema(_loose(schema), False, None, (reason,))
-    result = to_strict_schema(schema, adapters=True)
+    result = to_strict_schema(schema, adapters=True, hand_written=True)
     reasons = describe_problems(schema, result.problems, _OFF)
     if not reasons:
         reasons = describe_violations(result.schema, check_strict_schema(result.schema))

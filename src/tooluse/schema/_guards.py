@@ -11,11 +11,14 @@ fail or explode, so these guards run around it:
 - after: inlining that grew the schema past strict mode's size limits is
   refused, counting shared parts once; a `$ref` that resolves to nothing is
   refused, with its place.
+
+For a hand-written schema, a `$ref` inside a nested `$id` resource, or one whose
+pointer passes into such a resource, is refused too (`nested_resource_refs`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
 from urllib.parse import unquote
@@ -30,6 +33,7 @@ __all__ = [
     "def_name",
     "defs_renamed",
     "inlined_too_large",
+    "nested_resource_refs",
     "nesting_beyond",
     "ref_chain_beyond",
     "refs_hoisted",
@@ -50,6 +54,16 @@ INLINED = (
 )
 """The end of a message about a schema grown by inlining."""
 _TYPED_KEYS = ("type", "anyOf", "$ref", "enum", "const", "properties")
+_INSIDE_RESOURCE = (
+    "refers to {ref!r} from inside a nested `$id` resource, which reads it against that "
+    "$id rather than the root, and strict mode has no $id; drop the nested $id, or turn "
+    "strict mode off"
+)
+_INTO_RESOURCE = (
+    "refers to {ref!r}, which leads into a nested `$id` resource, and strict mode has no "
+    "$id; move that definition under the root's $defs without its $id, or turn strict "
+    "mode off"
+)
 
 
 @dataclass(frozen=True)
@@ -300,6 +314,45 @@ def dangling_refs(schema: JsonSchema) -> list[StrictProblem]:
         for path, ref in _refs(schema, ())
         if resolve(schema, ref) is None
     ]
+
+
+def nested_resource_refs(schema: JsonSchema) -> list[StrictProblem]:
+    """A problem for each `$ref` that a nested `$id` resource would make mean something else.
+
+    Below the root, an `$id` starts a schema resource of its own: a `$ref` inside it is
+    read against that `$id`, not against the document, and a JSON pointer from the root
+    into it depends on where the resource happens to be embedded. Strict mode has no
+    `$id`, and inlining reads every `$ref` from the root, so either kind would silently
+    point somewhere else; they are refused where they stand.
+
+    Args:
+        schema: The hand-written schema (its `definitions` already `$defs`).
+
+    Returns:
+        The problems, in document order.
+    """
+    problems: list[StrictProblem] = []
+    for path, ref in _refs(schema, ()):
+        if _declares_resource_along(schema, path):
+            problems.append(StrictProblem(path, _INSIDE_RESOURCE.format(ref=ref)))
+        elif (tokens := _tokens(ref)) and _declares_resource_along(schema, tokens):
+            problems.append(StrictProblem(path, _INTO_RESOURCE.format(ref=ref)))
+    return problems
+
+
+def _declares_resource_along(root: JsonSchema, keys: Sequence[str | int]) -> bool:
+    """Whether a node below the root on the way along `keys` (the last one too) has an `$id`."""
+    node = cast(JsonValue, root)
+    for key in map(str, keys):  # a path's list indexes as a pointer's tokens
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            return False
+        if isinstance(node, dict) and isinstance(node.get("$id"), str):
+            return True
+    return False
 
 
 def _refs(node: JsonValue, path: Path) -> Iterator[tuple[Path, str]]:

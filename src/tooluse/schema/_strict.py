@@ -36,6 +36,7 @@ from ._guards import (
     def_name,
     defs_renamed,
     inlined_too_large,
+    nested_resource_refs,
     nesting_beyond,
     ref_chain_beyond,
     refs_hoisted,
@@ -143,13 +144,18 @@ class StrictSchema:
     """The adapted nodes of `schema`, by `id()`; empty when nothing was adapted."""
 
 
-def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSchema:
+def to_strict_schema(
+    schema: JsonSchema, *, adapters: bool = False, hand_written: bool = False
+) -> StrictSchema:
     """Return a strict-mode copy of `schema`, what could not be made strict, and the adapters.
 
     Args:
         schema: A JSON schema whose root is an object, e.g. from pydantic.
         adapters: Whether to rewrite types with no strict form (dicts, tuples, any
             value); only for callers that undo the rewrites on the arguments.
+        hand_written: Whether a person (or a server) wrote the schema: then a `$ref`
+            that a nested `$id` resource reads differently is refused. pydantic's
+            `$ref`s always mean the document's root, whatever `$id` a model declares.
 
     Returns:
         The rewritten schema (the input is not modified), the problems left, and
@@ -158,7 +164,11 @@ def to_strict_schema(schema: JsonSchema, *, adapters: bool = False) -> StrictSch
     too_deep = nesting_beyond(schema, MAX_JSON_DEPTH) or ref_chain_beyond(schema, MAX_JSON_DEPTH)
     if too_deep:
         return StrictSchema(schema, [too_deep])
-    schema = with_object_root(refs_hoisted(defs_renamed(schema)))
+    schema = defs_renamed(schema)
+    refused = nested_resource_refs(schema) if hand_written else []
+    if refused:
+        return StrictSchema(schema, refused)
+    schema = with_object_root(refs_hoisted(schema))
     walker = _Strictifier(schema.get("$defs", {}), allow_adapters=adapters)
     strict = walker.schema(schema, ())
     too_large = inlined_too_large(strict)
@@ -207,7 +217,7 @@ def strict_or_error(
     Raises:
         UserError: The schema cannot be made strict: each node, why, and the fix.
     """
-    result = to_strict_schema(schema)
+    result = to_strict_schema(schema, hand_written=True)
     problems = describe_problems(schema, result.problems, off_switch)
     if not problems:
         violations = check_strict_schema(result.schema, name=name)
@@ -349,6 +359,8 @@ class _Strictifier:
         if target in self.inlining:  # a definition that inlines itself: refer to it instead
             return {"$ref": ref}
         siblings = {k: v for k, v in node.items() if k != "$ref"}
+        if self._widens(self.defs[target], siblings, path, "`$ref`"):
+            return {"$ref": ref}
         merged = self._merged(self.defs[target], siblings, path, "beside its $ref")
         if merged is None:
             return {"$ref": ref}
@@ -383,7 +395,53 @@ class _Strictifier:
         )
         return None
 
+    def _widens(self, entry: JsonSchema, parent: JsonSchema, path: Path, what: str) -> bool:
+        """Whether merging `entry` into `parent` would accept keys one of them refuses.
+
+        `additionalProperties` sees only the properties in its own object, so a closed
+        object wrapping another's properties (through a `$ref` or a one-entry `allOf`)
+        accepts none of them; merged into one object, it would accept them all.
+        """
+        outside = _undeclared_in_closed(parent, entry)
+        inside = _undeclared_in_closed(entry, parent)
+        merged = "as it sees only the properties in its own object, and merged for strict mode"
+        if outside:
+            self._problem(
+                path,
+                f"has a {what} whose properties ({outside}) the additionalProperties beside it "
+                f"refuses, {merged} they would be accepted; declare them beside that "
+                "additionalProperties, or turn strict mode off",
+            )
+        if inside:
+            self._problem(
+                path,
+                f"has properties ({inside}) that the additionalProperties of its {what}'s "
+                f"{'definition' if what == '`$ref`' else 'entry'} "
+                f"refuses, {merged} they would be accepted; declare them in that object "
+                "too, or turn strict mode off",
+            )
+        return bool(outside or inside)
+
+    def _single_all_of_entry(self, node: JsonSchema) -> JsonSchema | None:
+        """The one entry of `node`'s `allOf`, a bare `$ref` read as its definition."""
+        all_of: JsonValue = node.get("allOf")
+        if not (isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict)):
+            return None
+        entry = cast(JsonSchema, all_of[0])
+        seen: set[str] = set()
+        while set(entry) == {"$ref"} and isinstance(entry["$ref"], str):
+            name = def_name(entry["$ref"])
+            if name in seen or not isinstance(self.defs.get(name), dict):
+                break
+            seen.add(name)
+            entry = self.defs[name]
+        return entry
+
     def _rewritten(self, node: JsonSchema, path: Path) -> JsonSchema:
+        entry = self._single_all_of_entry(node)
+        parent = {k: v for k, v in node.items() if k != "allOf"}
+        if entry is not None and self._widens(entry, parent, path, "singleton `allOf`"):
+            return self._copy_children(node, path)  # a copy: the input stays as it was
         as_ref = _single_all_of_ref(node)
         if as_ref is not node:  # inlined as a `$ref` with siblings, or kept as a bare one
             return self._rewrite(as_ref, path)
@@ -534,6 +592,15 @@ class _Strictifier:
 
     def _problem(self, path: Path, message: str) -> None:
         self.problems.append(StrictProblem(path, message))
+
+
+def _undeclared_in_closed(closed: JsonSchema, other: JsonSchema) -> str:
+    """The properties `other` declares that `closed`'s additionalProperties refuses, quoted."""
+    if closed.get("additionalProperties", True) in (True, {}):
+        return ""
+    declared: JsonSchema = closed.get("properties", {})
+    properties: JsonSchema = other.get("properties", {})
+    return ", ".join(repr(key) for key in properties if key not in declared)
 
 
 def _is_free_form_object(out: JsonSchema) -> bool:

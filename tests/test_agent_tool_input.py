@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from pydantic import BaseModel, Field, field_validator
@@ -47,6 +48,23 @@ def _caller(tool: Any, arguments: dict[str, Any]) -> Agent[Any]:
         return ModelReply(tool_calls=[ToolCall(tool.name, arguments)])
 
     return Agent("caller", tools=[tool], model=FunctionModel(call))
+
+
+@pytest.mark.parametrize("parameters", [None, Translation])
+def test_an_agent_tool_wraps_no_function_of_the_developers_and_still_runs(
+    parameters: type[Translation] | None,
+) -> None:
+    # Its function is tooluse's nested run: `__wrapped__` would lead into tooluse's code.
+    seen: list[Any] = []
+    tool = _translator(seen).as_tool(tool_name="translate", parameters=parameters)
+    assert not hasattr(tool, "__wrapped__")
+    with pytest.raises(AttributeError, match="an agent used as a tool"):
+        _ = tool.__wrapped__
+    assert inspect.unwrap(cast(Any, tool)) is tool
+    arguments = {"input": "Hola"} if parameters is None else {"text": "Hola", "target": "fr"}
+    result = Runner.run_sync(_caller(tool, arguments), "go")
+    assert result.final_output == "told: Bonjour"
+    assert len(seen) == 1
 
 
 def test_the_fields_are_the_tools_parameters_with_their_descriptions() -> None:

@@ -16,7 +16,7 @@ from ..core._agent_base import AgentBase
 from ..core._context import ToolContext
 from ..core._items import TResponseInputItem
 from ..exceptions import UserError
-from ..tools._function_tool import FunctionTool, function_tool
+from ..tools._function_tool import FunctionTool, function_tool, keep_function_unexposed
 from ..tools._invocation import Invoker, ToolErrorFunction
 from ._agent_tool_input import StructuredInput
 from ._handoffs import tool_safe
@@ -150,6 +150,7 @@ def agent_as_tool(
     else:
         tool_function = _structured_function(structured, ask)
     _AGENTS[tool_function] = agent
+    keep_function_unexposed(tool_function)
     return function_tool(
         name_override=tool_name or tool_safe(agent.name),
         description_override=tool_description or agent.handoff_description or f"Ask {agent.name}.",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from types import MethodType
@@ -35,7 +36,13 @@ from ._changes import OFFERED_FIELDS, tool_changed
 from ._errors import default_tool_error_function
 from ._invocation import Invoker, ToolErrorFunction, tool_output_text
 
-__all__ = ["FunctionTool", "ToolErrorFunction", "function_tool", "tool_output_text"]
+__all__ = [
+    "FunctionTool",
+    "ToolErrorFunction",
+    "function_tool",
+    "keep_function_unexposed",
+    "tool_output_text",
+]
 
 ToolFunction: TypeAlias = Callable[..., Any]
 """A sync or async function to turn into a tool."""
@@ -55,6 +62,23 @@ MCPAnnotations: TypeAlias = dict[str, "bool | str"]
 _MCP_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 
+_UNEXPOSED: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
+"""Functions tooluse itself made a tool from, which `__wrapped__` does not hand out."""
+
+
+def keep_function_unexposed(func: Callable[..., Any]) -> None:
+    """Mark `func`, a function tooluse wrote (an agent tool's nested run), as no developer's.
+
+    A tool made from it has no `__wrapped__`, as a hand-built tool has none: there is no
+    function of the developer's to call directly, and `inspect.unwrap` or `tooluse check`
+    would otherwise lead into tooluse's own code.
+
+    Args:
+        func: The function the tool is made from.
+    """
+    _UNEXPOSED.add(func)
+
+
 class _WrappedFunction:
     """`FunctionTool.__wrapped__`: a tool's function, and nothing on the class itself.
 
@@ -66,8 +90,13 @@ class _WrappedFunction:
         if tool is None:
             raise AttributeError("__wrapped__ belongs to a decorated tool, not to its class")
         invoker = tool.on_invoke_tool
-        if isinstance(invoker, Invoker):
+        if isinstance(invoker, Invoker) and invoker.func not in _UNEXPOSED:
             return invoker.func
+        if isinstance(invoker, Invoker):
+            raise AttributeError(
+                f"FunctionTool '{tool.name}' runs a function of tooluse's own (an agent used "
+                "as a tool): it wraps no function of yours"
+            )
         raise AttributeError(f"FunctionTool '{tool.name}' was built by hand: it wraps no function")
 
     def __set__(self, tool: FunctionTool, value: object) -> None:

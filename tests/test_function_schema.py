@@ -28,6 +28,14 @@ def properties(schema: FuncSchema) -> dict[str, Any]:
     return schema.params_json_schema["properties"]
 
 
+def _with_model_extra(query: str, model_extra: str) -> str:
+    return f"{query}:{model_extra}"
+
+
+def _with_model_fields_set(query: str, model_fields_set: str) -> str:
+    return f"{query}:{model_fields_set}"
+
+
 class TestDescriptions:
     def test_annotated_string(self) -> None:
         def f(city: Annotated[str, "The city."]) -> str:
@@ -204,15 +212,34 @@ class TestSignatureKinds:
     async def test_reserved_and_private_names_keep_their_names(self) -> None:
         received: list[Any] = []
 
-        @function_tool
-        def f(json: str, model_config: int, _hidden: bool) -> str:
-            received.append((json, model_config, _hidden))
-            return "ok"
+        with pytest.warns(UserWarning, match="parameter 'model_config' has the name of a pyd"):
+
+            @function_tool
+            def f(json: str, model_config: int, _hidden: bool) -> str:
+                received.append((json, model_config, _hidden))
+                return "ok"
 
         assert list(f.params_json_schema["properties"]) == ["json", "model_config", "_hidden"]
         arguments = '{"json": "j", "model_config": 1, "_hidden": true}'
         assert await f.on_invoke_tool(tool_context(), arguments) == "ok"
         assert received == [("j", 1, True)]
+
+    @pytest.mark.parametrize("lookup", [_with_model_extra, _with_model_fields_set])
+    async def test_a_name_that_reads_as_a_value_on_a_model_warns_and_still_works(
+        self, lookup: Callable[[str, str], str]
+    ) -> None:
+        name = list(inspect.signature(lookup).parameters)[1]
+        with pytest.warns(UserWarning, match=f"parameter '{name}' has the name") as warned:
+            schema = function_schema(lookup)
+        assert "model_dump(by_alias=True), or rename the parameter" in str(warned[0].message)
+        parsed = schema.params_pydantic_model.model_validate({"query": "q", name: "gpt"})
+        assert getattr(parsed, name) != "gpt"  # pydantic's attribute: what the warning says
+        args, kwargs = schema.to_call_args(parsed)
+        assert lookup(*args, **kwargs) == "q:gpt"
+        with pytest.warns(UserWarning, match=name):
+            tool = function_tool(lookup)
+        arguments = json.dumps({"query": "q", name: "gpt"})
+        assert await tool.on_invoke_tool(tool_context(), arguments) == "q:gpt"
 
     def test_unannotated_parameters(self) -> None:
         def f(a, b=3, c=None, d=1.5) -> str:  # type: ignore[no-untyped-def]  # pyright: ignore[reportMissingParameterType]

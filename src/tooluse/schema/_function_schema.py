@@ -54,7 +54,7 @@ from ._callables import (
     without_bound_keywords,
 )
 from ._docstrings import DocstringStyle, FuncDocumentation, generate_func_documentation
-from ._lints import Finding, parameter_findings
+from ._lints import Finding, parameter_findings, warn_at
 from ._plain import plain_json_schema, strict_plain_schema
 from ._plain_validator import plain_fields_validator
 from ._strict import describe_problems, describe_violations, to_strict_schema
@@ -69,6 +69,11 @@ _P = inspect.Parameter
 _STRICT_CONFIG = ConfigDict(extra="forbid", protected_namespaces=())
 _LOOSE_CONFIG = ConfigDict(protected_namespaces=())
 _RESERVED_NAMES = frozenset(dir(BaseModel))
+# The reserved names that read as values on a model instance (the others are methods,
+# which fail loudly when mistaken for an argument): warned about, as pydantic would.
+_VALUE_ATTRIBUTES = frozenset(
+    {"model_config", "model_extra", "model_fields", "model_fields_set", "model_computed_fields"}
+)
 _PRIMITIVES = (bool, int, float, str)
 
 
@@ -472,6 +477,7 @@ class _SchemaBuilder:
         self, func: Callable[..., object], name_override: str | None, *, strict: bool
     ) -> None:
         self.where = describe_callable(func)
+        self.func = func
         self.strict = strict
         self.problems: list[str] = []
         self.tool_name = name_override or default_name(func)
@@ -514,7 +520,19 @@ class _SchemaBuilder:
             if definition is not None:
                 fields[slot.attr] = definition
         self._raise_if_problems()
+        for slot in slots:
+            if slot.name in _VALUE_ATTRIBUTES and slot.attr in fields:
+                warn_at(self.func, self._shadowing(slot), UserWarning)
         return fields, tuple(slots), context_slot
+
+    def _shadowing(self, slot: _Slot) -> str:
+        return (
+            f"{self.where}: parameter '{slot.name}' has the name of a pydantic BaseModel "
+            f"attribute. The tool works as written (its field is '{slot.attr}', aliased "
+            f"'{slot.name}'), but on an instance of its params_pydantic_model, .{slot.name} "
+            "is pydantic's attribute, not the argument: read the arguments through "
+            "to_call_args or model_dump(by_alias=True), or rename the parameter"
+        )
 
     def json_schema(self, model: type[BaseModel]) -> JsonSchema:
         try:

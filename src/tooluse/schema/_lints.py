@@ -29,6 +29,7 @@ __all__ = [
     "parameter_findings",
     "tool_findings",
     "warn",
+    "warn_at",
 ]
 
 MAX_DESCRIPTION = 1_024
@@ -193,15 +194,22 @@ def warn(findings: Iterable[Finding], func: Callable[..., object]) -> None:
         func: The decorated function, whose file and first line the warnings name.
     """
     findings = [finding for finding in findings if finding.severity == "error"]
-    if not findings:
-        return
+    for finding in findings:
+        warn_at(func, str(finding), ToolDefinitionWarning)
+
+
+def warn_at(func: Callable[..., object], message: str, category: type[Warning]) -> None:
+    """Emit one warning at the function's definition (its file and first line), once.
+
+    Args:
+        func: The decorated function.
+        message: What to say.
+        category: The warning's class.
+    """
     target = inspect.unwrap(unwrapped(func))
     code = getattr(target, "__code__", None) or getattr(type(target).__call__, "__code__", None)
     filename = code.co_filename if code else "<unknown>"
     lineno = code.co_firstlineno if code else 0
     module_globals: dict[str, Any] = getattr(target, "__globals__", {})
     registry = module_globals.setdefault("__warningregistry__", {})
-    for finding in findings:
-        warnings.warn_explicit(
-            str(finding), ToolDefinitionWarning, filename, lineno, registry=registry
-        )
+    warnings.warn_explicit(message, category, filename, lineno, registry=registry)

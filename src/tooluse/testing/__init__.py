@@ -8,7 +8,10 @@
 - `FunctionModel(fn)` answers with whatever `fn(messages, tools)` returns: a
   string, or a `ModelReply` with text and/or `ToolCall`s. `current_turn(messages)`
   gives what `fn` should read: the last user message and what followed it.
-- Both stream a reply in pieces (`piece_size=` characters each) when the run streams.
+- `ScriptedModel(steps)` answers the n-th call with the n-th step: output items made
+  with `function_call` and `assistant_message`, a text answer, or an exception to
+  raise (openai-agents' `agents.testing` spelling).
+- All of them stream a reply in pieces (`piece_size=` characters each) when the run streams.
 
 ```python
 from tooluse import Agent, Runner, function_tool
@@ -44,6 +47,7 @@ from ._recording import (
     ReplayModel,
     use_cassette,
 )
+from ._script import ScriptedModel, assistant_message, function_call
 from ._scripted import (
     FunctionModel,
     ModelReply,
@@ -63,11 +67,14 @@ __all__ = [
     "RecordedEvent",
     "RecordingModel",
     "ReplayModel",
+    "ScriptedModel",
     "Step",
     "TestModel",
     "ToolCall",
     "Trajectory",
+    "assistant_message",
     "current_turn",
+    "function_call",
     "use_cassette",
     "value_for_schema",
 ]

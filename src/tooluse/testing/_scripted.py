@@ -33,6 +33,7 @@ from ._samples import accepted_sample, sample
 __all__ = [
     "FunctionModel",
     "ModelReply",
+    "ScriptedBase",
     "TestModel",
     "ToolCall",
     "current_turn",
@@ -67,8 +68,8 @@ ReplyFunction = Callable[
 ]
 
 
-class _ScriptedModel(Model):
-    """Turns replies into responses, whole or streamed."""
+class ScriptedBase(Model):
+    """Turns replies into responses, whole or streamed: the base of tooluse's scripted models."""
 
     model = "scripted"
     """The name its responses give as `ModelResponse.model`."""
@@ -135,7 +136,7 @@ def _pieces(text: str, size: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)]
 
 
-class FunctionModel(_ScriptedModel):
+class FunctionModel(ScriptedBase):
     """A model whose every reply comes from your function."""
 
     def __init__(self, fn: ReplyFunction, *, piece_size: int = 16) -> None:
@@ -163,7 +164,7 @@ class FunctionModel(_ScriptedModel):
         return ModelReply(text=answer) if isinstance(answer, str) else answer
 
 
-class TestModel(_ScriptedModel):
+class TestModel(ScriptedBase):
     """Calls each offered function tool once, then summarises what they returned."""
 
     __test__ = False  # not a pytest test class, despite its name

@@ -7,6 +7,7 @@ import copy
 import dataclasses
 import functools
 import inspect
+import json
 import logging
 import time
 from typing import Any, cast
@@ -20,6 +21,7 @@ from tooluse import (
     Agent,
     FilteredToolset,
     FunctionTool,
+    ImageGenerationTool,
     ModelBehaviorError,
     ModelSettings,
     RunConfig,
@@ -735,6 +737,27 @@ class TestTimeouts:
 
 
 class TestOpenAIAgentsNames:
+    async def test_an_image_generation_tool_is_a_parameter_type_the_model_fills(self) -> None:
+        # Its config is typed with openai's TypedDict, which is not imported at run time;
+        # pydantic reads tooluse's own copy of the shape instead.
+        @function_tool
+        def quality(image_tool: ImageGenerationTool) -> str:
+            return f"{image_tool.tool_config.get('quality')} {image_tool.to_tool_param()['type']}"
+
+        schema = quality.params_json_schema
+        assert schema["required"] == ["image_tool"]
+        assert schema["$defs"]["ImageGenerationTool"]["required"] == ["tool_config"]
+        config = schema["$defs"]["ImageGenerationToolConfig"]
+        assert config["properties"]["type"]["const"] == "image_generation"
+        # Optional keys the model may leave out (null), the newer qualities offered too.
+        levels = config["properties"]["quality"]["anyOf"][0]["enum"]
+        assert {"xhigh", "max"} <= set(levels)
+        assert check_strict_schema(schema) == []
+        sent = {"type": "image_generation", "quality": "max"}
+        arguments = {"image_tool": {"tool_config": {**dict.fromkeys(config["required"]), **sent}}}
+        ctx = ToolContext.for_testing(tool_name=quality.name)
+        assert await quality.on_invoke_tool(ctx, json.dumps(arguments)) == "max image_generation"
+
     def test_wrapped_is_the_function(self) -> None:
         assert book.__wrapped__("Rome") == "booked Rome"
         with pytest.raises(AttributeError, match="built by hand"):

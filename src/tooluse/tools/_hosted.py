@@ -11,6 +11,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
+from typing_extensions import Required, TypedDict
+
 if TYPE_CHECKING:  # types only: importing openai costs 0.3 s, paid at the first model call
     from openai.types.responses import FileSearchToolParam, WebSearchToolParam
     from openai.types.responses.computer_use_preview_tool_param import (
@@ -139,11 +141,44 @@ class HostedMCPTool:
         return self.tool_config
 
 
+class ImageGenerationInputImageMask(TypedDict, total=False):
+    """The mask for an edit: a file id, or an image as a base64 data URL."""
+
+    file_id: str
+    image_url: str
+
+
+# `ImageGenerationTool.tool_config` is typed with the `openai` package's `ImageGeneration`
+# for type checkers. That type is not imported at run time (it costs the `openai` import),
+# so pydantic reads this one instead, when an `ImageGenerationTool` is a tool's parameter;
+# its docstring is what the model reads of it.
+class ImageGenerationToolConfig(TypedDict, total=False):
+    """Settings of the Responses API's image_generation tool."""
+
+    type: Required[Literal["image_generation"]]
+    action: Literal["generate", "edit", "auto"]
+    background: Literal["transparent", "opaque", "auto"]
+    input_fidelity: Literal["high", "low"] | None
+    input_image_mask: ImageGenerationInputImageMask
+    model: str
+    moderation: Literal["auto", "low"]
+    output_compression: int
+    output_format: Literal["png", "webp", "jpeg"]
+    partial_images: int
+    quality: Literal["low", "medium", "high", "xhigh", "max", "auto"]
+    size: str
+
+
 @dataclass
 class ImageGenerationTool:
     """Lets the model generate images."""
 
-    tool_config: ImageGeneration = field(default_factory=lambda: {"type": "image_generation"})
+    if TYPE_CHECKING:
+        tool_config: ImageGeneration = field(default_factory=lambda: {"type": "image_generation"})
+    else:  # the same param, as a type pydantic can read without importing openai
+        tool_config: ImageGenerationToolConfig = field(
+            default_factory=lambda: {"type": "image_generation"}
+        )
     """The full tool param."""
 
     @property

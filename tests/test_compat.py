@@ -274,6 +274,13 @@ class TestHandBuiltSchemas:
         }
         with pytest.raises(UserError, match="refers to '#/\\$defs/%FF', which points at nothing"):
             FunctionTool("t", "T.", schema, echo)
+        # A UnicodeDecodeError too, as openai-agents raises there, with tooluse's message.
+        with pytest.raises(UnicodeDecodeError, match=r"\(its %-escapes are not UTF-8\)") as raised:
+            FunctionTool("t", "T.", schema, echo)
+        assert raised.value.object == b"#/$defs/%FF"
+        with pytest.raises(UserError) as other:  # another unreadable ref: a UserError only
+            FunctionTool("t", "T.", {**schema, "properties": {"a": {"$ref": "#/$defs/X"}}}, echo)
+        assert not isinstance(other.value, UnicodeDecodeError)
 
     def test_a_ref_into_a_nested_id_resource_is_refused_by_name(self) -> None:
         # Strict mode has no $id; inlined from the root, the resource would lose it.

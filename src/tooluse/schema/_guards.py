@@ -23,11 +23,13 @@ from dataclasses import dataclass
 from typing import cast
 from urllib.parse import unquote
 
+from ..core._errors import UserValueError
 from ._strict_rules import MAX_NESTING, MAX_PROPERTIES, JsonSchema, JsonValue, subschemas
 
 __all__ = [
     "INLINED",
     "MAX_JSON_DEPTH",
+    "RefNotUtf8Error",
     "StrictProblem",
     "dangling_refs",
     "def_name",
@@ -74,6 +76,33 @@ class StrictProblem:
     """Where it is, as JSON keys from the root."""
     message: str
     """What is wrong and how to fix it."""
+    not_utf8: str | None = None
+    """The `$ref`, when the problem is that its %-escapes are not UTF-8 (`RefNotUtf8Error`)."""
+
+
+class RefNotUtf8Error(UserValueError, UnicodeDecodeError):
+    """A hand-written schema has a `$ref` whose %-escapes are not UTF-8, among its problems.
+
+    A `UserError` with tooluse's message (every problem, where, and the fix), and a
+    `UnicodeDecodeError` too, as openai-agents raises there, so that code catching that
+    keeps working.
+    """
+
+    def __init__(self, message: str, ref: str) -> None:
+        """Keep the message; the decode error's fields name the reference.
+
+        Args:
+            message: The whole message.
+            ref: The first reference that is not UTF-8.
+        """
+        raw = ref.encode("utf-8", "surrogateescape")
+        UnicodeDecodeError.__init__(self, "utf-8", raw, 0, len(raw), "not UTF-8 once %-decoded")
+        self.message = message
+        """The whole message."""
+
+    def __str__(self) -> str:
+        """The message, rather than the decode error's own words."""
+        return self.message
 
 
 def def_name(ref: str) -> str:
@@ -305,15 +334,18 @@ def dangling_refs(schema: JsonSchema) -> list[StrictProblem]:
     Returns:
         The problems, in document order.
     """
-    return [
-        StrictProblem(
-            path,
-            f"refers to {ref!r}, which points at nothing in the schema; refer to '#' or to "
-            "'#/$defs/<name>' with the definition under $defs",
+    problems: list[StrictProblem] = []
+    for path, ref in _refs(schema, ()):
+        if resolve(schema, ref) is not None:
+            continue
+        not_utf8 = ref.startswith("#") and _tokens(ref) is None
+        why = " (its %-escapes are not UTF-8)" if not_utf8 else ""
+        message = (
+            f"refers to {ref!r}, which points at nothing in the schema{why}; refer to '#' or "
+            "to '#/$defs/<name>' with the definition under $defs"
         )
-        for path, ref in _refs(schema, ())
-        if resolve(schema, ref) is None
-    ]
+        problems.append(StrictProblem(path, message, ref if not_utf8 else None))
+    return problems
 
 
 def nested_resource_refs(schema: JsonSchema) -> list[StrictProblem]:

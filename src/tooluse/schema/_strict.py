@@ -31,6 +31,7 @@ from ..exceptions import UserError
 from ._guards import (
     INLINED,
     MAX_JSON_DEPTH,
+    RefNotUtf8Error,
     StrictProblem,
     dangling_refs,
     def_name,
@@ -224,7 +225,11 @@ def strict_or_error(
         problems = describe_violations(result.schema, violations)
     if problems:
         lines = "\n".join(f"  - {line}" for line in problems)
-        raise UserError(f"Cannot make {owner} strict:\n{lines}")
+        message = f"Cannot make {owner} strict:\n{lines}"
+        not_utf8 = next((p.not_utf8 for p in result.problems if p.not_utf8), None)
+        if not_utf8 is not None:
+            raise RefNotUtf8Error(message, not_utf8)
+        raise UserError(message)
     return result.schema
 
 

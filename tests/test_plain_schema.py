@@ -80,6 +80,11 @@ DEFAULTS = st.one_of(
     st.booleans(),
 )
 RESERVED = ["schema", "json", "copy", "model_config", "model_fields", "dict", "validate"]
+# `model_config` and `model_fields` warn that they read as pydantic's on a model instance;
+# the schemas are what these properties are about.
+SHADOWING_WARNS = pytest.mark.filterwarnings(
+    "ignore:.*has the name of a pydantic BaseModel attribute:UserWarning"
+)
 NAMES = st.one_of(
     st.from_regex(r"_{0,2}[a-zA-Z][a-zA-Z0-9_]{0,8}", fullmatch=True),
     st.sampled_from(RESERVED),
@@ -146,6 +151,7 @@ SETTINGS = settings(
 )
 
 
+@SHADOWING_WARNS
 @SETTINGS
 @given(plain_functions(), st.booleans())
 def test_the_direct_schema_is_pydantics(func: Callable[..., str], strict: bool) -> None:
@@ -157,6 +163,7 @@ def test_the_direct_schema_is_pydantics(func: Callable[..., str], strict: bool) 
     assert json.dumps(direct) == json.dumps(pending.model().model_json_schema())
 
 
+@SHADOWING_WARNS
 @SETTINGS
 @given(plain_functions(), st.booleans())
 def test_the_tool_schema_is_the_one_built_through_pydantic(

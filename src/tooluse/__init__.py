@@ -39,6 +39,7 @@ from .core._context import (
     Usage,
 )
 from .core._items import TResponseInputItem
+from .core._retry_settings import ModelRetryBackoffSettings, ModelRetrySettings
 from .core._settings import ModelSettings
 from .core._state import RunState, ToolApproval
 from .exceptions import (
@@ -91,6 +92,7 @@ from .run._context import ContextPolicy
 from .run._limits import UsageLimits
 from .run._result import RunResult, RunResultStreaming
 from .run._retries import RetryPolicy
+from .run._retry_rules import RetryDecision, RetryPolicyContext, retry_policies
 from .run._run_items import (
     HandoffCallItem,
     HandoffOutputItem,
@@ -205,6 +207,8 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "ModelBehaviorError",
     "ModelResponse",
     "ModelRetry",
+    "ModelRetryBackoffSettings",
+    "ModelRetrySettings",
     "ModelSettings",
     "OpenAIChatCompletionsModel",
     "OpenAIResponsesModel",
@@ -219,7 +223,9 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "RenamedToolset",
     "RequestUsage",
     "Result",
+    "RetryDecision",
     "RetryPolicy",
+    "RetryPolicyContext",
     "RunConfig",
     "RunContextWrapper",
     "RunHooks",
@@ -298,6 +304,7 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "output_guardrail",
     "prompt_with_handoff_instructions",
     "responses_tool_param",
+    "retry_policies",
     "set_default_openai_api",
     "set_default_openai_client",
     "set_default_openai_key",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
+from ._retry_settings import ModelRetrySettings, as_retry_settings, merge_retry_settings
 from ._values import from_fields
 
 __all__ = ["ModelSettings", "ToolChoice", "as_model_settings"]
@@ -56,6 +57,13 @@ class ModelSettings:
     """More JSON body fields for the request."""
     extra_args: dict[str, Any] = field(default_factory=dict[str, Any])
     """More request parameters, passed through as they are."""
+    retry: ModelRetrySettings | None = None
+    """Retries of a failed model call (`ModelRetrySettings` or a dict of its fields): read
+    by the run, which maps them onto its `RetryPolicy`; never sent to the model."""
+
+    def __post_init__(self) -> None:
+        if self.retry is not None:
+            self.retry = as_retry_settings("ModelSettings", self.retry)
 
     def resolve(self, override: ModelSettings | None) -> ModelSettings:
         """These settings with every field `override` sets taking its place.
@@ -71,9 +79,11 @@ class ModelSettings:
         changes: dict[str, Any] = {
             f.name: getattr(override, f.name)
             for f in fields(override)
-            if f.name != "extra_args" and getattr(override, f.name) is not None
+            if f.name not in ("extra_args", "retry") and getattr(override, f.name) is not None
         }
         changes["extra_args"] = {**self.extra_args, **override.extra_args}
+        if override.retry is not None:  # nested: the override's fields win one by one
+            changes["retry"] = merge_retry_settings(self.retry, override.retry)
         return replace(self, **changes)
 
 

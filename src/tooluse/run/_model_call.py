@@ -49,6 +49,7 @@ from ._fit import fit_context, fits_as_it_is, measured
 from ._limits import reserve_request
 from ._model_wrapper import wrapped
 from ._record import RunRecord
+from ._retry_rules import SettingsRetries, settings_retries
 from ._scope import AgentSetup, RunSetup, TurnTools
 from ._stream_events import RawResponsesStreamEvent
 from ._tool_calls import normalise_calls
@@ -91,8 +92,11 @@ async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools:
         request = await fit_context(run, record, setup, model, request)  # the context step
     if limits is not None:  # refused before any hook; counted by the first attempt
         limits.check_before_request(state.usage)
+    retries = _settings_retries(run, request)
+    if retries is not None:  # read by the run, never sent
+        request = replace(request, settings=replace(request.settings, retry=None))
     state.turns += 1
-    response, duration = await _fetch(run, record, agent, model, request)
+    response, duration = await _fetch(run, record, agent, model, request, retries)
     record.raw_responses.append(response)
     if state.context is not None:
         measured(record, response.usage.input_tokens)
@@ -178,8 +182,21 @@ def _count(
     events.usage(entry, usage)
 
 
+def _settings_retries(run: RunSetup, request: ModelRequest) -> SettingsRetries | None:
+    """The retries `ModelSettings(retry=...)` sets, mapped onto the run's policy; else None."""
+    retry = request.settings.retry
+    if retry is None:
+        return None
+    return settings_retries(run.config.effective_retry_policy(), retry)
+
+
 async def _fetch(
-    run: RunSetup, record: RunRecord, agent: Agent[object], model: Model, request: ModelRequest
+    run: RunSetup,
+    record: RunRecord,
+    agent: Agent[object],
+    model: Model,
+    request: ModelRequest,
+    retries: SettingsRetries | None,
 ) -> tuple[ModelResponse, float]:
     """The response, trying again as the retry policy says; and how long its attempt took."""
     events = run.events
@@ -195,8 +212,12 @@ async def _fetch(
             # Never again once events went out: the consumer has seen part of an answer.
             retried = stream is not None and stream.produced
             retried = retried or _retried_elsewhere()
-            policy = run.config.effective_retry_policy()  # only when a call failed
-            delay = None if retried else policy.retry_delay(error, attempt - 1)
+            if retried:
+                delay = None
+            elif retries is not None:
+                delay = await retries.delay(error, attempt, stream is not None)
+            else:  # the policy is read only when a call failed
+                delay = run.config.effective_retry_policy().retry_delay(error, attempt - 1)
             if events.tracer is not None:
                 events.tracer.llm_error(error, delay)
             if delay is None:

@@ -8,7 +8,7 @@ The server answers every request by the same rule, from the request alone: a
 request that offers function tools and ends with the user's message calls the first
 of them with arguments made from its schema; any other request is answered with
 text naming what it answered (or, when a JSON schema is asked for, a value made
-from it). The examples' code is never copied into the repository: the sdist is
+from it); a request the real API refuses is refused (`refused`). The examples' code is never copied into the repository: the sdist is
 downloaded from the package index (`pip download`) into a cache outside it.
 
 Run with: `python -m tests.agents_examples [EXAMPLE ...]` (prints each example's
@@ -281,8 +281,24 @@ def _answer_schema(body: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def refused(body: dict[str, Any]) -> bool:
+    """Whether the real API answers the request with 400, for what the server checks.
+
+    A `prompt` (a stored prompt template) must name its `id`, and only the Responses API
+    takes one.
+    """
+    if "prompt" not in body:
+        return False
+    prompt: object = body["prompt"]
+    if "messages" in body or not isinstance(prompt, dict):
+        return True
+    return not cast(dict[str, Any], prompt).get("id")
+
+
 def reply(body: dict[str, Any]) -> Turn:
     """The server's answer to one request, chosen from the request alone."""
+    if refused(body):
+        return Turn(status=400)
     items = _input_items(body)
     last = items[-1] if items else {}
     tools = _function_tools(body)

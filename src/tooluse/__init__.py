@@ -27,6 +27,7 @@ from .agents._agent_tool import AgentToolStreamEvent
 from .agents._handoff_input import HandoffInputData
 from .agents._handoff_prompt import RECOMMENDED_PROMPT_PREFIX, prompt_with_handoff_instructions
 from .agents._handoffs import Handoff, handoff
+from .agents._prompts import DynamicPromptFunction, GenerateDynamicPromptData, Prompt
 from .agents._tool_use import ToolsToFinalOutputFunction
 from .core._agent_base import AgentBase
 from .core._context import (
@@ -180,12 +181,14 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "ContextWindowExceeded",
     "CustomSpan",
     "DocstringStyle",
+    "DynamicPromptFunction",
     "FileSearchTool",
     "FilteredToolset",
     "FuncDocumentation",
     "FuncSchema",
     "FunctionTool",
     "FunctionToolResult",
+    "GenerateDynamicPromptData",
     "GuardrailFunctionOutput",
     "GuardrailResultStreamEvent",
     "Handoff",
@@ -217,6 +220,7 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "OutputGuardrailTripwireTriggered",
     "OutputTokensDetails",
     "PrefixedToolset",
+    "Prompt",
     "RECOMMENDED_PROMPT_PREFIX",
     "RawResponsesStreamEvent",
     "ReasoningItem",

@@ -45,6 +45,7 @@ from ._base import (
     StreamEvent,
     TextDelta,
     ToolCallArgumentsDelta,
+    responses_only,
 )
 from ._gemini_conversion import GENERATED_ID, ReplyPart, reply_items, to_contents
 from ._http import retry_after
@@ -177,6 +178,7 @@ class GeminiModel(Model):
         Raises:
             UserError: If an input item or tool has no Gemini form.
         """
+        responses_only(request, type(self).__name__)
         conversation = to_contents(request.input, request.memo)
         config: dict[str, Any] = {}
         system = [text for text in (request.instructions, *conversation.system) if text]

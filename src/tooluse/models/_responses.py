@@ -173,6 +173,8 @@ class OpenAIResponsesModel(OpenAIModel):
         params["input"] = responses_input(request.input, request.memo)
         if request.instructions:
             params["instructions"] = request.instructions
+        if request.prompt is not None:
+            params["prompt"] = request.prompt
         if "tools" in params:
             params["tools"] = responses_tools_params(params["tools"])
         if "tool_choice" in params:

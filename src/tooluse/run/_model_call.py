@@ -139,6 +139,7 @@ async def _request(
         output_schema=setup.output.json_schema if setup.output else None,
         output_strict=setup.output.strict if setup.output else True,
         max_retries=0,  # the run retries (RetryPolicy), so that hooks and spans see each attempt
+        prompt=await agent.get_prompt(run.context) if agent.prompt is not None else None,
         memo=record.model_memo,
     )
 

@@ -80,6 +80,8 @@ class RequestPayload(TypedDict):
     output_strict: bool
     """Whether `output_schema` is strict (absent in payloads of earlier releases: True)."""
     max_retries: int | None
+    prompt: dict[str, Any] | None
+    """The prompt template (absent in payloads of earlier releases: None)."""
 
 
 class ModelCall(TypedDict):
@@ -133,6 +135,7 @@ def request_payload(request: ModelRequest) -> RequestPayload:
         output_schema=request.output_schema,
         output_strict=request.output_strict,
         max_retries=request.max_retries,
+        prompt=request.prompt,
     )
 
 
@@ -195,6 +198,7 @@ def request_from_payload(data: RequestPayload) -> ModelRequest:
         output_schema=data["output_schema"],
         output_strict=data.get("output_strict", True),
         max_retries=data["max_retries"],
+        prompt=data.get("prompt"),
     )
 
 

@@ -233,6 +233,8 @@ class Cassette:
         }
         if request.output_schema is not None:
             fingerprint["output_schema"] = self._redactor.json(to_json(request.output_schema))
+        if request.prompt is not None:
+            fingerprint["prompt"] = self._redactor.json(to_json(request.prompt))
         return fingerprint
 
     def _instructions(self, instructions: str | None) -> JsonValue:

@@ -42,13 +42,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from tests.openai_server import Call, ScriptedServer, Turn
+from tests.openai_server import Call, ScriptedServer, Turn, responses_output
 from tooluse.testing import value_for_schema
 
 VERSION = "0.24.0"
 EXPECTED = Path(__file__).with_name("agents_examples_expected.json")
 """What each original example did (`--record` writes it)."""
 CACHE = Path(tempfile.gettempdir()) / "tooluse-agents-examples"
+RESPONSE_ID = "resp_1"
+"""The id of every response the server gives (`tests.openai_server.responses_body`)."""
 TIMEOUT = 120.0
 
 EXAMPLES: tuple[str, ...] = (
@@ -285,8 +287,10 @@ def refused(body: dict[str, Any]) -> bool:
     """Whether the real API answers the request with 400, for what the server checks.
 
     A `prompt` (a stored prompt template) must name its `id`, and only the Responses API
-    takes one.
+    takes one, or a `previous_response_id` (`CountingServer` checks which it knows).
     """
+    if "messages" in body and "previous_response_id" in body:
+        return True
     if "prompt" not in body:
         return False
     prompt: object = body["prompt"]
@@ -312,17 +316,40 @@ def reply(body: dict[str, Any]) -> Turn:
 
 
 class CountingServer(ScriptedServer):
-    """The server answering by `reply`, counting the requests."""
+    """The server answering by `reply`, counting the requests.
+
+    As the Responses API, it keeps the conversations it answered: a request continuing
+    one (`previous_response_id`) must name a response it gave, and must not send again
+    an item the server holds (the API refuses both with 400).
+    """
 
     def __init__(self) -> None:
         self.count = 0
         self._count_lock = threading.Lock()
+        self._responses: set[str] = set()
+        self._held: set[str] = set()  # the ids of the items of the conversations kept
         super().__init__(self._counted)
 
     def _counted(self, body: dict[str, Any]) -> Turn:
         with self._count_lock:
             self.count += 1
-        return reply(body)
+            if not self._continues_what_it_holds(body):
+                return Turn(status=400)
+            turn = reply(body)
+            if "input" in body and turn.status == 200:
+                self._responses.add(RESPONSE_ID)
+                output = responses_output(turn)
+                self._held.update(
+                    str(item["id"]) for item in [*_input_items(body), *output] if "id" in item
+                )
+            return turn
+
+    def _continues_what_it_holds(self, body: dict[str, Any]) -> bool:
+        previous = body.get("previous_response_id")
+        if previous is None:
+            return True
+        resent = [item for item in _input_items(body) if item.get("id") in self._held]
+        return previous in self._responses and not resent
 
 
 # --- running and comparing ----------------------------------------------------------------

@@ -71,6 +71,10 @@ class ModelRequest:
     prompt: dict[str, Any] | None = None
     """A prompt template stored with OpenAI (`id`, `version`, `variables`), sent as the
     Responses API's `prompt`; the other APIs have none, and refuse it (`responses_only`)."""
+    previous_response_id: str | None = None
+    """The response this request continues (the Responses API's `previous_response_id`):
+    `input` then holds only what the server does not hold yet. The other APIs keep no
+    conversation, and refuse it (`responses_only`)."""
     memo: dict[object, object] | None = field(default=None, repr=False, compare=False)
     """Where a model may keep what it derived from the run's earlier requests, for its next
     one (the OpenAI models keep the conversation converted so far, and convert only the new
@@ -191,15 +195,22 @@ class ModelTransportError(Exception):
 
 
 def responses_only(request: ModelRequest, model: str) -> None:
-    """Refuse a request that carries what only the Responses API has (a prompt template).
+    """Refuse a request that carries what only the Responses API has.
 
     Args:
         request: The request.
         model: The model's class name, for the message.
 
     Raises:
-        UserError: If the request has a `prompt`.
+        UserError: If the request has a `prompt` or a `previous_response_id`.
     """
+    if request.previous_response_id is not None:
+        raise UserError(
+            f"{model} cannot continue response {request.previous_response_id!r}: "
+            "previous_response_id is the OpenAI Responses API's own (the server keeps the "
+            "conversation). Use OpenAIResponsesModel, or leave previous_response_id out and "
+            "pass result.to_input_list() plus the next message as the run's input"
+        )
     if request.prompt is not None:
         raise UserError(
             f"{model} cannot send the agent's prompt={request.prompt.get('id')!r}: prompt "

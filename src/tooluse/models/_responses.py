@@ -175,6 +175,8 @@ class OpenAIResponsesModel(OpenAIModel):
             params["instructions"] = request.instructions
         if request.prompt is not None:
             params["prompt"] = request.prompt
+        if request.previous_response_id is not None:
+            params["previous_response_id"] = request.previous_response_id
         if "tools" in params:
             params["tools"] = responses_tools_params(params["tools"])
         if "tool_choice" in params:

@@ -20,7 +20,7 @@ from ..agents._agent import Agent
 from ..core._context import Usage
 from ..core._items import Item, message_text, with_valid_text
 from ..core._settings import ModelSettings
-from ..core._state import TurnInProgress
+from ..core._state import RunState, ServerThread, TurnInProgress
 from ..exceptions import (
     MaxTurnsExceeded,
     MissingAPIKey,
@@ -131,17 +131,37 @@ async def _request(
     settings = _agent_settings(agent, run.config.model).resolve(run.config.model_settings)
     if state.tool_choice_released and settings.tool_choice is not None:
         settings = replace(settings, tool_choice=None)
+    thread = state.server_thread
     return ModelRequest(
         instructions=await agent.get_system_prompt(run.context),
-        input=state.history(),
+        input=state.history() if thread is None else _unsent(state, thread, agent),
         tools=tools.tools,
         settings=settings,
         output_schema=setup.output.json_schema if setup.output else None,
         output_strict=setup.output.strict if setup.output else True,
         max_retries=0,  # the run retries (RetryPolicy), so that hooks and spans see each attempt
         prompt=await agent.get_prompt(run.context) if agent.prompt is not None else None,
-        memo=record.model_memo,
+        previous_response_id=None if thread is None else thread.response_id,
+        # A model's memo keeps a conversation that grows; a thread's requests send a part.
+        memo=record.model_memo if thread is None else None,
     )
+
+
+def _unsent(state: RunState, thread: ServerThread, agent: Agent[object]) -> list[Item]:
+    """What of the conversation the server does not hold yet, for a run continuing a response.
+
+    Raises:
+        UserError: If a handoff's input filter changed the history: the server holds the
+            whole conversation, which no request can filter.
+    """
+    if state.filtered_history is not None:
+        raise UserError(
+            f"Agent '{agent.name}': a handoff's input_filter cannot filter a conversation "
+            f"the server keeps (the run continues response {thread.response_id!r} with "
+            "previous_response_id): leave the input_filter out, or run without "
+            "previous_response_id"
+        )
+    return state.conversation()[thread.held :]
 
 
 _NO_SETTINGS = ModelSettings()
@@ -394,6 +414,12 @@ def _record(run: RunSetup, record: RunRecord, setup: AgentSetup, response: Model
     if run.streamed:
         _announce(run.events, setup, output)
     state.turn = TurnInProgress(output, response.response_id)
+    thread = state.server_thread
+    if thread is not None and response.response_id is not None:  # the server holds it all now
+        thread.response_id, thread.held = (
+            response.response_id,
+            len(state.input) + len(state.new_items),
+        )
 
 
 def _announce(events: RunEvents, setup: AgentSetup, output: list[Item]) -> None:

@@ -82,6 +82,8 @@ class RequestPayload(TypedDict):
     max_retries: int | None
     prompt: dict[str, Any] | None
     """The prompt template (absent in payloads of earlier releases: None)."""
+    previous_response_id: str | None
+    """The response the request continues (absent in earlier releases' payloads: None)."""
 
 
 class ModelCall(TypedDict):
@@ -136,6 +138,7 @@ def request_payload(request: ModelRequest) -> RequestPayload:
         output_strict=request.output_strict,
         max_retries=request.max_retries,
         prompt=request.prompt,
+        previous_response_id=request.previous_response_id,
     )
 
 
@@ -199,6 +202,7 @@ def request_from_payload(data: RequestPayload) -> ModelRequest:
         output_strict=data.get("output_strict", True),
         max_retries=data["max_retries"],
         prompt=data.get("prompt"),
+        previous_response_id=data.get("previous_response_id"),
     )
 
 

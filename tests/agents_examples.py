@@ -287,9 +287,12 @@ def refused(body: dict[str, Any]) -> bool:
     """Whether the real API answers the request with 400, for what the server checks.
 
     A `prompt` (a stored prompt template) must name its `id`, and only the Responses API
-    takes one, or a `previous_response_id` (`CountingServer` checks which it knows).
+    takes one, or a `previous_response_id` (`CountingServer` checks which it knows); a
+    `tool_choice` of a hosted MCP server's tool must name a server the request offers.
     """
     if "messages" in body and "previous_response_id" in body:
+        return True
+    if not _mcp_choice_offered(body):
         return True
     if "prompt" not in body:
         return False
@@ -297,6 +300,18 @@ def refused(body: dict[str, Any]) -> bool:
     if "messages" in body or not isinstance(prompt, dict):
         return True
     return not cast(dict[str, Any], prompt).get("id")
+
+
+def _mcp_choice_offered(body: dict[str, Any]) -> bool:
+    """Whether a `tool_choice` naming a hosted MCP server's tool names one the request offers."""
+    choice: object = body.get("tool_choice")
+    if not isinstance(choice, dict) or cast(dict[str, Any], choice).get("type") != "mcp":
+        return True
+    if "messages" in body:
+        return False
+    label = cast(dict[str, Any], choice).get("server_label")
+    tools = cast(list[dict[str, Any]], body.get("tools") or [])
+    return any(tool.get("type") == "mcp" and tool.get("server_label") == label for tool in tools)
 
 
 def reply(body: dict[str, Any]) -> Turn:

@@ -49,3 +49,12 @@ def test_a_continuation_must_name_a_response_given_and_send_only_what_is_new() -
     finally:
         server.stop()
     assert server.count == 5
+
+
+def test_an_mcp_tool_choice_must_name_a_server_offered() -> None:
+    choice = {"type": "mcp", "server_label": "deepwiki", "name": "ask_wiki_question"}
+    offered = [{"type": "mcp", "server_label": "deepwiki", "server_url": "https://x.invalid"}]
+    assert reply({"input": "hi", "tool_choice": choice, "tools": offered}).status == 200
+    assert reply({"input": "hi", "tool_choice": choice, "tools": []}).status == 400
+    messages = [{"role": "user", "content": "hi"}]
+    assert reply({"messages": messages, "tool_choice": choice}).status == 400

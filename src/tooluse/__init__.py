@@ -41,7 +41,7 @@ from .core._context import (
 )
 from .core._items import TResponseInputItem
 from .core._retry_settings import ModelRetryBackoffSettings, ModelRetrySettings
-from .core._settings import ModelSettings
+from .core._settings import MCPToolChoice, ModelSettings
 from .core._state import RunState, ToolApproval
 from .exceptions import (
     ContextWindowExceeded,
@@ -138,6 +138,7 @@ from .tools._hosted import (
     LocalShellTool,
     WebSearchTool,
 )
+from .tools._mcp_approval import MCPToolApprovalFunctionResult, MCPToolApprovalRequest
 from .tools._outputs import (
     ToolOutput,
     ToolOutputFileContent,
@@ -204,6 +205,9 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "InputTokensDetails",
     "ItemHelpers",
     "LocalShellTool",
+    "MCPToolApprovalFunctionResult",
+    "MCPToolApprovalRequest",
+    "MCPToolChoice",
     "MaxTurnsExceeded",
     "MessageOutputItem",
     "Model",

@@ -8,10 +8,26 @@ from typing import Any, Literal
 from ._retry_settings import ModelRetrySettings, as_retry_settings, merge_retry_settings
 from ._values import from_fields
 
-__all__ = ["ModelSettings", "ToolChoice", "as_model_settings"]
+__all__ = ["MCPToolChoice", "ModelSettings", "ToolChoice", "as_model_settings"]
 
-ToolChoice = Literal["auto", "required", "none"] | str
-"""`auto`, `required`, `none`, or the name of the one tool the model must call."""
+
+@dataclass(frozen=True)
+class MCPToolChoice:
+    """A `tool_choice` forcing the model to call one tool of a hosted MCP server.
+
+    Responses API only (a `HostedMCPTool` with this `server_label`); the other APIs
+    refuse it.
+    """
+
+    server_label: str
+    """The server's label, as in `HostedMCPTool.tool_config["server_label"]`."""
+    name: str
+    """The MCP tool the model must call."""
+
+
+ToolChoice = Literal["auto", "required", "none"] | str | MCPToolChoice
+"""`auto`, `required`, `none`, the name of the one tool the model must call, or a hosted
+MCP server's tool (`MCPToolChoice`)."""
 
 
 @dataclass

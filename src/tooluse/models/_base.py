@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Literal
 
 from ..core._context import Usage
 from ..core._items import Item
-from ..core._settings import ModelSettings
+from ..core._settings import MCPToolChoice, ModelSettings
 from ..exceptions import UserError
 from ..tools._function_tool import FunctionTool
 from ..tools._hosted import HostedTool
@@ -202,7 +202,8 @@ def responses_only(request: ModelRequest, model: str) -> None:
         model: The model's class name, for the message.
 
     Raises:
-        UserError: If the request has a `prompt` or a `previous_response_id`.
+        UserError: If the request has a `prompt`, a `previous_response_id` or an
+            `MCPToolChoice`.
     """
     if request.previous_response_id is not None:
         raise UserError(
@@ -210,6 +211,13 @@ def responses_only(request: ModelRequest, model: str) -> None:
             "previous_response_id is the OpenAI Responses API's own (the server keeps the "
             "conversation). Use OpenAIResponsesModel, or leave previous_response_id out and "
             "pass result.to_input_list() plus the next message as the run's input"
+        )
+    choice = request.settings.tool_choice
+    if isinstance(choice, MCPToolChoice):
+        raise UserError(
+            f"{model} cannot force {choice!r}: a hosted MCP server's tools are the OpenAI "
+            "Responses API's own. Use OpenAIResponsesModel, or a tool_choice of 'auto', "
+            "'required', 'none' or a function tool's name"
         )
     if request.prompt is not None:
         raise UserError(

@@ -8,7 +8,7 @@ The server answers every request by the same rule, from the request alone: a
 request that offers function tools and ends with the user's message calls the first
 of them with arguments made from its schema; any other request is answered with
 text naming what it answered (or, when a JSON schema is asked for, a value made
-from it). The examples' code is never copied into the repository: the sdist is
+from it); a request the real API refuses is refused (`refused`). The examples' code is never copied into the repository: the sdist is
 downloaded from the package index (`pip download`) into a cache outside it.
 
 Run with: `python -m tests.agents_examples [EXAMPLE ...]` (prints each example's
@@ -42,13 +42,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from tests.openai_server import Call, ScriptedServer, Turn
+from tests.openai_server import Call, ScriptedServer, Turn, responses_output
 from tooluse.testing import value_for_schema
 
 VERSION = "0.24.0"
 EXPECTED = Path(__file__).with_name("agents_examples_expected.json")
 """What each original example did (`--record` writes it)."""
 CACHE = Path(tempfile.gettempdir()) / "tooluse-agents-examples"
+RESPONSE_ID = "resp_1"
+"""The id of every response the server gives (`tests.openai_server.responses_body`)."""
 TIMEOUT = 120.0
 
 EXAMPLES: tuple[str, ...] = (
@@ -281,8 +283,41 @@ def _answer_schema(body: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def refused(body: dict[str, Any]) -> bool:
+    """Whether the real API answers the request with 400, for what the server checks.
+
+    A `prompt` (a stored prompt template) must name its `id`, and only the Responses API
+    takes one, or a `previous_response_id` (`CountingServer` checks which it knows); a
+    `tool_choice` of a hosted MCP server's tool must name a server the request offers.
+    """
+    if "messages" in body and "previous_response_id" in body:
+        return True
+    if not _mcp_choice_offered(body):
+        return True
+    if "prompt" not in body:
+        return False
+    prompt: object = body["prompt"]
+    if "messages" in body or not isinstance(prompt, dict):
+        return True
+    return not cast(dict[str, Any], prompt).get("id")
+
+
+def _mcp_choice_offered(body: dict[str, Any]) -> bool:
+    """Whether a `tool_choice` naming a hosted MCP server's tool names one the request offers."""
+    choice: object = body.get("tool_choice")
+    if not isinstance(choice, dict) or cast(dict[str, Any], choice).get("type") != "mcp":
+        return True
+    if "messages" in body:
+        return False
+    label = cast(dict[str, Any], choice).get("server_label")
+    tools = cast(list[dict[str, Any]], body.get("tools") or [])
+    return any(tool.get("type") == "mcp" and tool.get("server_label") == label for tool in tools)
+
+
 def reply(body: dict[str, Any]) -> Turn:
     """The server's answer to one request, chosen from the request alone."""
+    if refused(body):
+        return Turn(status=400)
     items = _input_items(body)
     last = items[-1] if items else {}
     tools = _function_tools(body)
@@ -296,17 +331,40 @@ def reply(body: dict[str, Any]) -> Turn:
 
 
 class CountingServer(ScriptedServer):
-    """The server answering by `reply`, counting the requests."""
+    """The server answering by `reply`, counting the requests.
+
+    As the Responses API, it keeps the conversations it answered: a request continuing
+    one (`previous_response_id`) must name a response it gave, and must not send again
+    an item the server holds (the API refuses both with 400).
+    """
 
     def __init__(self) -> None:
         self.count = 0
         self._count_lock = threading.Lock()
+        self._responses: set[str] = set()
+        self._held: set[str] = set()  # the ids of the items of the conversations kept
         super().__init__(self._counted)
 
     def _counted(self, body: dict[str, Any]) -> Turn:
         with self._count_lock:
             self.count += 1
-        return reply(body)
+            if not self._continues_what_it_holds(body):
+                return Turn(status=400)
+            turn = reply(body)
+            if "input" in body and turn.status == 200:
+                self._responses.add(RESPONSE_ID)
+                output = responses_output(turn)
+                self._held.update(
+                    str(item["id"]) for item in [*_input_items(body), *output] if "id" in item
+                )
+            return turn
+
+    def _continues_what_it_holds(self, body: dict[str, Any]) -> bool:
+        previous = body.get("previous_response_id")
+        if previous is None:
+            return True
+        resent = [item for item in _input_items(body) if item.get("id") in self._held]
+        return previous in self._responses and not resent
 
 
 # --- running and comparing ----------------------------------------------------------------

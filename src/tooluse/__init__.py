@@ -27,6 +27,7 @@ from .agents._agent_tool import AgentToolStreamEvent
 from .agents._handoff_input import HandoffInputData
 from .agents._handoff_prompt import RECOMMENDED_PROMPT_PREFIX, prompt_with_handoff_instructions
 from .agents._handoffs import Handoff, handoff
+from .agents._prompts import DynamicPromptFunction, GenerateDynamicPromptData, Prompt
 from .agents._tool_use import ToolsToFinalOutputFunction
 from .core._agent_base import AgentBase
 from .core._context import (
@@ -39,7 +40,8 @@ from .core._context import (
     Usage,
 )
 from .core._items import TResponseInputItem
-from .core._settings import ModelSettings
+from .core._retry_settings import ModelRetryBackoffSettings, ModelRetrySettings
+from .core._settings import MCPToolChoice, ModelSettings
 from .core._state import RunState, ToolApproval
 from .exceptions import (
     ContextWindowExceeded,
@@ -91,6 +93,7 @@ from .run._context import ContextPolicy
 from .run._limits import UsageLimits
 from .run._result import RunResult, RunResultStreaming
 from .run._retries import RetryPolicy
+from .run._retry_rules import RetryDecision, RetryPolicyContext, retry_policies
 from .run._run_items import (
     HandoffCallItem,
     HandoffOutputItem,
@@ -135,6 +138,7 @@ from .tools._hosted import (
     LocalShellTool,
     WebSearchTool,
 )
+from .tools._mcp_approval import MCPToolApprovalFunctionResult, MCPToolApprovalRequest
 from .tools._outputs import (
     ToolOutput,
     ToolOutputFileContent,
@@ -178,12 +182,14 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "ContextWindowExceeded",
     "CustomSpan",
     "DocstringStyle",
+    "DynamicPromptFunction",
     "FileSearchTool",
     "FilteredToolset",
     "FuncDocumentation",
     "FuncSchema",
     "FunctionTool",
     "FunctionToolResult",
+    "GenerateDynamicPromptData",
     "GuardrailFunctionOutput",
     "GuardrailResultStreamEvent",
     "Handoff",
@@ -199,12 +205,17 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "InputTokensDetails",
     "ItemHelpers",
     "LocalShellTool",
+    "MCPToolApprovalFunctionResult",
+    "MCPToolApprovalRequest",
+    "MCPToolChoice",
     "MaxTurnsExceeded",
     "MessageOutputItem",
     "Model",
     "ModelBehaviorError",
     "ModelResponse",
     "ModelRetry",
+    "ModelRetryBackoffSettings",
+    "ModelRetrySettings",
     "ModelSettings",
     "OpenAIChatCompletionsModel",
     "OpenAIResponsesModel",
@@ -213,13 +224,16 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "OutputGuardrailTripwireTriggered",
     "OutputTokensDetails",
     "PrefixedToolset",
+    "Prompt",
     "RECOMMENDED_PROMPT_PREFIX",
     "RawResponsesStreamEvent",
     "ReasoningItem",
     "RenamedToolset",
     "RequestUsage",
     "Result",
+    "RetryDecision",
     "RetryPolicy",
+    "RetryPolicyContext",
     "RunConfig",
     "RunContextWrapper",
     "RunHooks",
@@ -298,6 +312,7 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "output_guardrail",
     "prompt_with_handoff_instructions",
     "responses_tool_param",
+    "retry_policies",
     "set_default_openai_api",
     "set_default_openai_client",
     "set_default_openai_key",

@@ -25,6 +25,13 @@ from ._agent_tool_input import StructuredInput, StructuredToolInputBuilder
 from ._handoffs import Handoff
 from ._hooks import AgentHooksBase, RunHooksBase, check_hooks
 from ._list_field import ListField
+from ._prompts import (
+    DynamicPromptFunction,
+    GenerateDynamicPromptData,
+    Prompt,
+    check_prompt,
+    resolve_prompt,
+)
 from ._tool_use import (
     FunctionToolResult,
     StopAtTools,
@@ -98,6 +105,11 @@ class Agent(AgentBase, Generic[TContext]):
     """MCP servers (`tooluse.mcp`), as openai-agents takes them: offered after `tools`, and
     added to the end of `tools` itself, which is what the run reads. Listing a server in
     `tools` does the same."""
+    prompt: Prompt | DynamicPromptFunction | None = None
+    """A prompt template stored with OpenAI, sent as the Responses API's `prompt`: a dict
+    with its `id`, and optionally `version` and `variables`, or a function of a
+    `GenerateDynamicPromptData` returning one each turn (sync or async). Other APIs
+    have no prompts, and refuse an agent that has one."""
 
     def __post_init__(self) -> None:
         owner = f"Agent '{self.name}'"
@@ -109,6 +121,7 @@ class Agent(AgentBase, Generic[TContext]):
         if self.hooks is not None:
             check_hooks(self.hooks, AgentHooksBase, f"{owner} hooks")
         self.model_settings = as_model_settings(owner, self.model_settings)
+        check_prompt(f"{owner}: prompt", self.prompt)
 
     def as_tool(
         self,
@@ -193,6 +206,24 @@ class Agent(AgentBase, Generic[TContext]):
             return instructions
         made = instructions(run_context, self)
         return await made if inspect.isawaitable(made) else made
+
+    async def get_prompt(self, run_context: RunContextWrapper[TContext]) -> dict[str, Any] | None:
+        """The prompt template for a turn with this context, as the Responses API takes it.
+
+        Args:
+            run_context: The run context (`RunContextWrapper(your_context)` outside a run).
+
+        Returns:
+            The `prompt` parameter (`id`, and `version` and `variables` when set), or
+            None without a prompt.
+
+        Raises:
+            UserError: If the prompt function returns something that is not a prompt.
+        """
+        if self.prompt is None:
+            return None
+        data = GenerateDynamicPromptData(run_context, self)
+        return await resolve_prompt(self.prompt, data, f"Agent '{self.name}'")
 
     async def get_all_tools(self, run_context: RunContextWrapper[Any]) -> list[Tool]:
         """The tools this agent offers in a turn with this context, as openai-agents names it.

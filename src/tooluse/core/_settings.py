@@ -5,12 +5,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
+from ._retry_settings import ModelRetrySettings, as_retry_settings, merge_retry_settings
 from ._values import from_fields
 
-__all__ = ["ModelSettings", "ToolChoice", "as_model_settings"]
+__all__ = ["MCPToolChoice", "ModelSettings", "ToolChoice", "as_model_settings"]
 
-ToolChoice = Literal["auto", "required", "none"] | str
-"""`auto`, `required`, `none`, or the name of the one tool the model must call."""
+
+@dataclass(frozen=True)
+class MCPToolChoice:
+    """A `tool_choice` forcing the model to call one tool of a hosted MCP server.
+
+    Responses API only (a `HostedMCPTool` with this `server_label`); the other APIs
+    refuse it.
+    """
+
+    server_label: str
+    """The server's label, as in `HostedMCPTool.tool_config["server_label"]`."""
+    name: str
+    """The MCP tool the model must call."""
+
+
+ToolChoice = Literal["auto", "required", "none"] | str | MCPToolChoice
+"""`auto`, `required`, `none`, the name of the one tool the model must call, or a hosted
+MCP server's tool (`MCPToolChoice`)."""
 
 
 @dataclass
@@ -56,6 +73,13 @@ class ModelSettings:
     """More JSON body fields for the request."""
     extra_args: dict[str, Any] = field(default_factory=dict[str, Any])
     """More request parameters, passed through as they are."""
+    retry: ModelRetrySettings | None = None
+    """Retries of a failed model call (`ModelRetrySettings` or a dict of its fields): read
+    by the run, which maps them onto its `RetryPolicy`; never sent to the model."""
+
+    def __post_init__(self) -> None:
+        if self.retry is not None:
+            self.retry = as_retry_settings("ModelSettings", self.retry)
 
     def resolve(self, override: ModelSettings | None) -> ModelSettings:
         """These settings with every field `override` sets taking its place.
@@ -71,9 +95,11 @@ class ModelSettings:
         changes: dict[str, Any] = {
             f.name: getattr(override, f.name)
             for f in fields(override)
-            if f.name != "extra_args" and getattr(override, f.name) is not None
+            if f.name not in ("extra_args", "retry") and getattr(override, f.name) is not None
         }
         changes["extra_args"] = {**self.extra_args, **override.extra_args}
+        if override.retry is not None:  # nested: the override's fields win one by one
+            changes["retry"] = merge_retry_settings(self.retry, override.retry)
         return replace(self, **changes)
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "REJECTION",
     "Decision",
     "RunState",
+    "ServerThread",
     "SessionProgress",
     "ToolApproval",
     "TurnInProgress",
@@ -109,6 +110,18 @@ class SessionProgress:
 
 @with_config(_CLOSED)
 @dataclass
+class ServerThread:
+    """A run continuing a conversation the Responses API keeps (`previous_response_id`)."""
+
+    response_id: str
+    """The response the next request continues (`previous_response_id`)."""
+    held: int = 0
+    """How many items of the run's conversation (its input, then its new items) the
+    server holds: the next request sends only those after them."""
+
+
+@with_config(_CLOSED)
+@dataclass
 class RunState:
     """Everything a run is, to save it and resume it (after a pause for approval, or anywhere).
 
@@ -153,6 +166,9 @@ class RunState:
     context: ContextRecord | None = None
     """What the run's `ContextPolicy` trimmed or summarised of the history the model is
     sent (`RunConfig(context=...)`); None while it has changed nothing."""
+    server_thread: ServerThread | None = None
+    """The conversation the Responses API keeps for a run given `previous_response_id`;
+    None when each request sends the whole conversation."""
     nested: dict[str, RunState] = field(default_factory=dict[str, "RunState"])
     """The paused runs of agents used as tools in the turn in progress, by the id of the
     call that started each: resuming the turn resumes them, with the decisions made on

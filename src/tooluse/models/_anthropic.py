@@ -50,6 +50,7 @@ from ._base import (
     StreamEvent,
     TextDelta,
     ToolCallArgumentsDelta,
+    responses_only,
 )
 from ._reading import NOT_A_RESPONSE, STREAM_ENDED
 
@@ -234,6 +235,7 @@ class AnthropicModel(Model):
         Raises:
             UserError: If an input item or tool has no Anthropic form.
         """
+        responses_only(request, type(self).__name__)
         settings = request.settings
         conversation = to_messages(request.input, request.memo)
         system = [text for text in (request.instructions, *conversation.system) if text]

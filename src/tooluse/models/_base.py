@@ -21,7 +21,8 @@ from typing import Any, ClassVar, Literal
 
 from ..core._context import Usage
 from ..core._items import Item
-from ..core._settings import ModelSettings
+from ..core._settings import MCPToolChoice, ModelSettings
+from ..exceptions import UserError
 from ..tools._function_tool import FunctionTool
 from ..tools._hosted import HostedTool
 
@@ -36,6 +37,7 @@ __all__ = [
     "TextDelta",
     "ToolCallArgumentsDelta",
     "name_of",
+    "responses_only",
 ]
 
 ERROR_STATUS = "the model's API answered with an error status"
@@ -66,6 +68,13 @@ class ModelRequest:
     max_retries: int | None = None
     """Retries the model's client makes by itself for this call; None keeps the client's own.
     A run sends 0: it retries by its `RetryPolicy`, so that hooks and spans see each attempt."""
+    prompt: dict[str, Any] | None = None
+    """A prompt template stored with OpenAI (`id`, `version`, `variables`), sent as the
+    Responses API's `prompt`; the other APIs have none, and refuse it (`responses_only`)."""
+    previous_response_id: str | None = None
+    """The response this request continues (the Responses API's `previous_response_id`):
+    `input` then holds only what the server does not hold yet. The other APIs keep no
+    conversation, and refuse it (`responses_only`)."""
     memo: dict[object, object] | None = field(default=None, repr=False, compare=False)
     """Where a model may keep what it derived from the run's earlier requests, for its next
     one (the OpenAI models keep the conversation converted so far, and convert only the new
@@ -183,6 +192,40 @@ class ModelTransportError(Exception):
         """Whether a retry may help; None leaves it to the status."""
         status = f" (HTTP {status_code})" if status_code is not None else ""
         super().__init__(f"{description}{status}")
+
+
+def responses_only(request: ModelRequest, model: str) -> None:
+    """Refuse a request that carries what only the Responses API has.
+
+    Args:
+        request: The request.
+        model: The model's class name, for the message.
+
+    Raises:
+        UserError: If the request has a `prompt`, a `previous_response_id` or an
+            `MCPToolChoice`.
+    """
+    if request.previous_response_id is not None:
+        raise UserError(
+            f"{model} cannot continue response {request.previous_response_id!r}: "
+            "previous_response_id is the OpenAI Responses API's own (the server keeps the "
+            "conversation). Use OpenAIResponsesModel, or leave previous_response_id out and "
+            "pass result.to_input_list() plus the next message as the run's input"
+        )
+    choice = request.settings.tool_choice
+    if isinstance(choice, MCPToolChoice):
+        raise UserError(
+            f"{model} cannot force {choice!r}: a hosted MCP server's tools are the OpenAI "
+            "Responses API's own. Use OpenAIResponsesModel, or a tool_choice of 'auto', "
+            "'required', 'none' or a function tool's name"
+        )
+    if request.prompt is not None:
+        raise UserError(
+            f"{model} cannot send the agent's prompt={request.prompt.get('id')!r}: prompt "
+            "templates are the OpenAI Responses API's own. Use OpenAIResponsesModel (or "
+            "set_default_openai_api('responses')), or write the prompt as the agent's "
+            "instructions"
+        )
 
 
 class Model(ABC):

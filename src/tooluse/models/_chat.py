@@ -29,6 +29,7 @@ from ._base import (
     StreamEvent,
     TextDelta,
     ToolCallArgumentsDelta,
+    responses_only,
 )
 from ._chat_conversion import (
     ChatAssistantMessage,
@@ -141,6 +142,7 @@ class OpenAIChatCompletionsModel(OpenAIModel):
         yield ResponseDone(reply.response())
 
     def _params(self, request: ModelRequest) -> dict[str, Any]:
+        responses_only(request, type(self).__name__)
         params = self.shared_params(request, max_tokens_key="max_completion_tokens")
         params["messages"] = items_to_messages(request.instructions, request.input, request.memo)
         if "tools" in params:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..core._context import InputTokensDetails, OutputTokensDetails, Usage
 from ..core._items import Item, assistant_message, is_function_call
-from ..core._settings import ModelSettings
+from ..core._settings import MCPToolChoice, ModelSettings
 from ..exceptions import UserError
 from ..schema._dialects import gemini_schema
 from ..tools._function_tool import FunctionTool
@@ -45,6 +45,7 @@ from ._base import (
     StreamEvent,
     TextDelta,
     ToolCallArgumentsDelta,
+    responses_only,
 )
 from ._gemini_conversion import GENERATED_ID, ReplyPart, reply_items, to_contents
 from ._http import retry_after
@@ -177,6 +178,7 @@ class GeminiModel(Model):
         Raises:
             UserError: If an input item or tool has no Gemini form.
         """
+        responses_only(request, type(self).__name__)
         conversation = to_contents(request.input, request.memo)
         config: dict[str, Any] = {}
         system = [text for text in (request.instructions, *conversation.system) if text]
@@ -260,7 +262,7 @@ def _output(config: dict[str, Any], declarations: list[ToolParam], schema: dict[
 
 def _mode(settings: ModelSettings, declarations: list[ToolParam]) -> dict[str, object] | None:
     choice = settings.tool_choice
-    if choice is None:
+    if choice is None or isinstance(choice, MCPToolChoice):  # the latter: refused before
         return None
     if choice in _MODES:
         return {"mode": _MODES[choice]}

@@ -21,7 +21,7 @@ from collections.abc import AsyncGenerator, AsyncIterable, Awaitable, Mapping
 from typing import Any, Literal, TypedDict, cast
 
 from ..core._items import Item
-from ..core._settings import ModelSettings
+from ..core._settings import MCPToolChoice, ModelSettings
 from ._base import (
     ModelRequest,
     ModelResponse,
@@ -173,6 +173,10 @@ class OpenAIResponsesModel(OpenAIModel):
         params["input"] = responses_input(request.input, request.memo)
         if request.instructions:
             params["instructions"] = request.instructions
+        if request.prompt is not None:
+            params["prompt"] = request.prompt
+        if request.previous_response_id is not None:
+            params["previous_response_id"] = request.previous_response_id
         if "tools" in params:
             params["tools"] = responses_tools_params(params["tools"])
         if "tool_choice" in params:
@@ -214,7 +218,17 @@ class _FunctionChoice(TypedDict):
     name: str
 
 
-def _tool_choice(choice: str) -> str | _FunctionChoice:
+class _MCPChoice(TypedDict):
+    """A `tool_choice` that names a hosted MCP server's tool."""
+
+    type: Literal["mcp"]
+    server_label: str
+    name: str
+
+
+def _tool_choice(choice: str | MCPToolChoice) -> str | _FunctionChoice | _MCPChoice:
+    if isinstance(choice, MCPToolChoice):
+        return {"type": "mcp", "server_label": choice.server_label, "name": choice.name}
     if choice in ("auto", "required", "none"):
         return choice
     return {"type": "function", "name": choice}

@@ -20,7 +20,7 @@ from ..agents._agent import Agent
 from ..core._context import Usage
 from ..core._items import Item, message_text, with_valid_text
 from ..core._settings import ModelSettings
-from ..core._state import TurnInProgress
+from ..core._state import RunState, ServerThread, TurnInProgress
 from ..exceptions import (
     MaxTurnsExceeded,
     MissingAPIKey,
@@ -49,6 +49,7 @@ from ._fit import fit_context, fits_as_it_is, measured
 from ._limits import reserve_request
 from ._model_wrapper import wrapped
 from ._record import RunRecord
+from ._retry_rules import SettingsRetries, settings_retries
 from ._scope import AgentSetup, RunSetup, TurnTools
 from ._stream_events import RawResponsesStreamEvent
 from ._tool_calls import normalise_calls
@@ -91,8 +92,11 @@ async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools:
         request = await fit_context(run, record, setup, model, request)  # the context step
     if limits is not None:  # refused before any hook; counted by the first attempt
         limits.check_before_request(state.usage)
+    retries = _settings_retries(run, request)
+    if retries is not None:  # read by the run, never sent
+        request = replace(request, settings=replace(request.settings, retry=None))
     state.turns += 1
-    response, duration = await _fetch(run, record, agent, model, request)
+    response, duration = await _fetch(run, record, agent, model, request, retries)
     record.raw_responses.append(response)
     if state.context is not None:
         measured(record, response.usage.input_tokens)
@@ -127,16 +131,37 @@ async def _request(
     settings = _agent_settings(agent, run.config.model).resolve(run.config.model_settings)
     if state.tool_choice_released and settings.tool_choice is not None:
         settings = replace(settings, tool_choice=None)
+    thread = state.server_thread
     return ModelRequest(
         instructions=await agent.get_system_prompt(run.context),
-        input=state.history(),
+        input=state.history() if thread is None else _unsent(state, thread, agent),
         tools=tools.tools,
         settings=settings,
         output_schema=setup.output.json_schema if setup.output else None,
         output_strict=setup.output.strict if setup.output else True,
         max_retries=0,  # the run retries (RetryPolicy), so that hooks and spans see each attempt
-        memo=record.model_memo,
+        prompt=await agent.get_prompt(run.context) if agent.prompt is not None else None,
+        previous_response_id=None if thread is None else thread.response_id,
+        # A model's memo keeps a conversation that grows; a thread's requests send a part.
+        memo=record.model_memo if thread is None else None,
     )
+
+
+def _unsent(state: RunState, thread: ServerThread, agent: Agent[object]) -> list[Item]:
+    """What of the conversation the server does not hold yet, for a run continuing a response.
+
+    Raises:
+        UserError: If a handoff's input filter changed the history: the server holds the
+            whole conversation, which no request can filter.
+    """
+    if state.filtered_history is not None:
+        raise UserError(
+            f"Agent '{agent.name}': a handoff's input_filter cannot filter a conversation "
+            f"the server keeps (the run continues response {thread.response_id!r} with "
+            "previous_response_id): leave the input_filter out, or run without "
+            "previous_response_id"
+        )
+    return state.conversation()[thread.held :]
 
 
 _NO_SETTINGS = ModelSettings()
@@ -178,8 +203,21 @@ def _count(
     events.usage(entry, usage)
 
 
+def _settings_retries(run: RunSetup, request: ModelRequest) -> SettingsRetries | None:
+    """The retries `ModelSettings(retry=...)` sets, mapped onto the run's policy; else None."""
+    retry = request.settings.retry
+    if retry is None:
+        return None
+    return settings_retries(run.config.effective_retry_policy(), retry)
+
+
 async def _fetch(
-    run: RunSetup, record: RunRecord, agent: Agent[object], model: Model, request: ModelRequest
+    run: RunSetup,
+    record: RunRecord,
+    agent: Agent[object],
+    model: Model,
+    request: ModelRequest,
+    retries: SettingsRetries | None,
 ) -> tuple[ModelResponse, float]:
     """The response, trying again as the retry policy says; and how long its attempt took."""
     events = run.events
@@ -195,8 +233,12 @@ async def _fetch(
             # Never again once events went out: the consumer has seen part of an answer.
             retried = stream is not None and stream.produced
             retried = retried or _retried_elsewhere()
-            policy = run.config.effective_retry_policy()  # only when a call failed
-            delay = None if retried else policy.retry_delay(error, attempt - 1)
+            if retried:
+                delay = None
+            elif retries is not None:
+                delay = await retries.delay(error, attempt, stream is not None)
+            else:  # the policy is read only when a call failed
+                delay = run.config.effective_retry_policy().retry_delay(error, attempt - 1)
             if events.tracer is not None:
                 events.tracer.llm_error(error, delay)
             if delay is None:
@@ -372,6 +414,12 @@ def _record(run: RunSetup, record: RunRecord, setup: AgentSetup, response: Model
     if run.streamed:
         _announce(run.events, setup, output)
     state.turn = TurnInProgress(output, response.response_id)
+    thread = state.server_thread
+    if thread is not None and response.response_id is not None:  # the server holds it all now
+        thread.response_id, thread.held = (
+            response.response_id,
+            len(state.input) + len(state.new_items),
+        )
 
 
 def _announce(events: RunEvents, setup: AgentSetup, output: list[Item]) -> None:

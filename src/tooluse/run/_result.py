@@ -70,6 +70,15 @@ class RunResult:
     """The run's context: your `context`, and the usage."""
     _state: RunState | None = field(default=None, repr=False)
 
+    @property
+    def last_response_id(self) -> str | None:
+        """The id of the run's last model response, to continue from.
+
+        Pass it as the next run's `previous_response_id` to continue the conversation
+        the Responses API keeps; None without a response, or from a model giving no id.
+        """
+        return self.raw_responses[-1].response_id if self.raw_responses else None
+
     def final_output_as(self, cls: type[T], raise_if_incorrect_type: bool = False) -> T:
         """The final output, typed as `cls` for the type checker.
 

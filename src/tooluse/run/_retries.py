@@ -130,7 +130,7 @@ class RetryPolicy:
             return None
         asked = error.retry_after if isinstance(error, ModelTransportError) else None
         if asked is None:
-            return self._backoff(retries_done)
+            return self.backoff(retries_done)
         return asked if asked <= self.max_retry_after and math.isfinite(asked) else None
 
     def _retryable(self, error: BaseException) -> bool:
@@ -140,7 +140,16 @@ class RetryPolicy:
             return error.retryable
         return error.status_code in self.retry_statuses
 
-    def _backoff(self, retries_done: int) -> float:
+    def backoff(self, retries_done: int) -> float:
+        """Seconds of exponential backoff before the next retry, jitter applied.
+
+        Args:
+            retries_done: Retries made so far for this call (0 after the first attempt).
+
+        Returns:
+            `initial_delay` grown by `multiplier` once a retry, at most `max_delay`,
+            shortened at random by up to `jitter` of it.
+        """
         try:
             delay = min(self.initial_delay * self.multiplier**retries_done, self.max_delay)
         except OverflowError:  # so many retries that the growth leaves floats behind

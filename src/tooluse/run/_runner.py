@@ -26,7 +26,7 @@ from ..agents._handoffs import as_handoffs
 from ..core._context import RunContextWrapper, Usage
 from ..core._context_record import ContextRecord
 from ..core._items import Item, user_message
-from ..core._state import RunState
+from ..core._state import RunState, ServerThread
 from ..core._values import is_whole_number
 from ..exceptions import RunStopped, RunTimeoutError, UsageLimitExceeded, UserError
 from ..tools._invocation import tool_output_text
@@ -83,6 +83,11 @@ class RunOptions(TypedDict, total=False):
     session: Session | None
     """Where the conversation is kept: its history goes before the input, and each whole
     turn is stored as it completes (see `SQLiteSession`)."""
+    previous_response_id: str | None
+    """OpenAI Responses API only: the response this run continues (`result.last_response_id`
+    of an earlier run). The server keeps the conversation: each request sends only what it
+    does not hold yet (the input, then tool outputs) with the id of the response before.
+    A paused run's state keeps the response it continues: resuming it needs no id."""
 
 
 class Runner:
@@ -260,6 +265,9 @@ class Run:
             state = RunState(agent.name, _input_items(input))
             if usage is not None:
                 state.usage = usage
+        previous = options.get("previous_response_id")
+        if previous is not None:
+            _continue_response(state, previous)
         given = options.get("context")
         if "context" not in options and isinstance(input, RunState):
             given = kept_context(input)  # resumed in-process: the paused run's own context
@@ -723,6 +731,12 @@ def _check_values(options: RunOptions) -> None:
     session = options.get("session")
     if session is not None and (problem := check_session(session)) is not None:
         problems.append(problem)
+    previous = options.get("previous_response_id")
+    if previous is not None and (not isinstance(previous, str) or not previous):  # pyright: ignore[reportUnnecessaryIsInstance]
+        problems.append(
+            f"previous_response_id={previous!r} must be a response's id "
+            "(result.last_response_id), or None"
+        )
     if problems:
         raise UserError(f"Runner: {'; '.join(problems)}")
 
@@ -744,3 +758,13 @@ def _find_agent(start: Agent[object], name: str) -> Agent[object]:
         "agent reached by a tool returning it is found only this way), or with the agent the "
         "run started with"
     )
+
+
+def _continue_response(state: RunState, response_id: str) -> None:
+    """Make the run continue `response_id`; a state resumed that continues one keeps its own.
+
+    A paused run's state names the last response it had when it paused, which is later
+    than the one its first run was given: resuming with that same id again is harmless.
+    """
+    if state.server_thread is None:
+        state.server_thread = ServerThread(response_id)

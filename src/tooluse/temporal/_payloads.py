@@ -80,6 +80,10 @@ class RequestPayload(TypedDict):
     output_strict: bool
     """Whether `output_schema` is strict (absent in payloads of earlier releases: True)."""
     max_retries: int | None
+    prompt: dict[str, Any] | None
+    """The prompt template (absent in payloads of earlier releases: None)."""
+    previous_response_id: str | None
+    """The response the request continues (absent in earlier releases' payloads: None)."""
 
 
 class ModelCall(TypedDict):
@@ -133,6 +137,8 @@ def request_payload(request: ModelRequest) -> RequestPayload:
         output_schema=request.output_schema,
         output_strict=request.output_strict,
         max_retries=request.max_retries,
+        prompt=request.prompt,
+        previous_response_id=request.previous_response_id,
     )
 
 
@@ -195,6 +201,8 @@ def request_from_payload(data: RequestPayload) -> ModelRequest:
         output_schema=data["output_schema"],
         output_strict=data.get("output_strict", True),
         max_retries=data["max_retries"],
+        prompt=data.get("prompt"),
+        previous_response_id=data.get("previous_response_id"),
     )
 
 

@@ -7,11 +7,13 @@ a Chat Completions model fails before any request.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from typing_extensions import Required, TypedDict
+
+from ._mcp_approval import MCPToolApprovalFunction
 
 if TYPE_CHECKING:  # types only: importing openai costs 0.3 s, paid at the first model call
     from openai.types.responses import FileSearchToolParam, WebSearchToolParam
@@ -119,17 +121,17 @@ class CodeInterpreterTool:
         return self.tool_config
 
 
-ApprovalFunction = Callable[[dict[str, Any]], "Mapping[str, Any] | Awaitable[Mapping[str, Any]]"]
-
-
 @dataclass
 class HostedMCPTool:
     """Lets the model call a remote MCP server through the provider."""
 
     tool_config: Mcp
     """The full tool param (`server_label`, `server_url`, `require_approval`, ...)."""
-    on_approval_request: ApprovalFunction | None = None
-    """Answers the provider's approval requests (`{"approve": bool, "reason": ...}`)."""
+    on_approval_request: MCPToolApprovalFunction | None = None
+    """Answers the provider's approval requests: gets an `MCPToolApprovalRequest` (the
+    item's dict, with openai-agents' `data` and `ctx_wrapper`), returns
+    `{"approve": bool, "reason": ...}`, sync or async. Without one, requests are left
+    unanswered (the run does not pause for them, as openai-agents' does)."""
 
     @property
     def name(self) -> str:

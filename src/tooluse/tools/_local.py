@@ -12,8 +12,10 @@ import logging
 from collections.abc import Sequence
 from typing import Any, cast
 
+from ..core._context import RunContextWrapper
 from ..core._items import Item
 from ._hosted import ComputerTool, HostedMCPTool, LocalShellTool
+from ._mcp_approval import MCPToolApprovalRequest, approval_answer
 
 __all__ = [
     "COMPUTER_ACTIONS",
@@ -84,12 +86,13 @@ def answer_id(item: Item) -> str:
     return str(item.get("call_id") or item.get("id") or "")
 
 
-async def answer_local_item(item: Item, tool: LocalTool) -> Item:
+async def answer_local_item(item: Item, tool: LocalTool, context: RunContextWrapper[Any]) -> Item:
     """Run one locally handled item with its tool and return the answering input item.
 
     Args:
         item: A `computer_call`, `local_shell_call` or `mcp_approval_request` item.
         tool: Its handler, from `local_handler`.
+        context: The run context (an approval function gets it).
 
     Returns:
         The answering input item.
@@ -98,7 +101,7 @@ async def answer_local_item(item: Item, tool: LocalTool) -> Item:
         return await _computer_action(item, tool)
     if isinstance(tool, LocalShellTool):
         return await _shell_command(item, tool)
-    return await _approval(item, tool)
+    return await _approval(item, tool, context)
 
 
 async def _computer_action(item: Item, tool: ComputerTool) -> Item:
@@ -136,17 +139,10 @@ async def _shell_command(item: Item, tool: LocalShellTool) -> Item:
     return {"type": "local_shell_call_output", "id": item.get("call_id"), "output": output}
 
 
-async def _approval(item: Item, tool: HostedMCPTool) -> Item:
+async def _approval(item: Item, tool: HostedMCPTool, context: RunContextWrapper[Any]) -> Item:
     assert tool.on_approval_request is not None  # local_handler picks only tools that have one
-    decision = await _maybe_await(tool.on_approval_request(dict(item)))
-    answer: Item = {
-        "type": "mcp_approval_response",
-        "approval_request_id": item["id"],
-        "approve": bool(decision.get("approve")),
-    }
-    if decision.get("reason"):
-        answer["reason"] = decision["reason"]
-    return answer
+    request = MCPToolApprovalRequest(item, context)
+    return approval_answer(request, await _maybe_await(tool.on_approval_request(request)))
 
 
 async def _maybe_await(value: Any) -> Any:

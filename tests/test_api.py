@@ -274,7 +274,7 @@ PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
     ),
     "tooluse.sessions": (
         {"RunSession", "SQLiteSession", "Session", "SessionBusyError", "SessionSettings"},
-        set(),
+        {"EncryptedEnvelope", "EncryptedSession"},
     ),
     "tooluse.sessions.sqlalchemy": (
         {"SQLAlchemySession"},

@@ -14,6 +14,15 @@ import tooluse
 import tooluse.exceptions
 
 EXPECTED_PUBLIC = {
+    "ShellActionRequest",
+    "ShellCallData",
+    "ShellCallOutcome",
+    "ShellCommandOutput",
+    "ShellCommandRequest",
+    "ShellOnApprovalFunctionResult",
+    "ShellResult",
+    "ShellTool",
+    "ShellToolLocalSkill",
     "AgentHookContext",
     "CustomSpan",
     "HandoffCallItem",

@@ -372,7 +372,7 @@ class ToolExecutor:
         watched = self.events.watched(agent)
         if watched:
             await self.events.tool_start(self.context, agent, tool)
-        answer = await answer_local_item(item, tool)
+        answer = await answer_local_item(item, tool, self.context)
         if watched:
             await self.events.tool_end(self.context, agent, tool, json.dumps(answer))
         return answer

@@ -11,6 +11,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
+from ._shell import ShellTool
+
 if TYPE_CHECKING:  # types only: importing openai costs 0.3 s, paid at the first model call
     from openai.types.responses import FileSearchToolParam, WebSearchToolParam
     from openai.types.responses.computer_use_preview_tool_param import (
@@ -261,6 +263,7 @@ HostedTool = (
     | ImageGenerationTool
     | ComputerTool
     | LocalShellTool
+    | ShellTool
 )
 """Any tool that is declared to the provider rather than called as a function."""
 HOSTED_TOOL_TYPES: tuple[type, ...] = (
@@ -271,5 +274,6 @@ HOSTED_TOOL_TYPES: tuple[type, ...] = (
     ImageGenerationTool,
     ComputerTool,
     LocalShellTool,
+    ShellTool,
 )
 """The hosted tool classes, for `isinstance`."""

@@ -283,7 +283,7 @@ PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
     ),
     "tooluse.sessions": (
         {"RunSession", "SQLiteSession", "Session", "SessionBusyError", "SessionSettings"},
-        {"EncryptedEnvelope", "EncryptedSession"},
+        {"AdvancedSQLiteSession", "EncryptedEnvelope", "EncryptedSession"},
     ),
     "tooluse.sessions.sqlalchemy": (
         {"SQLAlchemySession"},

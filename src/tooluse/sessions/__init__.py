@@ -22,6 +22,8 @@ session.close()
   on the session id for one run at a time (`SessionBusyError` for a second).
 - `SQLiteSession` is the embedded default, on the standard library's `sqlite3`:
   in memory, or in a file that many sessions and processes can share.
+- `AdvancedSQLiteSession` is a `SQLiteSession` that also records each turn's items
+  and usage (`store_run_usage(result)`) and branches a conversation from any turn.
 - `EncryptedSession` wraps any of them: items stored encrypted (Fernet, a key derived
   per session as openai-agents derives it) and readable for a time to live, with
   `pip install 'tooluse[encrypt]'` (imported when first used).
@@ -41,6 +43,7 @@ of agents or the run loop (`run` uses sessions).
 
 from typing import TYPE_CHECKING, Any
 
+from ._advanced_sqlite import AdvancedSQLiteSession
 from ._protocol import RunSession, Session, SessionBusyError, SessionSettings
 from ._sqlite import SQLiteSession
 
@@ -48,6 +51,7 @@ if TYPE_CHECKING:
     from ._encrypted import EncryptedEnvelope, EncryptedSession
 
 __all__ = [
+    "AdvancedSQLiteSession",
     "EncryptedEnvelope",
     "EncryptedSession",
     "RunSession",

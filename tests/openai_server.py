@@ -485,7 +485,9 @@ def responses_events(body: dict[str, Any], turn: Turn) -> Iterator[str]:
                     "sequence_number": next(sequence),
                 }
             )
-        else:
+        elif item["type"] == "shell_call":
+            yield from _shell_command_events(index, item, sequence)
+        elif item["type"] == "function_call":
             yield sse(
                 {
                     "type": "response.function_call_arguments.delta",
@@ -504,6 +506,26 @@ def responses_events(body: dict[str, Any], turn: Turn) -> Iterator[str]:
             }
         )
     yield from _responses_end(body, turn, next(sequence))
+
+
+def _shell_command_events(
+    index: int, item: dict[str, Any], sequence: Iterator[int]
+) -> Iterator[str]:
+    """A shell call's commands as the API streams them: added, one delta, done."""
+    for position, command in enumerate(item["action"]["commands"]):
+        where = {"output_index": index, "command_index": position}
+        yield sse(
+            {"type": "response.shell_call_command.added", **where, "command": ""} | _n(sequence)
+        )
+        delta = {"type": "response.shell_call_command.delta", **where, "delta": command}
+        yield sse(delta | _n(sequence))
+        yield sse(
+            {"type": "response.shell_call_command.done", **where, "command": command} | _n(sequence)
+        )
+
+
+def _n(sequence: Iterator[int]) -> dict[str, int]:
+    return {"sequence_number": next(sequence)}
 
 
 def _responses_end(body: dict[str, Any], turn: Turn, sequence_number: int) -> Iterator[str]:

@@ -54,7 +54,7 @@ async def test_items_are_stored_encrypted_and_read_back(
     assert await session.get_items(limit=2) == secret[1:]
     rows = _rows(tmp_path / "sessions.db")
     assert len(rows) == 3
-    assert not any("4111" in row or "a0" in row for row in rows)
+    assert not any("4111 1111" in row or '"role"' in row for row in rows)  # not base64
     envelope = json.loads(rows[0])
     assert sorted(envelope) == ["__enc__", "kid", "payload", "v"]
     assert (envelope["__enc__"], envelope["v"], envelope["kid"]) == (1, 1, "hkdf-v1")
@@ -114,6 +114,8 @@ async def test_bad_settings_and_items_are_refused_with_what_to_do(store: SQLiteS
     with pytest.raises(UserError, match=r"cannot be stored as JSON.*Nothing was stored"):
         await session.add_items([*_items("a", 1), {"role": "user", "content": object()}])
     assert await store.get_items() == []
+    with pytest.raises(UserError, match="paused_state must be the run state's JSON text"):
+        await session.add_turn([], paused_state=42)  # pyright: ignore[reportArgumentType]
 
 
 class ListSession:

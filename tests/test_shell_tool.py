@@ -221,6 +221,27 @@ async def test_an_approval_pauses_and_the_state_resumes_elsewhere(
     assert _sent_output(openai_server)["output"][0]["stdout"] == "approved\n"
 
 
+async def test_a_streamed_run_pauses_and_resumes_the_same_way(
+    openai_server: ScriptedServer, tmp_path: Path
+) -> None:
+    tool = ShellTool(executor=Executor(tmp_path), needs_approval=True)
+    openai_server.script(Turn(items=[shell_call("c1", "echo streamed")]), Turn(text="Ran it."))
+
+    paused = Runner.run_streamed(_agent(openai_server, tool), "go")
+    async for _ in paused.stream_events():
+        pass
+    (waiting,) = paused.interruptions
+    assert waiting.raw_item["type"] == "shell_call"
+    state = paused.to_state()
+    state.approve(waiting)
+    done = Runner.run_streamed(_agent(openai_server, tool), state)
+    kinds = [event.type async for event in done.stream_events()]
+
+    assert done.final_output == "Ran it."
+    assert "run_item_stream_event" in kinds
+    assert _sent_output(openai_server)["output"][0]["stdout"] == "streamed\n"
+
+
 async def test_a_rejection_runs_nothing_and_tells_the_model(
     openai_server: ScriptedServer, tmp_path: Path
 ) -> None:

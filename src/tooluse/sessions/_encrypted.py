@@ -21,6 +21,7 @@ from typing import Any, Literal, TypedDict, TypeGuard, cast, overload
 from ..core._items import Item
 from ..core._state import RunState
 from ..exceptions import UserError
+from ._common import check_paused_state
 from ._protocol import RunSession, Session, SessionSettings
 
 try:
@@ -253,7 +254,8 @@ class _EncryptedRunSession(EncryptedSession):
             items: The items to append, in order.
             paused_state: The paused run's serialised state, or None to clear it.
         """
-        sealed = None if paused_state is None else self._seal({"state": paused_state})
+        state = check_paused_state(self.session_id, paused_state)
+        sealed = None if state is None else self._seal({"state": state})
         await self.underlying_session.add_turn(
             self._seal_all(items), paused_state=None if sealed is None else json.dumps(sealed)
         )

@@ -305,6 +305,8 @@ def _shell_items_refusal(items: list[dict[str, Any]]) -> str | None:
     calls: list[str] = []
     answered: set[str] = set()
     for index, item in enumerate(items):
+        if not isinstance(item.get("call_id"), str):
+            continue  # only calls and outputs the run made are judged here
         if item.get("type") == "shell_call":
             calls.append(item.get("call_id", ""))
         elif item.get("type") == "shell_call_output":

@@ -158,6 +158,7 @@ _MASKS = (
     (re.compile(r"\b0x[0-9a-f]{6,}\b"), "0x*"),
     (re.compile(r"\b\d{14}-[0-9a-f]{12}\b"), "session_*"),  # FileSession's ids: time, random
     (re.compile(r"/tmp/\S*"), "/tmp/*"),  # temporary folders: random names
+    (re.compile(r"\b(branch_from_turn_\d+)_\d{9,}\b"), r"\1_*"),  # branch ids: unix time
 )
 
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from openai import AsyncOpenAI, DefaultAsyncHttpxClient
@@ -132,6 +132,8 @@ class ScriptedServer:
         """
         self.turns: list[Turn] = []
         self.requests: list[dict[str, Any]] = []
+        self.refused: list[str] = []
+        """The messages of the requests refused as the real API refuses them (`refusal`)."""
         self._reply = reply
         self._lock = threading.Lock()
         self._http = _Server(("127.0.0.1", 0), self._handler(keep_alive))
@@ -203,6 +205,13 @@ class ScriptedServer:
                     self.extra_headers = {}
                     self._send_json(server.compact(self.path, body, headers, self.client_address))
                     return
+                refused = refusal(urlsplit(self.path).path, body)
+                if refused is not None:  # as the real API: a 400, and no turn played
+                    server.refused.append(refused)
+                    self.extra_headers = {}
+                    error = {"message": refused, "type": "invalid_request_error"}
+                    self._send_json({"error": error}, 400)
+                    return
                 turn = server._next(self.path, body, headers, self.client_address)  # pyright: ignore[reportPrivateUsage]
                 self.extra_headers = turn.headers
                 if turn.drop:
@@ -263,6 +272,77 @@ class ScriptedServer:
                 del format, args  # keep test output quiet
 
         return Handler
+
+
+_SHELL_ENVIRONMENTS = ("local", "container_auto", "container_reference")
+
+
+def refusal(path: str, body: dict[str, Any]) -> str | None:
+    """Why the real API would refuse this request's shell tool or shell items, or None.
+
+    Only the `shell` tool's rules are checked: its param, and that every `shell_call`
+    in the input has a well-formed `shell_call_output` (and every output a call).
+    """
+    tools: list[dict[str, Any]] = body.get("tools") or []
+    if not path.endswith("/responses"):
+        shells = [tool for tool in tools if tool.get("type") == "shell"]
+        return (
+            "Invalid value: 'shell'. Supported values are: 'function' and 'custom'."
+            if shells
+            else None
+        )
+    for tool in tools:
+        environment = tool.get("environment") or {"type": "local"}
+        if tool.get("type") == "shell" and environment.get("type") not in _SHELL_ENVIRONMENTS:
+            return f"Invalid value for tools[].environment.type: {environment.get('type')!r}"
+    given: Any = body.get("input")
+    return (
+        _shell_items_refusal(cast(list[dict[str, Any]], given)) if isinstance(given, list) else None
+    )
+
+
+def _shell_items_refusal(items: list[dict[str, Any]]) -> str | None:
+    calls: list[str] = []
+    answered: set[str] = set()
+    for index, item in enumerate(items):
+        if not isinstance(item.get("call_id"), str):
+            continue  # only calls and outputs the run made are judged here
+        if item.get("type") == "shell_call":
+            calls.append(item.get("call_id", ""))
+        elif item.get("type") == "shell_call_output":
+            if item.get("call_id") not in calls:
+                return (
+                    f"No tool call found for shell call output with call_id {item.get('call_id')}."
+                )
+            answered.add(item["call_id"])
+            problem = _shell_output_problem(item.get("output"))
+            if problem:
+                return f"Invalid 'input[{index}].output': {problem}"
+    waiting = [call_id for call_id in calls if call_id not in answered]
+    return f"No tool output found for shell call {waiting[0]}." if waiting else None
+
+
+def _shell_output_problem(output: Any) -> str | None:
+    if not isinstance(output, list):
+        return "expected an array of output chunks"
+    entries = cast(list[Any], output)
+    for entry in entries:
+        if not isinstance(entry, dict) or set(cast(dict[str, Any], entry)) != {
+            "stdout",
+            "stderr",
+            "outcome",
+        }:
+            return "each chunk has exactly stdout, stderr and outcome"
+        if not isinstance(entry["stdout"], str) or not isinstance(entry["stderr"], str):
+            return "stdout and stderr are strings"
+        given = cast(object, entry["outcome"])
+        outcome = cast(dict[str, Any], given) if isinstance(given, dict) else {}
+        exited = outcome == {"type": "exit", "exit_code": outcome.get("exit_code")} and isinstance(
+            outcome.get("exit_code"), int
+        )
+        if not exited and outcome != {"type": "timeout"}:
+            return "outcome is {'type': 'exit', 'exit_code': <int>} or {'type': 'timeout'}"
+    return None
 
 
 def _calls(turn: Turn) -> list[Call]:
@@ -407,7 +487,9 @@ def responses_events(body: dict[str, Any], turn: Turn) -> Iterator[str]:
                     "sequence_number": next(sequence),
                 }
             )
-        else:
+        elif item["type"] == "shell_call":
+            yield from _shell_command_events(index, item, sequence)
+        elif item["type"] == "function_call":
             yield sse(
                 {
                     "type": "response.function_call_arguments.delta",
@@ -426,6 +508,26 @@ def responses_events(body: dict[str, Any], turn: Turn) -> Iterator[str]:
             }
         )
     yield from _responses_end(body, turn, next(sequence))
+
+
+def _shell_command_events(
+    index: int, item: dict[str, Any], sequence: Iterator[int]
+) -> Iterator[str]:
+    """A shell call's commands as the API streams them: added, one delta, done."""
+    for position, command in enumerate(item["action"]["commands"]):
+        where = {"output_index": index, "command_index": position}
+        yield sse(
+            {"type": "response.shell_call_command.added", **where, "command": ""} | _n(sequence)
+        )
+        delta = {"type": "response.shell_call_command.delta", **where, "delta": command}
+        yield sse(delta | _n(sequence))
+        yield sse(
+            {"type": "response.shell_call_command.done", **where, "command": command} | _n(sequence)
+        )
+
+
+def _n(sequence: Iterator[int]) -> dict[str, int]:
+    return {"sequence_number": next(sequence)}
 
 
 def _responses_end(body: dict[str, Any], turn: Turn, sequence_number: int) -> Iterator[str]:

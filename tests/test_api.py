@@ -14,6 +14,15 @@ import tooluse
 import tooluse.exceptions
 
 EXPECTED_PUBLIC = {
+    "ShellActionRequest",
+    "ShellCallData",
+    "ShellCallOutcome",
+    "ShellCommandOutput",
+    "ShellCommandRequest",
+    "ShellOnApprovalFunctionResult",
+    "ShellResult",
+    "ShellTool",
+    "ShellToolLocalSkill",
     "AgentHookContext",
     "CustomSpan",
     "HandoffCallItem",
@@ -288,7 +297,7 @@ PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
     ),
     "tooluse.sessions": (
         {"RunSession", "SQLiteSession", "Session", "SessionBusyError", "SessionSettings"},
-        set(),
+        {"AdvancedSQLiteSession", "EncryptedEnvelope", "EncryptedSession"},
     ),
     "tooluse.sessions.sqlalchemy": (
         {"SQLAlchemySession"},

@@ -204,6 +204,7 @@ TYPE_ONLY_SDK_IMPORTS = {
     # provider's own tools: their Responses params are typed by the SDK's TypedDicts, for
     # the type checker only (nothing is imported at run time, as the test above shows).
     "tooluse/tools/_hosted.py": "openai",
+    "tooluse/tools/_shell.py": "openai",  # the shell tool's param, as the hosted tools'
 }
 
 

@@ -149,6 +149,17 @@ from .tools._outputs import (
     ToolOutputTextDict,
 )
 from .tools._returns import Result
+from .tools._shell import (
+    ShellActionRequest,
+    ShellCallData,
+    ShellCallOutcome,
+    ShellCommandOutput,
+    ShellCommandRequest,
+    ShellOnApprovalFunctionResult,
+    ShellResult,
+    ShellTool,
+    ShellToolLocalSkill,
+)
 from .tools._toolsets import FilteredToolset, PrefixedToolset, RenamedToolset, Tool, Toolset
 from .tracing._api import (
     CustomSpan,
@@ -253,6 +264,15 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "Session",
     "SessionBusyError",
     "SessionSettings",
+    "ShellActionRequest",
+    "ShellCallData",
+    "ShellCallOutcome",
+    "ShellCommandOutput",
+    "ShellCommandRequest",
+    "ShellOnApprovalFunctionResult",
+    "ShellResult",
+    "ShellTool",
+    "ShellToolLocalSkill",
     "StopAtTools",
     "StrictViolation",
     "TResponseInputItem",

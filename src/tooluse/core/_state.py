@@ -69,6 +69,9 @@ class ToolApproval:
     approval_id: str = ""
     """The id to approve or reject it by: the call id, or `<call id>:<n>` for the n-th
     entry of a `multi_tool_use.parallel` call. Defaults to the call id."""
+    item_type: str = "function_call"
+    """The kind of call waiting: `function_call`, or `shell_call` for a `ShellTool`'s
+    commands (then `arguments` is the action's JSON: `commands`, `timeout_ms`, ...)."""
 
     def __post_init__(self) -> None:
         if not self.approval_id:

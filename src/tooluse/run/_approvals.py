@@ -9,12 +9,14 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from ..core._context import RunContextWrapper
+from ..core._items import Item
 from ..exceptions import ToolArgumentsError, UserError
 from ..tools._function_tool import FunctionTool
 from ..tools._invocation import Invoker
+from ..tools._shell import ShellTool, shell_action
 from ._tool_calls import PlannedCall
 
-__all__ = ["needs_approval"]
+__all__ = ["needs_approval", "shell_needs_approval"]
 
 
 async def needs_approval(
@@ -92,3 +94,35 @@ def _approval_arguments(tool: FunctionTool, arguments: str) -> dict[str, object]
     except json.JSONDecodeError:
         return None
     return data if isinstance(data, dict) else None  # pyright: ignore[reportUnknownVariableType]
+
+
+async def shell_needs_approval(
+    context: RunContextWrapper[object], tool: ShellTool, item: Item
+) -> bool:
+    """Whether a `ShellTool`'s call waits for a human.
+
+    Args:
+        context: The run context.
+        tool: The shell tool.
+        item: The model's `shell_call` item.
+
+    Returns:
+        Whether it needs approval: the tool's flag, or what its function says of
+        (context, action, call id).
+
+    Raises:
+        UserError: If the `needs_approval` function raises.
+    """
+    flag = tool.needs_approval
+    if not callable(flag):
+        return bool(flag)
+    call_id = str(item.get("call_id", ""))
+    try:
+        answer = flag(context, shell_action(item), call_id)
+        return bool(await answer if inspect.isawaitable(answer) else answer)
+    except Exception as error:
+        raise UserError(
+            f"needs_approval of shell tool '{tool.name}' raised {type(error).__name__} "
+            f"({error}) for call '{call_id}'; no call of this turn has run. Fix the function "
+            "and run again"
+        ) from error

@@ -11,6 +11,7 @@ attributes (`raw_item.name`), as openai-agents' pydantic items do.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -164,7 +165,11 @@ class ToolApprovalItem(ToolApproval):
 
     @property
     def raw_item(self) -> RawItem:
-        """The function call waiting, as the API writes it."""
+        """The call waiting, as the API writes it (a `shell_call` with its `action`)."""
+        if self.item_type == "shell_call":
+            return RawItem(
+                type="shell_call", call_id=self.call_id, action=_raw(json.loads(self.arguments))
+            )
         return RawItem(
             type="function_call", call_id=self.call_id, name=self.name, arguments=self.arguments
         )
@@ -181,7 +186,12 @@ class ToolApprovalItem(ToolApproval):
             The approval item.
         """
         return cls(
-            approval.call_id, approval.tool_name, approval.arguments, approval.approval_id, agent
+            approval.call_id,
+            approval.tool_name,
+            approval.arguments,
+            approval.approval_id,
+            approval.item_type,
+            agent=agent,
         )
 
 

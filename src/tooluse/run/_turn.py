@@ -34,18 +34,20 @@ from ..agents._handoffs import handoff
 from ..agents._tool_use import FunctionToolResult, StopAtTools
 from ..core._context import RunContextWrapper
 from ..core._items import Item, function_call_output, valid_text
-from ..core._state import REJECTION, RunState, ToolApproval, TurnInProgress
-from ..exceptions import ToolErrorBudgetExceeded
+from ..core._state import REJECTION, Decision, RunState, ToolApproval, TurnInProgress
+from ..exceptions import ToolErrorBudgetExceeded, UserError
 from ..tools._invocation import ToolOutcome
 from ..tools._local import LOCAL_ITEM_TYPES, LocalTool, answer_id, local_handler
 from ..tools._returns import apply_context_variables
-from ._approvals import needs_approval
+from ..tools._shell import ShellTool, approval_arguments, shell_rejection
+from ._approvals import needs_approval, shell_needs_approval
 from ._handoffs import AgentHandoff, HandoffCall, read_handoff, run_on_handoff
 from ._lean import later
 from ._limits import reserve_tool_calls
 from ._model_call import call_model, final_output
 from ._nested import nested_runs, settle_nested
 from ._record import RunRecord
+from ._run_items import ToolApprovalItem
 from ._scope import AgentSetup, RunSetup, TurnTools
 from ._tool_calls import CallGroup, PlannedCall, plan_calls
 from ._tool_execution import GroupOutcome, given_up
@@ -138,7 +140,7 @@ async def take_turn(run: RunSetup, record: RunRecord, setup: AgentSetup) -> Next
         return FinalOutput(final_output(setup, turn.output))
     if plan.calls and not run.execute_tools:
         return Pending(list(plan.calls))
-    approved = await approve(run, state, plan)
+    approved = await approve(run, state, plan, setup.agent)
     if isinstance(approved, Interrupted):
         return approved
     with nested_runs(state) as nested:
@@ -176,6 +178,8 @@ class LocalCall(NamedTuple):
 
     item: Item
     tool: LocalTool
+    rejection: str | None = None
+    """What the model is told instead of running it: a human refused it (shell calls)."""
 
 
 class TurnPlan(NamedTuple):
@@ -273,13 +277,16 @@ def _plan_handoffs(calls: list[HandoffCall]) -> tuple[PlannedHandoff, ...]:
 # Step 3: approve.
 
 
-async def approve(run: RunSetup, state: RunState, plan: TurnPlan) -> TurnPlan | Interrupted:
+async def approve(
+    run: RunSetup, state: RunState, plan: TurnPlan, agent: Agent[object]
+) -> TurnPlan | Interrupted:
     """Apply the human's decisions to the calls that need approval.
 
     Args:
         run: What the run's steps read (the context `needs_approval` is asked with).
         state: The run's state: its decisions, and the turn's answers so far.
         plan: The turn's plan.
+        agent: The agent answering (a shell tool's `on_approval` gets it in its item).
 
     Returns:
         The plan with rejected calls turned into their messages, or `Interrupted`
@@ -299,8 +306,15 @@ async def approve(run: RunSetup, state: RunState, plan: TurnPlan) -> TurnPlan | 
             )
         changed = any(new is not old for new, old in zip(calls, group.calls, strict=True))
         groups.append(replace(group, calls=calls) if changed else group)
+    local_calls = plan.local_calls
+    if any(isinstance(local.tool, ShellTool) for local in local_calls):
+        local_calls = tuple(
+            [await _decide_local(run, state, local, agent, waiting) for local in local_calls]
+        )
     if waiting:
         return Interrupted(waiting)
+    if local_calls is not plan.local_calls:
+        plan = plan._replace(local_calls=local_calls)
     if all(new is old for new, old in zip(groups, plan.groups, strict=True)):
         return plan
     return plan._replace(groups=tuple(groups))
@@ -322,6 +336,66 @@ async def _decide(
     if decision["approved"]:
         return call
     return replace(call, tool=None, error=decision.get("message") or REJECTION, rejected=True)
+
+
+async def _decide_local(
+    run: RunSetup,
+    state: RunState,
+    local: LocalCall,
+    agent: Agent[object],
+    waiting: list[ToolApproval],
+) -> LocalCall:
+    """A shell call's decision: made, standing, asked of `on_approval`, or waited for."""
+    tool, key = local.tool, answer_id(local.item)
+    if not isinstance(tool, ShellTool) or key in _turn(state).answers:
+        return local
+    decision = state.decisions.get(key)
+    if decision is None:
+        if not await shell_needs_approval(run.context, tool, local.item):
+            return local
+        decision = state.standing.get(tool.name)
+    approval = ToolApproval(key, tool.name, approval_arguments(local.item), key, "shell_call")
+    if decision is None and tool.on_approval is not None:
+        decision = await _on_approval(run, tool, ToolApprovalItem.of(approval, agent))
+        if decision is not None:  # kept, so that a pause for another call does not ask again
+            state.decisions[key] = decision
+    if decision is None:
+        waiting.append(approval)
+        return local
+    if decision["approved"]:
+        return local
+    return local._replace(rejection=decision.get("message") or REJECTION)
+
+
+async def _on_approval(run: RunSetup, tool: ShellTool, item: ToolApprovalItem) -> Decision | None:
+    """What a shell tool's `on_approval` decides; None (the run pauses) for any other answer."""
+    assert tool.on_approval is not None  # asked only of tools that have one
+    try:
+        answer: object = tool.on_approval(run.context, item)
+        if inspect.isawaitable(answer):
+            answer = await answer
+    except Exception as error:
+        raise UserError(
+            f"on_approval of shell tool '{tool.name}' raised {type(error).__name__} ({error}) "
+            f"for call '{item.call_id}'; no call of this turn has run. Fix the function and "
+            "run again"
+        ) from error
+    return _decision_of(answer)
+
+
+def _decision_of(answer: object) -> Decision | None:
+    """An `on_approval` answer as a decision; None for anything but `approve` True or False."""
+    fields = cast(dict[str, object], answer) if isinstance(answer, dict) else {}
+    approve = fields.get("approve")
+    if approve is True:
+        return {"approved": True, "message": None}
+    if approve is False:
+        reason = fields.get("reason")
+        return {
+            "approved": False,
+            "message": reason if isinstance(reason, str) and reason else None,
+        }
+    return None
 
 
 # Step 4: run.
@@ -348,7 +422,11 @@ async def run_calls(
     answers, agent = _turn(state).answers, setup.agent
     for local in plan.local_calls:
         key = answer_id(local.item)
-        if key not in answers:
+        if key in answers:
+            continue
+        if local.rejection is not None:
+            answers[key] = shell_rejection(local.item, local.rejection)
+        else:
             answers[key] = await run.executor.answer_local(agent, local.item, local.tool)
     groups = _unanswered(plan.groups, answers)
     reserve_tool_calls(run.config.usage_limits, state.usage, _to_run(groups, state.nested))

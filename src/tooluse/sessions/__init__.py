@@ -22,6 +22,11 @@ session.close()
   on the session id for one run at a time (`SessionBusyError` for a second).
 - `SQLiteSession` is the embedded default, on the standard library's `sqlite3`:
   in memory, or in a file that many sessions and processes can share.
+- `AdvancedSQLiteSession` is a `SQLiteSession` that also records each turn's items
+  and usage (`store_run_usage(result)`) and branches a conversation from any turn.
+- `EncryptedSession` wraps any of them: items stored encrypted (Fernet, a key derived
+  per session as openai-agents derives it) and readable for a time to live, with
+  `pip install 'tooluse[encrypt]'` (imported when first used).
 - `tooluse.sessions.sqlalchemy.SQLAlchemySession` does the same over any
   SQLAlchemy async engine (PostgreSQL, MySQL, SQLite), with
   `pip install 'tooluse[sqlalchemy]'`.
@@ -36,7 +41,33 @@ Imports: `core` and `exceptions` only: a store keeps items and states, knowing n
 of agents or the run loop (`run` uses sessions).
 """
 
+from typing import TYPE_CHECKING, Any
+
+from ._advanced_sqlite import AdvancedSQLiteSession
 from ._protocol import RunSession, Session, SessionBusyError, SessionSettings
 from ._sqlite import SQLiteSession
 
-__all__ = ["RunSession", "SQLiteSession", "Session", "SessionBusyError", "SessionSettings"]
+if TYPE_CHECKING:
+    from ._encrypted import EncryptedEnvelope, EncryptedSession
+
+__all__ = [
+    "AdvancedSQLiteSession",
+    "EncryptedEnvelope",
+    "EncryptedSession",
+    "RunSession",
+    "SQLiteSession",
+    "Session",
+    "SessionBusyError",
+    "SessionSettings",
+]
+
+_ENCRYPTED = frozenset({"EncryptedEnvelope", "EncryptedSession"})
+"""Names of `_encrypted`, which imports `cryptography` (an extra): loaded when first used."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ENCRYPTED:
+        from . import _encrypted  # noqa: PLC0415 - see _ENCRYPTED
+
+        return getattr(_encrypted, name)
+    raise AttributeError(f"module 'tooluse.sessions' has no attribute {name!r}")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 from typing_extensions import Required, TypedDict
 
 from ._mcp_approval import MCPToolApprovalFunction
+from ._shell import ShellTool
 
 if TYPE_CHECKING:  # types only: importing openai costs 0.3 s, paid at the first model call
     from openai.types.responses import FileSearchToolParam, WebSearchToolParam
@@ -298,6 +299,7 @@ HostedTool = (
     | ImageGenerationTool
     | ComputerTool
     | LocalShellTool
+    | ShellTool
 )
 """Any tool that is declared to the provider rather than called as a function."""
 HOSTED_TOOL_TYPES: tuple[type, ...] = (
@@ -308,5 +310,6 @@ HOSTED_TOOL_TYPES: tuple[type, ...] = (
     ImageGenerationTool,
     ComputerTool,
     LocalShellTool,
+    ShellTool,
 )
 """The hosted tool classes, for `isinstance`."""

@@ -1,6 +1,7 @@
 """Items the model sends for tools that run here: computer actions, shell commands, MCP approvals.
 
-Hosted tools otherwise run on the provider's side; these three need us.
+Hosted tools otherwise run on the provider's side; these four need us (`shell_call`s
+only when the `ShellTool`'s shell is local).
 `local_handler` (pure) finds the tool that answers an output item;
 `answer_local_item` runs it and returns the input item that answers it.
 """
@@ -16,6 +17,7 @@ from ..core._context import RunContextWrapper
 from ..core._items import Item
 from ._hosted import ComputerTool, HostedMCPTool, LocalShellTool
 from ._mcp_approval import MCPToolApprovalRequest, approval_answer
+from ._shell import ShellTool, answer_shell_call
 
 __all__ = [
     "COMPUTER_ACTIONS",
@@ -27,7 +29,9 @@ __all__ = [
 
 logger = logging.getLogger("tooluse")
 
-LOCAL_ITEM_TYPES = frozenset({"computer_call", "local_shell_call", "mcp_approval_request"})
+LOCAL_ITEM_TYPES = frozenset(
+    {"computer_call", "local_shell_call", "shell_call", "mcp_approval_request"}
+)
 """Output item types the runner must answer before the model can go on."""
 
 COMPUTER_ACTIONS: dict[str, tuple[str, ...]] = {
@@ -43,14 +47,15 @@ COMPUTER_ACTIONS: dict[str, tuple[str, ...]] = {
 }
 """The `Computer` methods a model's action may call, with the arguments each takes."""
 
-LocalTool = ComputerTool | LocalShellTool | HostedMCPTool
+LocalTool = ComputerTool | LocalShellTool | ShellTool | HostedMCPTool
 
 
 def local_handler(item: Item, tools: Sequence[Any]) -> LocalTool | None:
     """The tool that answers a locally handled item, or None when no tool here does.
 
     Args:
-        item: A `computer_call`, `local_shell_call` or `mcp_approval_request` item.
+        item: A `computer_call`, `local_shell_call`, `shell_call` or
+            `mcp_approval_request` item.
         tools: The tools the agent offers.
 
     Returns:
@@ -61,6 +66,8 @@ def local_handler(item: Item, tools: Sequence[Any]) -> LocalTool | None:
         return next((t for t in tools if isinstance(t, ComputerTool)), None)
     if kind == "local_shell_call":
         return next((t for t in tools if isinstance(t, LocalShellTool)), None)
+    if kind == "shell_call":  # a hosted shell's calls are run, and answered, by OpenAI
+        return next((t for t in tools if isinstance(t, ShellTool) and t.is_local), None)
     label = item.get("server_label")
     return next(
         (
@@ -90,9 +97,11 @@ async def answer_local_item(item: Item, tool: LocalTool, context: RunContextWrap
     """Run one locally handled item with its tool and return the answering input item.
 
     Args:
-        item: A `computer_call`, `local_shell_call` or `mcp_approval_request` item.
+        item: A `computer_call`, `local_shell_call`, `shell_call` or
+            `mcp_approval_request` item.
         tool: Its handler, from `local_handler`.
-        context: The run context (an approval function gets it).
+        context: The run's context (a `ShellTool`'s executor and an MCP approval
+            function get it).
 
     Returns:
         The answering input item.
@@ -101,6 +110,8 @@ async def answer_local_item(item: Item, tool: LocalTool, context: RunContextWrap
         return await _computer_action(item, tool)
     if isinstance(tool, LocalShellTool):
         return await _shell_command(item, tool)
+    if isinstance(tool, ShellTool):
+        return await answer_shell_call(item, tool, context)
     return await _approval(item, tool, context)
 
 

@@ -27,7 +27,9 @@ KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY
 
 
 def first_line(tmp_path: Path, agent: str) -> str:
-    path = tmp_path / "agents.py"
+    path = (
+        tmp_path / "keyed_agents.py"
+    )  # not `agents`: openai-agents is imported in this process too
     path.write_text(AGENTS)
 
     def read(prompt: str) -> str:

@@ -6,15 +6,16 @@ beside the session, and runs go through the `openai` client to the local server.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from cryptography import fernet
 from cryptography.fernet import Fernet
 
 from tooluse import Agent, Runner, RunState, TResponseInputItem, UserError, function_tool
@@ -83,11 +84,14 @@ async def test_a_password_like_key_works_as_key_material(store: SQLiteSession) -
 
 
 async def test_expired_plain_and_foreign_items_are_skipped_by_limit_and_pop(
-    store: SQLiteSession,
+    store: SQLiteSession, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     short = EncryptedSession("chat", store, KEY, ttl=1)
+    # Fernet stamps tokens with time.time(): these were written 10 s ago.
+    now = time.time()
+    monkeypatch.setattr(fernet.time, "time", lambda: now - 10)
     await short.add_items(_items("old", 3))
-    await asyncio.sleep(2.1)  # Fernet's time to live counts whole seconds
+    monkeypatch.undo()
     session = EncryptedSession("chat", store, KEY, ttl=1)
     await session.add_items(_items("new", 2))
     await store.add_items([{"role": "user", "content": "written in the clear"}])

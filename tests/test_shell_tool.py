@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 from pathlib import Path
 from typing import Any, cast
 
@@ -61,12 +63,13 @@ class Executor:
                 cwd=self.cwd,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,  # a timeout stops the shell's children too
             )
             try:
                 timeout = (action.timeout_ms or 0) / 1000 or None
                 out, err = await asyncio.wait_for(process.communicate(), timeout)
             except asyncio.TimeoutError:
-                process.kill()
+                os.killpg(process.pid, signal.SIGKILL)
                 out, err = await process.communicate()
                 outputs.append(
                     ShellCommandOutput(out.decode(), err.decode(), ShellCallOutcome("timeout"))

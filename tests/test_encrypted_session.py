@@ -15,7 +15,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from cryptography import fernet
 from cryptography.fernet import Fernet
 
 from tooluse import Agent, Runner, RunState, TResponseInputItem, UserError, function_tool
@@ -89,7 +88,7 @@ async def test_expired_plain_and_foreign_items_are_skipped_by_limit_and_pop(
     short = EncryptedSession("chat", store, KEY, ttl=1)
     # Fernet stamps tokens with time.time(): these were written 10 s ago.
     now = time.time()
-    monkeypatch.setattr(fernet.time, "time", lambda: now - 10)
+    monkeypatch.setattr(time, "time", lambda: now - 10)
     await short.add_items(_items("old", 3))
     monkeypatch.undo()
     session = EncryptedSession("chat", store, KEY, ttl=1)

@@ -22,7 +22,7 @@ from tooluse import (
     function_tool,
 )
 from tooluse.models import ModelTransportError
-from tooluse.sessions import RunSession, SQLiteSession
+from tooluse.sessions import RunSession, SessionSettings, SQLiteSession
 
 from .openai_server import Call, ScriptedServer, Turn
 
@@ -106,7 +106,7 @@ async def test_below_the_default_threshold_nothing_is_compacted(
 async def test_the_trigger_sees_each_turn_and_compaction_goes_by_the_last_response(
     openai_server: ScriptedServer,
 ) -> None:
-    openai_server.script(*[Turn(text=f"answer {n}") for n in range(3)])
+    openai_server.script(*[Turn(text=f"answer {n}") for n in range(4)])
     seen: list[dict[str, Any]] = []
 
     def trigger(context: dict[str, Any]) -> bool:
@@ -142,6 +142,14 @@ async def test_the_trigger_sees_each_turn_and_compaction_goes_by_the_last_respon
         "message:user",
         "message:assistant",
     ]
+    # ... and so does the one after: the history begins at the compaction, not after it.
+    await Runner.run(agent, "question 3", session=session)
+    assert _kinds(_model_inputs(openai_server)[3]) == [
+        "compaction:",
+        "message:user",
+        "message:assistant",
+        "message:user",
+    ]
 
 
 async def test_unstored_responses_are_compacted_from_the_stored_items(
@@ -167,6 +175,40 @@ async def test_unstored_responses_are_compacted_from_the_stored_items(
     await session.run_compaction({"force": True})
     assert "previous_response_id" not in _compactions(openai_server)[1]
     assert _kinds(await session.get_items()) == ["message:user"] * 3 + ["compaction:"]
+
+
+async def test_a_streamed_run_is_compacted_too(openai_server: ScriptedServer) -> None:
+    openai_server.script(Turn(text="Hi."))
+    session = _session(openai_server, _always)
+
+    streamed = Runner.run_streamed(_agent(openai_server), "Hello", session=session)
+    async for _ in streamed.stream_events():
+        pass
+
+    assert _compactions(openai_server) == [{"model": "gpt-4.1", "previous_response_id": "resp_1"}]
+    assert _kinds(await session.get_items()) == ["compaction:"]
+
+
+async def test_a_model_sent_part_of_the_history_is_not_compacted_by_its_response(
+    openai_server: ScriptedServer,
+) -> None:
+    openai_server.script(*[Turn(text=f"answer {n}") for n in range(2)])
+    windowed = SQLiteSession(":memory:", session_settings=SessionSettings(limit=2))
+    session = OpenAIResponsesCompactionSession(
+        "chat", windowed, client=openai_server.client(), should_trigger_compaction=_always
+    )
+    agent = _agent(openai_server)
+
+    await Runner.run(agent, "question 0", session=session)  # the whole (empty) history
+    assert len(_compactions(openai_server)) == 1
+    await session.add_items(
+        [{"role": "user", "content": "question 1"}, {"role": "assistant", "content": "answer 1"}]
+    )
+    await Runner.run(agent, "question 2", session=session)  # the last 2 of 3 items only
+
+    # Compacting response 2 would replace all 5 items with what the model saw of them.
+    assert len(_compactions(openai_server)) == 1
+    assert len(await windowed.get_items(10)) == 5
 
 
 async def test_a_turn_with_tool_outputs_waits_for_the_models_answer(

@@ -70,8 +70,9 @@ def recent_turns(items: list[Item]) -> list[Item]:
 
     A window of the most recent items may begin inside a turn: with outputs whose
     calls were cut off (the API refuses those), or with reasoning cut from its call.
-    The window starts at its first user message when the rest is whole from there,
-    else at the first item from which it is whole.
+    The window starts at its first user message (or `compaction` item, which stands
+    for the turns before it) when the rest is whole from there, else at the first
+    item from which it is whole.
 
     Args:
         items: The most recent items, oldest first.
@@ -82,7 +83,7 @@ def recent_turns(items: list[Item]) -> list[Item]:
     broken = _broken_starts(items)
     whole = [index for index in range(len(items)) if index not in broken]
     for index in whole:
-        if items[index].get("role") == "user":
+        if items[index].get("role") == "user" or items[index].get("type") == "compaction":
             return items[index:] if index else items
     for index in whole:
         if items[index].get("type") != "reasoning":
@@ -175,6 +176,7 @@ class SessionLink:
         self.config = config
         self._clears_paused = False
         self._written: list[Item] = []
+        self._sees_all = True  # whether the model is sent every stored item (`compact`)
 
     @asynccontextmanager
     async def claim(self) -> AsyncGenerator[None]:
@@ -208,9 +210,16 @@ class SessionLink:
                 "state.reject(...); await Runner.run(agent, state, session=session)), or "
                 "drop it with await session.clear_paused_run()"
             )
-        stored = await self.session.get_items(self._limit())
+        limit = self._limit()
+        stored = await self.session.get_items(limit)
         new_input = list(state.input)
-        history = recent_turns(read_marked(stored))  # as the policy of the last run left it
+        marked = read_marked(stored)
+        history = recent_turns(marked)  # as the policy of the last run left it
+        self._sees_all = (
+            (limit is None or len(stored) < limit)
+            and len(history) == len(marked)
+            and self.config.session_input_callback is None
+        )
         state.input[:] = await self._model_input(history, new_input)
         state.session = SessionProgress(unsaved_input=new_input, tip=_tip(stored))
 
@@ -259,6 +268,8 @@ class SessionLink:
                 "session=session)"
             )
         self._clears_paused = stored is not None
+        # What the paused run was sent is not known here: only without a window, all of it.
+        self._sees_all = self._limit() is None and self.config.session_input_callback is None
         return state
 
     async def save(self, state: RunState, *, paused: bool = False) -> None:
@@ -310,6 +321,9 @@ class SessionLink:
         outputs is followed by the model's next call, which reads them (and a paused
         run's write, by its resume). The call gets the last response's id and whether
         the API stored it, and the run's context when it takes one (`wrapper`).
+        Not when the model was sent only part of the stored history (a `limit` reached,
+        a `session_input_callback`): compacting by that response would drop the rest
+        (openai-agents skips too, where it cannot compact only the part sent).
 
         Args:
             response_id: The id of the response the write ends with, if any.
@@ -321,6 +335,8 @@ class SessionLink:
             "Callable[..., Awaitable[object]] | None", getattr(self.session, "run_compaction", None)
         )
         if not written or response_id is None or not callable(run_compaction):
+            return
+        if not self._sees_all:
             return
         if any(_answers_a_call(item) for item in written):
             return

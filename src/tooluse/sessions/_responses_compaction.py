@@ -35,7 +35,7 @@ from ..core._state import RunState
 from ..core._tasks import to_the_end
 from ..exceptions import UserError
 from ..models._base import ModelRequest, ModelResponse, ModelTransportError
-from ._protocol import RunSession, Session
+from ._protocol import RunSession, Session, SessionSettings
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -223,6 +223,12 @@ class OpenAIResponsesCompactionSession:
         self._response_id: str | None = None
         self._unstored_response_id: str | None = None
         self._lock = asyncio.Lock()  # a compaction's read-call-replace, against other writes
+
+    @property
+    def session_settings(self) -> SessionSettings | None:
+        """The wrapped session's settings (its `limit`), which the runner reads."""
+        settings: object = getattr(self.underlying_session, "session_settings", None)
+        return settings if isinstance(settings, SessionSettings) else None
 
     async def get_items(self, limit: int | None = None) -> list[Item]:
         """The stored items, oldest first (the compacted ones, once compacted).

@@ -259,6 +259,47 @@ async def test_a_run_paused_for_approval_is_not_compacted_under_its_state(
     assert _kinds(await session.get_items()) == ["compaction:"]
 
 
+class ListCompactingSession:
+    """A user's own session with openai-agents' `run_compaction(args)` and no `wrapper`."""
+
+    def __init__(self) -> None:
+        self.session_id = "mine"
+        self.items: list[Any] = []
+        self.calls: list[Any] = []
+
+    async def get_items(self, limit: int | None = None) -> list[Any]:
+        return list(self.items)
+
+    async def add_items(self, items: list[Any]) -> None:
+        self.items.extend(items)
+
+    async def pop_item(self) -> Any:
+        return self.items.pop() if self.items else None
+
+    async def clear_session(self) -> None:
+        self.items.clear()
+
+    async def run_compaction(self, args: Any = None) -> None:
+        self.calls.append(args)
+
+
+async def test_the_runner_tells_any_session_with_run_compaction(
+    openai_server: ScriptedServer,
+) -> None:
+    openai_server.script(
+        Turn(calls=[Call("weather", '{"city": "Paris"}', "c1")]), Turn(text="Sunny."), Turn("Hi")
+    )
+    session = ListCompactingSession()
+    agent = Agent("a", model=openai_server.model("responses"), tools=[weather])
+
+    await Runner.run(agent, "Weather in Paris?", session=session)
+    unstored = agent.clone(model_settings=ModelSettings(store=False))
+    await Runner.run(unstored, "Hello", session=session)
+
+    # Once a run, after the answer (not after the tool's output), with what it knows.
+    assert session.calls == [{"response_id": "resp_1"}, {"response_id": "resp_1", "store": False}]
+
+
 async def test_a_mode_given_to_one_call_and_the_input_it_sends(
     openai_server: ScriptedServer,
 ) -> None:

@@ -181,6 +181,8 @@ EXPECTED_PUBLIC = {
     "Session",
     "SessionBusyError",
     "SessionSettings",
+    "OpenAIResponsesCompactionArgs",
+    "OpenAIResponsesCompactionSession",
 }
 
 
@@ -297,7 +299,13 @@ PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
     ),
     "tooluse.sessions": (
         {"RunSession", "SQLiteSession", "Session", "SessionBusyError", "SessionSettings"},
-        {"AdvancedSQLiteSession", "EncryptedEnvelope", "EncryptedSession"},
+        {
+            "AdvancedSQLiteSession",
+            "EncryptedEnvelope",
+            "EncryptedSession",
+            "OpenAIResponsesCompactionArgs",
+            "OpenAIResponsesCompactionSession",
+        },
     ),
     "tooluse.sessions.sqlalchemy": (
         {"SQLAlchemySession"},
@@ -368,6 +376,7 @@ def test_nothing_public_is_left_out() -> None:
         if not name.startswith("_") and not inspect.ismodule(value)
     }
     lazy = {"RunSession", "SQLiteSession", "Session", "SessionSettings"}  # import sqlite3
+    lazy |= {"OpenAIResponsesCompactionArgs", "OpenAIResponsesCompactionSession"}
     assert public | lazy == set(tooluse.__all__)
 
 

@@ -205,6 +205,9 @@ TYPE_ONLY_SDK_IMPORTS = {
     # the type checker only (nothing is imported at run time, as the test above shows).
     "tooluse/tools/_hosted.py": "openai",
     "tooluse/tools/_shell.py": "openai",  # the shell tool's param, as the hosted tools'
+    # OpenAI's own compaction: `client=` is openai-agents' `AsyncOpenAI` parameter (the
+    # call itself goes through `OpenAIResponsesModel.compact`, imported when first made).
+    "tooluse/sessions/_responses_compaction.py": "openai",
 }
 
 

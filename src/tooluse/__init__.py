@@ -229,6 +229,8 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "ModelRetrySettings",
     "ModelSettings",
     "OpenAIChatCompletionsModel",
+    "OpenAIResponsesCompactionArgs",
+    "OpenAIResponsesCompactionSession",
     "OpenAIResponsesModel",
     "OutputGuardrail",
     "OutputGuardrailResult",
@@ -348,10 +350,26 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
 ]
 
 if _TYPE_CHECKING:
-    from .sessions import RunSession, Session, SessionSettings, SQLiteSession
+    from .sessions import (
+        OpenAIResponsesCompactionArgs,
+        OpenAIResponsesCompactionSession,
+        RunSession,
+        Session,
+        SessionSettings,
+        SQLiteSession,
+    )
 
 # Sessions load sqlite3 (and are for runs that keep a conversation): imported when first used.
-_SESSIONS = frozenset({"RunSession", "SQLiteSession", "Session", "SessionSettings"})
+_SESSIONS = frozenset(
+    {
+        "OpenAIResponsesCompactionArgs",
+        "OpenAIResponsesCompactionSession",
+        "RunSession",
+        "SQLiteSession",
+        "Session",
+        "SessionSettings",
+    }
+)
 
 
 def __getattr__(name: str) -> _Any:

@@ -89,7 +89,9 @@ class OpenAIResponsesModel(OpenAIModel):
         """Compact the conversation with `client.responses.compact` (`POST /responses/compact`).
 
         Args:
-            request: The turns to compact (`input`) and the instructions.
+            request: The turns to compact (`input`), or the response that holds them
+                (`previous_response_id`, with `input` then holding only what follows it),
+                and the instructions.
 
         Returns:
             The compacted items (the user's messages, then one `compaction` item) and usage.
@@ -98,7 +100,11 @@ class OpenAIResponsesModel(OpenAIModel):
             ModelTransportError: If the API failed, or its answer cannot be read.
         """
         client = self.client_for(request)
-        params: dict[str, Any] = {"model": self.model, "input": responses_input(request.input)}
+        params: dict[str, Any] = {"model": self.model}
+        if request.previous_response_id is not None:
+            params["previous_response_id"] = request.previous_response_id
+        if request.input or request.previous_response_id is None:
+            params["input"] = responses_input(request.input)
         if request.instructions:
             params["instructions"] = request.instructions
         try:

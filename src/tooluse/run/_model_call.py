@@ -54,7 +54,7 @@ from ._scope import AgentSetup, RunSetup, TurnTools
 from ._stream_events import RawResponsesStreamEvent
 from ._tool_calls import normalise_calls
 
-__all__ = ["call_model", "final_output"]
+__all__ = ["agent_settings", "call_model", "final_output"]
 
 
 async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools: TurnTools) -> None:
@@ -128,7 +128,7 @@ async def _request(
     run: RunSetup, record: RunRecord, setup: AgentSetup, tools: TurnTools
 ) -> ModelRequest:
     state, agent = record.state, setup.agent
-    settings = _agent_settings(agent, run.config.model).resolve(run.config.model_settings)
+    settings = agent_settings(agent, run.config.model).resolve(run.config.model_settings)
     if state.tool_choice_released and settings.tool_choice is not None:
         settings = replace(settings, tool_choice=None)
     thread = state.server_thread
@@ -167,7 +167,7 @@ def _unsent(state: RunState, thread: ServerThread, agent: Agent[object]) -> list
 _NO_SETTINGS = ModelSettings()
 
 
-def _agent_settings(agent: Agent[object], config_model: str | Model | None) -> ModelSettings:
+def agent_settings(agent: Agent[object], config_model: str | Model | None) -> ModelSettings:
     """The agent's settings; or, where it has none, those of the model named, as openai-agents.
 
     An agent with settings of its own is sent them alone: the model's defaults (GPT-5's

@@ -41,6 +41,7 @@ from ._guardrails import (
 )
 from ._handoffs import AgentHandoff
 from ._lean import add_made
+from ._model_call import agent_settings
 from ._nested import NestedPause, nested_approvals, pause_nested, resumed_nested
 from ._paused_context import keep_context, kept_context
 from ._record import InputChecks, RunRecord
@@ -418,7 +419,7 @@ class Run:
             while True:
                 step = await take_turn(self.run, self.record, self.setup)
                 if self._link is not None and isinstance(step, RunAgain | NextAgent):
-                    await self._link.save(self.record.state)
+                    await self._save(self._link)
                 if isinstance(step, NextAgent):
                     await self._hand_off(step.handoff)
                 elif not isinstance(step, RunAgain):
@@ -536,6 +537,15 @@ class Run:
                 state.context = ContextRecord(marks=state.context.marks)
         await self._take_over()
 
+    async def _save(self, link: SessionLink) -> None:
+        """Store what the run completed; then a session that compacts may compact."""
+        run, record = self.run, self.record
+        await link.save(record.state)
+        responses = record.raw_responses
+        settings = agent_settings(self.setup.agent, run.config.model)
+        store = settings.resolve(run.config.model_settings).store
+        await link.compact(responses[-1].response_id if responses else None, store, run.context)
+
     async def _finish(self, step: NextStep) -> RunResult:
         run, record, state = self.run, self.record, self.record.state
         agent = self.setup.agent
@@ -552,7 +562,7 @@ class Run:
         if isinstance(step, FinalOutput):
             await self._check_output(step.output)
             if self._link is not None:
-                await self._link.save(state)
+                await self._save(self._link)
             result.final_output = step.output
             if run.events.watched(agent):
                 await run.events.agent_end(run.context, agent, step.output)

@@ -20,9 +20,9 @@ import asyncio
 import hashlib
 import inspect
 import json
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..core._context_record import read_marked
 from ..core._items import Item
@@ -31,6 +31,7 @@ from ..core._tasks import succeeded, to_the_end
 from ..exceptions import SessionBusyError, UserError
 
 if TYPE_CHECKING:
+    from ..core._context import RunContextWrapper
     from ..sessions import RunSession, Session
     from ._config import RunConfig
 
@@ -69,8 +70,9 @@ def recent_turns(items: list[Item]) -> list[Item]:
 
     A window of the most recent items may begin inside a turn: with outputs whose
     calls were cut off (the API refuses those), or with reasoning cut from its call.
-    The window starts at its first user message when the rest is whole from there,
-    else at the first item from which it is whole.
+    The window starts at its first user message (or `compaction` item, which stands
+    for the turns before it) when the rest is whole from there, else at the first
+    item from which it is whole.
 
     Args:
         items: The most recent items, oldest first.
@@ -81,7 +83,7 @@ def recent_turns(items: list[Item]) -> list[Item]:
     broken = _broken_starts(items)
     whole = [index for index in range(len(items)) if index not in broken]
     for index in whole:
-        if items[index].get("role") == "user":
+        if items[index].get("role") == "user" or items[index].get("type") == "compaction":
             return items[index:] if index else items
     for index in whole:
         if items[index].get("type") != "reasoning":
@@ -130,6 +132,25 @@ def _marks_into(items: list[Item], state: RunState, done: int) -> int:
     return placed
 
 
+def _answers_a_call(item: Item) -> bool:
+    """Whether an item is a tool's (or a handoff's) output, which the model has yet to read."""
+    kind = item.get("type")
+    return isinstance(kind, str) and (kind.endswith("_output") or kind == "mcp_approval_response")
+
+
+def _takes_wrapper(method: Callable[..., object]) -> bool:
+    """Whether a session's `run_compaction` takes the run's context (`wrapper=`)."""
+    try:
+        parameters = inspect.signature(method).parameters
+    except (TypeError, ValueError):  # a builtin or C callable: no signature to read
+        return False
+    wrapper = parameters.get("wrapper")
+    return wrapper is not None and wrapper.kind in (
+        inspect.Parameter.KEYWORD_ONLY,
+        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    )
+
+
 def _tip(items: list[Item]) -> str | None:
     """A fingerprint of the newest item: whether a session moved on since a state was saved."""
     if not items:
@@ -154,6 +175,8 @@ class SessionLink:
         )
         self.config = config
         self._clears_paused = False
+        self._written: list[Item] = []
+        self._sees_all = True  # whether the model is sent every stored item (`compact`)
 
     @asynccontextmanager
     async def claim(self) -> AsyncGenerator[None]:
@@ -187,9 +210,16 @@ class SessionLink:
                 "state.reject(...); await Runner.run(agent, state, session=session)), or "
                 "drop it with await session.clear_paused_run()"
             )
-        stored = await self.session.get_items(self._limit())
+        limit = self._limit()
+        stored = await self.session.get_items(limit)
         new_input = list(state.input)
-        history = recent_turns(read_marked(stored))  # as the policy of the last run left it
+        marked = read_marked(stored)
+        history = recent_turns(marked)  # as the policy of the last run left it
+        self._sees_all = (
+            (limit is None or len(stored) < limit)
+            and len(history) == len(marked)
+            and self.config.session_input_callback is None
+        )
         state.input[:] = await self._model_input(history, new_input)
         state.session = SessionProgress(unsaved_input=new_input, tip=_tip(stored))
 
@@ -238,6 +268,8 @@ class SessionLink:
                 "session=session)"
             )
         self._clears_paused = stored is not None
+        # What the paused run was sent is not known here: only without a window, all of it.
+        self._sees_all = self._limit() is None and self.config.session_input_callback is None
         return state
 
     async def save(self, state: RunState, *, paused: bool = False) -> None:
@@ -253,7 +285,8 @@ class SessionLink:
         progress = state.session
         assert progress is not None  # set when the run started or resumed
         done = len(state.new_items) - (len(state.turn.output) if state.turn else 0)
-        items = [*progress.unsaved_input, *state.new_items[progress.saved : done]]
+        answered = state.new_items[progress.saved : done]
+        items = [*progress.unsaved_input, *answered]
         marks = _marks_into(items, state, done)
         if not items and not paused and not self._clears_paused:
             return
@@ -273,10 +306,47 @@ class SessionLink:
             await to_the_end(write)
         finally:
             if succeeded(write):
+                self._written = [] if paused else answered
                 progress.unsaved_input, progress.saved, progress.tip = after
                 self._clears_paused = False
                 if marks and state.context is not None:
                     del state.context.marks[:marks]
+
+    async def compact(
+        self, response_id: str | None, store: bool | None, context: RunContextWrapper[Any]
+    ) -> None:
+        """Let a session that compacts (`run_compaction`) decide, after the last save.
+
+        As in openai-agents, only after a turn the model answered: a write holding tool
+        outputs is followed by the model's next call, which reads them (and a paused
+        run's write, by its resume). The call gets the last response's id and whether
+        the API stored it, and the run's context when it takes one (`wrapper`).
+        Not when the model was sent only part of the stored history (a `limit` reached,
+        a `session_input_callback`): compacting by that response would drop the rest
+        (openai-agents skips too, where it cannot compact only the part sent).
+
+        Args:
+            response_id: The id of the response the write ends with, if any.
+            store: Whether that response was stored (`ModelSettings.store`), if said.
+            context: The run's context, whose usage a compaction adds to.
+        """
+        written, self._written = self._written, []
+        run_compaction = cast(
+            "Callable[..., Awaitable[object]] | None", getattr(self.session, "run_compaction", None)
+        )
+        if not written or response_id is None or not callable(run_compaction):
+            return
+        if not self._sees_all:
+            return
+        if any(_answers_a_call(item) for item in written):
+            return
+        args: dict[str, object] = {"response_id": response_id}
+        if store is not None:
+            args["store"] = store
+        if _takes_wrapper(run_compaction):
+            await run_compaction(args, wrapper=context)
+        else:
+            await run_compaction(args)
 
     async def _write(self, items: list[Item], paused_state: str | None) -> None:
         if self.store is not None:

@@ -27,6 +27,9 @@ session.close()
 - `EncryptedSession` wraps any of them: items stored encrypted (Fernet, a key derived
   per session as openai-agents derives it) and readable for a time to live, with
   `pip install 'tooluse[encrypt]'` (imported when first used).
+- `OpenAIResponsesCompactionSession` wraps any of them too: once a run's turn is
+  stored and its trigger says so (10 items past the user's messages, by default),
+  the history is replaced with what OpenAI's `responses.compact` makes of it.
 - `tooluse.sessions.sqlalchemy.SQLAlchemySession` does the same over any
   SQLAlchemy async engine (PostgreSQL, MySQL, SQLite), with
   `pip install 'tooluse[sqlalchemy]'`.
@@ -37,14 +40,16 @@ wrote. A claim lasts `lease_seconds` (30) and is renewed while the run goes on;
 a claim whose process was killed on the same host is taken over at once, one
 on another host once it expires.
 
-Imports: `core` and `exceptions` only: a store keeps items and states, knowing nothing
-of agents or the run loop (`run` uses sessions).
+Imports: `core` and `exceptions`, and `models` for the one call the compaction session
+makes: a store keeps items and states, knowing nothing of agents or the run loop
+(`run` uses sessions).
 """
 
 from typing import TYPE_CHECKING, Any
 
 from ._advanced_sqlite import AdvancedSQLiteSession
 from ._protocol import RunSession, Session, SessionBusyError, SessionSettings
+from ._responses_compaction import OpenAIResponsesCompactionArgs, OpenAIResponsesCompactionSession
 from ._sqlite import SQLiteSession
 
 if TYPE_CHECKING:
@@ -54,6 +59,8 @@ __all__ = [
     "AdvancedSQLiteSession",
     "EncryptedEnvelope",
     "EncryptedSession",
+    "OpenAIResponsesCompactionArgs",
+    "OpenAIResponsesCompactionSession",
     "RunSession",
     "SQLiteSession",
     "Session",

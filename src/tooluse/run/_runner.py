@@ -541,6 +541,8 @@ class Run:
         """Store what the run completed; then a session that compacts may compact."""
         run, record = self.run, self.record
         await link.save(record.state)
+        if not link.compacts:
+            return
         responses = record.raw_responses
         settings = agent_settings(self.setup.agent, run.config.model)
         store = settings.resolve(run.config.model_settings).store

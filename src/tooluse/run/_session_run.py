@@ -312,6 +312,11 @@ class SessionLink:
                 if marks and state.context is not None:
                     del state.context.marks[:marks]
 
+    @property
+    def compacts(self) -> bool:
+        """Whether the session compacts (has openai-agents' `run_compaction`)."""
+        return callable(getattr(self.session, "run_compaction", None))
+
     async def compact(
         self, response_id: str | None, store: bool | None, context: RunContextWrapper[Any]
     ) -> None:

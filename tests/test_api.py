@@ -336,6 +336,7 @@ PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
             "CodexNotFoundError",
             "CodexOptions",
             "CodexProtocolError",
+            "CodexToolCall",
             "CodexToolOptions",
             "CodexToolResult",
             "CodexToolStreamEvent",

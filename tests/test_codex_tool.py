@@ -153,10 +153,15 @@ async def test_a_run_calls_codex_streams_typed_events_and_the_model_reads_the_an
     assert isinstance(items[7], AgentMessageItem)
     assert events[-1] == TurnCompletedEvent(Usage(12, 2, 7))
     assert seen[0].thread.id == "thread-1"
-    assert seen[0].tool_call["name"] == "codex"
+    assert (seen[0].tool_call.name, seen[0].tool_call.type) == ("codex", "function_call")
     assert [json.loads(output) for output in outputs(openai_server)] == [
         {"thread_id": "thread-1", "response": "Codex read: Read the README.", "usage": USAGE}
     ]
+    # Codex's turn counts in the run's usage as one more request (the server's use 10 and 5).
+    usage = result.context_wrapper.usage
+    assert (usage.requests, usage.input_tokens, usage.output_tokens) == (3, 32, 17)
+    assert usage.cached_input_tokens == 2
+    assert [(e.model, e.agent_name) for e in usage.request_usage_entries][1] == ("gpt-5.5", "codex")
 
 
 async def test_a_second_call_continues_the_thread_the_model_names(

@@ -58,6 +58,7 @@ from ._options import (
 from ._thread import Codex, Input, LocalImageInput, TextInput, Thread, Turn, UserInput
 from ._tool import (
     FAILED_CALL_TEXT,
+    CodexToolCall,
     CodexToolOptions,
     CodexToolResult,
     CodexToolStreamEvent,
@@ -74,6 +75,7 @@ __all__ = [
     "CodexNotFoundError",
     "CodexOptions",
     "CodexProtocolError",
+    "CodexToolCall",
     "CodexToolOptions",
     "CodexToolResult",
     "CodexToolStreamEvent",

@@ -23,13 +23,15 @@ import contextlib
 import dataclasses
 import inspect
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ....core._context import RunContextWrapper, ToolContext
+from ....core._context import InputTokensDetails, RunContextWrapper, ToolContext
+from ....core._context import Usage as RunUsage
 from ....exceptions import ModelRetry, ToolArgumentsError, UserError
 from ....schema._argument_errors import arguments_error
 from ....tools._errors import default_tool_error_function
@@ -43,6 +45,7 @@ from ._thread import Codex, Thread, UserInput, check_event, final_response
 
 __all__ = [
     "FAILED_CALL_TEXT",
+    "CodexToolCall",
     "CodexToolOptions",
     "CodexToolResult",
     "CodexToolStreamEvent",
@@ -104,6 +107,19 @@ class CodexToolRunContextParameters(BaseModel):
 
 
 @dataclass(frozen=True)
+class CodexToolCall:
+    """The model's call of the codex tool, with the attributes of the API's `function_call`."""
+
+    call_id: str
+    """The call's id."""
+    name: str
+    """The tool's name."""
+    arguments: str
+    """The call's JSON arguments, as the model sent them."""
+    type: Literal["function_call"] = field(default="function_call", init=False)
+
+
+@dataclass(frozen=True)
 class CodexToolStreamEvent:
     """What `on_stream` receives: one event of the Codex turn a tool call runs."""
 
@@ -111,8 +127,8 @@ class CodexToolStreamEvent:
     """The CLI's event, typed."""
     thread: Thread
     """The thread the turn runs in (its `id` is known once `thread.started` came)."""
-    tool_call: dict[str, str]
-    """The model's call of the tool: its `call_id`, `name` and `arguments`."""
+    tool_call: CodexToolCall
+    """The model's call of the tool."""
 
 
 @dataclass(frozen=True)
@@ -336,11 +352,14 @@ class _CodexCall:
             if thread_id
             else self.codex.start_thread(self.thread_options)
         )
+        started = time.monotonic()
         try:
             items, usage = await self._turn(ctx, thread, inputs)
         finally:  # a failed turn's thread still holds what it did: keep its id
             if self.key is not None and thread.id is not None:
                 store_thread_id(ctx.context, self.key, thread.id, self.name)
+        if usage is not None:
+            ctx.usage.add(self._spent(usage, time.monotonic() - started))
         response = final_response(items) or "Codex completed the task without a message."
         return CodexToolResult(thread.id, response, usage)
 
@@ -371,10 +390,7 @@ class _CodexCall:
     ) -> tuple[list[ThreadItem], Usage | None]:
         items: list[ThreadItem] = []
         usage: Usage | None = None
-        call = {
-            "type": "function_call", "call_id": ctx.tool_call_id,
-            "name": ctx.tool_name, "arguments": ctx.tool_arguments,
-        }  # fmt: skip
+        call = CodexToolCall(ctx.tool_call_id, ctx.tool_name, ctx.tool_arguments)
         events = thread.run_streamed(inputs, self.turn_options)
         async with contextlib.aclosing(events):  # a failed turn stops the CLI at once
             async for event in events:
@@ -385,6 +401,21 @@ class _CodexCall:
                 elif isinstance(event, TurnCompletedEvent):
                     usage = event.usage
         return items, usage
+
+    def _spent(self, usage: Usage, seconds: float) -> RunUsage:
+        """Codex's turn as one model request of the run (as a nested agent run's are)."""
+        spent = RunUsage(
+            requests=1,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            total_tokens=usage.input_tokens + usage.output_tokens,
+            input_tokens_details=InputTokensDetails(cached_tokens=usage.cached_input_tokens),
+        )
+        entry = spent.request_entry(
+            model=self.thread_options.model, agent_name=self.name, duration_seconds=seconds
+        )
+        spent.request_usage_entries.append(entry)
+        return spent
 
     async def _emit(self, payload: CodexToolStreamEvent) -> None:
         handler = self.options.on_stream

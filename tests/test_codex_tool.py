@@ -154,8 +154,11 @@ async def test_a_run_calls_codex_streams_typed_events_and_the_model_reads_the_an
     assert events[-1] == TurnCompletedEvent(Usage(12, 2, 7))
     assert seen[0].thread.id == "thread-1"
     assert (seen[0].tool_call.name, seen[0].tool_call.type) == ("codex", "function_call")
-    assert [json.loads(output) for output in outputs(openai_server)] == [
-        {"thread_id": "thread-1", "response": "Codex read: Read the README.", "usage": USAGE}
+    # The text openai-agents' model reads: `json.dumps`' spacing.
+    assert outputs(openai_server) == [
+        json.dumps(
+            {"thread_id": "thread-1", "response": "Codex read: Read the README.", "usage": USAGE}
+        )
     ]
     # Codex's turn counts in the run's usage as one more request (the server's use 10 and 5).
     usage = result.context_wrapper.usage

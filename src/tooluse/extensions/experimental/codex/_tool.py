@@ -3,7 +3,8 @@
 The model sends the task as `inputs` (text, and local images) and, unless the thread id
 is kept in the run's context, the `thread_id` of a thread to continue. The call starts
 or resumes a Codex thread, hands each event to `on_stream`, and returns the thread id,
-the final response and the usage (`CodexToolResult`, written as JSON for the model).
+the final response and the usage (`str(CodexToolResult)`: JSON, spaced as openai-agents
+writes it, so that the model reads the same text).
 
 What can go wrong, and who hears of it:
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import inspect
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -133,7 +135,7 @@ class CodexToolStreamEvent:
 
 @dataclass(frozen=True)
 class CodexToolResult:
-    """What a codex tool call returns; the model reads it as JSON."""
+    """What a codex tool call comes to; the model reads it as JSON (`str(result)`)."""
 
     thread_id: str | None
     """The Codex thread, to continue it (`codex resume <thread_id>`)."""
@@ -149,6 +151,10 @@ class CodexToolResult:
             `thread_id`, `response` and `usage` (a dict, or None).
         """
         return dataclasses.asdict(self)
+
+    def __str__(self) -> str:
+        """The result as the model reads it: JSON, spaced as openai-agents writes it."""
+        return json.dumps(self.as_dict())
 
 
 StreamHandler = Callable[[CodexToolStreamEvent], "Awaitable[None] | None"]
@@ -333,9 +339,9 @@ class _CodexCall:
         if options.use_run_context_thread_id:
             self.parameters = CodexToolRunContextParameters
 
-    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> CodexToolResult | str:
+    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
         try:
-            return await self._run(ctx, arguments)
+            return str(await self._run(ctx, arguments))
         except Exception as error:
             if isinstance(error, UserError) and not isinstance(error, CodexNotFoundError):
                 raise  # the developer's to fix in the code, as with any tool

@@ -110,6 +110,13 @@ class Thread:
     def __init__(
         self, options: CodexOptions, settings: ThreadOptions | None, thread_id: str | None = None
     ) -> None:
+        """A thread; made by `Codex.start_thread` and `Codex.resume_thread`.
+
+        Args:
+            options: How the CLI is started.
+            settings: How Codex works on the thread.
+            thread_id: The thread to resume, or None for a new one.
+        """
         self._options = options
         self._settings = settings or ThreadOptions()
         self._id = thread_id

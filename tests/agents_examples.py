@@ -148,6 +148,7 @@ _MODULES = {
     "agents.mcp": "tooluse.mcp",
     "agents.models": "tooluse.models",
     "agents.extensions.memory": "tooluse.sessions",
+    "agents.extensions.experimental.codex": "tooluse.extensions.experimental.codex",
 }
 _FROM = re.compile(r"^(\s*)from (agents(?:\.[\w.]+)?) import ", re.MULTILINE)
 _IMPORT = re.compile(r"^(\s*)import agents(\s|$)", re.MULTILINE)
@@ -159,6 +160,7 @@ _MASKS = (
     (re.compile(r"\b\d{14}-[0-9a-f]{12}\b"), "session_*"),  # FileSession's ids: time, random
     (re.compile(r"/tmp/\S*"), "/tmp/*"),  # temporary folders: random names
     (re.compile(r"\b(branch_from_turn_\d+)_\d{9,}\b"), r"\1_*"),  # branch ids: unix time
+    (re.compile(r"\b\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\b"), "<time>"),  # the Codex examples' log
 )
 
 

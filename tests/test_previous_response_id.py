@@ -10,8 +10,18 @@ from typing import Any
 
 import pytest
 
-from tooluse import Agent, RunConfig, Runner, RunResult, RunState, function_tool, handoff
+from tooluse import (
+    Agent,
+    ContextPolicy,
+    RunConfig,
+    Runner,
+    RunResult,
+    RunState,
+    function_tool,
+    handoff,
+)
 from tooluse.exceptions import UserError
+from tooluse.sessions import SQLiteSession
 
 from .openai_server import Call, ScriptedServer, Turn
 
@@ -158,3 +168,18 @@ async def test_run_config_is_unchanged_by_it(openai_server: ScriptedServer) -> N
     agent = Agent("a", model=openai_server.model("responses"))
     await run(agent, "hi", False, previous_response_id="resp_0", run_config=config)
     assert config == RunConfig()
+
+
+@plain_and_streamed
+async def test_a_session_or_a_context_policy_is_refused_beside_it(
+    openai_server: ScriptedServer, streamed: bool
+) -> None:
+    agent = Agent("a", model=openai_server.model("responses"))
+    session = SQLiteSession("chat")
+    with pytest.raises(UserError, match=r"session= cannot go with a run that continues response"):
+        await run(agent, "hi", streamed, previous_response_id="resp_0", session=session)
+    policy = RunConfig(context=ContextPolicy(max_input_tokens=10_000))
+    with pytest.raises(UserError, match=r"RunConfig\(context=\.\.\.\) cannot go with a run"):
+        await run(agent, "hi", streamed, previous_response_id="resp_0", run_config=policy)
+    assert openai_server.requests == []
+    assert await session.get_items() == []

@@ -88,7 +88,8 @@ class RunOptions(TypedDict, total=False):
     """OpenAI Responses API only: the response this run continues (`result.last_response_id`
     of an earlier run). The server keeps the conversation: each request sends only what it
     does not hold yet (the input, then tool outputs) with the id of the response before.
-    A paused run's state keeps the response it continues: resuming it needs no id."""
+    A paused run's state keeps the response it continues: resuming it needs no id. Not
+    with a session or a context policy, which would keep the conversation a second time."""
 
 
 class Runner:
@@ -269,6 +270,8 @@ class Run:
         previous = options.get("previous_response_id")
         if previous is not None:
             _continue_response(state, previous)
+        if state.server_thread is not None:
+            _check_server_thread(state.server_thread, config, options.get("session"))
         given = options.get("context")
         if "context" not in options and isinstance(input, RunState):
             given = kept_context(input)  # resumed in-process: the paused run's own context
@@ -770,6 +773,28 @@ def _find_agent(start: Agent[object], name: str) -> Agent[object]:
         "agent reached by a tool returning it is found only this way), or with the agent the "
         "run started with"
     )
+
+
+def _check_server_thread(thread: ServerThread, config: RunConfig, session: object) -> None:
+    """Refuse what would keep the conversation a second time beside the server's.
+
+    Raises:
+        UserError: If a session or a context policy is given with a run that continues a
+            response: the server already holds the history the session would send again,
+            and a policy would trim only the part sent, whose calls the server keeps.
+    """
+    doubled = [
+        name
+        for name, given in (("session=", session), ("RunConfig(context=...)", config.context))
+        if given is not None
+    ]
+    if doubled:
+        raise UserError(
+            f"Runner: {' and '.join(doubled)} cannot go with a run that continues response "
+            f"{thread.response_id!r} (previous_response_id): the server keeps that "
+            "conversation already. Keep one: leave previous_response_id out (the run sends "
+            f"the history itself), or leave out {' and '.join(doubled)}"
+        )
 
 
 def _continue_response(state: RunState, response_id: str) -> None:

@@ -395,3 +395,19 @@ async def test_the_server_refuses_a_shell_call_left_unanswered(
         await client.responses.create(model="m", input=[shell_call("c1", "ls"), bad])  # type: ignore[list-item]
     assert len(openai_server.refused) == 2
     assert json.dumps(openai_server.requests) == "[]"
+
+
+async def test_a_forced_tool_choice_is_released_after_a_shell_turn(
+    openai_server: ScriptedServer,
+) -> None:
+    openai_server.script(Turn(items=[shell_call("c1", "pwd")]), Turn(text="Done."))
+    tool = ShellTool(executor=lambda request: "/home/me")
+    agent = Agent(
+        "shell",
+        tools=[tool],
+        model=openai_server.model("responses"),
+        model_settings=ModelSettings(tool_choice="required"),
+    )
+    await Runner.run(agent, "go")
+    sent = [request["body"].get("tool_choice") for request in openai_server.requests]
+    assert sent == ["required", None]

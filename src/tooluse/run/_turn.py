@@ -551,7 +551,7 @@ async def apply(
         for outcome in group.outcomes:
             if outcome.context_variables:
                 apply_context_variables(run.context.context, outcome.context_variables)
-    if (plan.groups or plan.handoffs) and agent.reset_tool_choice:
+    if (plan.groups or plan.handoffs or plan.local_calls) and agent.reset_tool_choice:
         state.tool_choice_released = True
     _spend_error_budget(run.config.max_tool_errors, record, outcomes)
     target = plan.handoff.target if plan.handoff else _returned_agent(outcomes)

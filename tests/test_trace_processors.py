@@ -7,6 +7,7 @@ shutdown, a processor that raises, replacing and adding, and the refusal without
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import sys
@@ -23,15 +24,19 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 import tooluse.tracing._api as trace_api
 from tooluse import (
     Agent,
+    GuardrailFunctionOutput,
     RunConfig,
+    RunContextWrapper,
     Runner,
     UserError,
     add_trace_processor,
     custom_span,
     function_tool,
+    input_guardrail,
     set_trace_processors,
     trace,
 )
+from tooluse.testing import FunctionModel, ModelReply, ToolCall
 from tooluse.tracing import Span, Trace, TracingProcessor
 from tooluse.tracing.processor_interface import TracingExporter
 from tooluse.tracing.processors import BatchTraceProcessor
@@ -162,6 +167,7 @@ def test_a_trace_block_its_custom_span_and_a_run_inside(server: ScriptedServer) 
     }
     starts = [item for kind, item in recorder.events if kind == "span_start"]
     assert sorted(map(id, starts)) == sorted(map(id, spans))  # the same object, start to end
+    assert copy.deepcopy(spans[-1]).export() == spans[-1].export()  # as an exporter may
 
 
 def test_payloads_are_openai_agents_shapes(server: ScriptedServer) -> None:
@@ -251,6 +257,34 @@ def test_a_run_outside_a_trace_is_the_trace_and_ids_are_the_otel_ones(
     otel_ids = {f"span_{s.context.span_id:024x}" for s in exporter.get_finished_spans()}  # pyright: ignore[reportOptionalMemberAccess]
     assert {span.span_id for span in recorder.ended()} < otel_ids
     assert recorder.outline()[-1] == "agent adder < -"  # right under the trace: the run
+
+
+@input_guardrail
+def polite(
+    ctx: RunContextWrapper[Any], agent: Agent[Any], input: str | list[Any]
+) -> GuardrailFunctionOutput:
+    return GuardrailFunctionOutput(None, "rude" in str(input))
+
+
+def test_a_handoff_and_a_guardrail_as_openai_agents_span_data() -> None:
+    recorder = Recorder()
+    set_trace_processors([recorder])
+    replies = [ModelReply(tool_calls=[ToolCall("transfer_to_billing", {}, "call_h")])]
+    billing = Agent("billing", model=FunctionModel(lambda items, tools: "Refunded."))
+    triage = Agent(
+        "triage",
+        handoffs=[billing],
+        input_guardrails=[polite],
+        model=FunctionModel(lambda items, tools: replies.pop(0)),
+    )
+    assert Runner.run_sync(triage, "Refund me").final_output == "Refunded."
+    data = [span.span_data.export() for span in recorder.ended()]
+    assert {"type": "guardrail", "name": "polite", "triggered": False} in data
+    agents = [d for d in data if d["type"] == "agent"]
+    assert [(d["name"], d["handoffs"]) for d in agents] == [
+        ("triage", ["billing"]),
+        ("billing", None),
+    ]
 
 
 def test_a_processor_that_raises_is_logged_and_the_run_goes_on(
@@ -375,6 +409,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from tooluse import custom_span, set_trace_processors, trace
 from tooluse.tracing.processor_interface import TracingExporter
+from tooluse.testing import FunctionModel, ModelReply, ToolCall
 from tooluse.tracing.processors import BatchTraceProcessor
 
 class Printing(TracingExporter):

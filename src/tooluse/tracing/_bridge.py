@@ -56,6 +56,8 @@ class ProcessorBridge(SpanProcessor):
 
     def on_start(self, span: SdkSpan, parent_context: Context | None = None) -> None:
         """Tell the processors a trace or a span started."""
+        if not processors():  # all unregistered: the bridge stays on the provider, idle
+            return
         context = span.get_span_context()
         block = claim(context.span_id)
         parent = span.parent

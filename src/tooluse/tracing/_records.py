@@ -59,6 +59,8 @@ class SpanData:
         self._fields = fields
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # a slot not set yet (copy, pickle): no field by that name
+            raise AttributeError(name)
         try:
             return self._fields[name]
         except KeyError:

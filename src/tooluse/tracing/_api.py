@@ -21,7 +21,7 @@ import os
 import secrets
 from collections.abc import Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..exceptions import UserError
 from ._records import span_key, trace_key
@@ -262,7 +262,7 @@ class Trace(_Block):
         self.start(mark_as_current=True)
         return self
 
-    def export(self) -> dict[str, object] | None:
+    def export(self) -> dict[str, Any] | None:
         """openai-agents' payload of a trace (`object` is `trace`), as processors export it.
 
         Returns:

@@ -10,7 +10,10 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import os
+import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from datetime import datetime
@@ -41,6 +44,7 @@ from tooluse.tracing import Span, Trace, TracingProcessor
 from tooluse.tracing.processor_interface import TracingExporter
 from tooluse.tracing.processors import BatchTraceProcessor
 
+from .agents_examples import mask, ported_tree, sdist
 from .openai_server import Call, ScriptedServer, Turn
 from .test_tracing import run_python
 
@@ -435,3 +439,32 @@ def test_the_global_provider_feeds_processors_and_at_exit_they_export() -> None:
         "['Global', 'step']",  # the application's exporter keeps getting the spans
         json.dumps(["trace", "trace.span"]),  # the batch, exported at exit
     ]
+
+
+def _redaction_example(tree: str) -> str:
+    """What openai-agents' `basic/trace_redaction.py` under `tree` prints, tracing on."""
+    with tempfile.TemporaryDirectory() as home:
+        done = subprocess.run(
+            [sys.executable, "-m", "examples.basic.trace_redaction"],
+            cwd=home,
+            env={"PATH": os.environ.get("PATH", ""), "HOME": home, "PYTHONPATH": tree},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+    assert done.returncode == 0, done.stderr
+    return mask(done.stdout)
+
+
+@pytest.mark.slow  # openai-agents' sdist, and two interpreters
+def test_the_redaction_example_ported_prints_what_the_original_does_with_tracing_on() -> None:
+    # tests/agents_examples.py runs the examples with OPENAI_AGENTS_DISABLE_TRACING=1,
+    # where both print nothing: here tracing is on, and both print the redacted batch.
+    root = sdist()
+    original, ported = (_redaction_example(str(tree)) for tree in (root, ported_tree(root)))
+    assert json.loads(ported) == [
+        {"object": "trace", "id": "trace_*"},
+        {"object": "trace.span", "id": "span_*", "trace_id": "trace_*", "parent_id": None},
+    ]
+    assert ported == original

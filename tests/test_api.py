@@ -210,7 +210,7 @@ PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
         },
     ),
     "tooluse.tracing.processor_interface": (set(), {"TracingExporter", "TracingProcessor"}),
-    "tooluse.tracing.processors": (set(), {"BatchTraceProcessor"}),
+    "tooluse.tracing.processors": (set(), {"BatchTraceProcessor", "ConsoleSpanExporter"}),
     "tooluse.models": (
         {
             "DEFAULT_MODEL",

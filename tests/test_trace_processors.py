@@ -8,6 +8,7 @@ shutdown, a processor that raises, replacing and adding, and the refusal without
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import logging
 import os
@@ -42,7 +43,7 @@ from tooluse import (
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
 from tooluse.tracing import Span, Trace, TracingProcessor
 from tooluse.tracing.processor_interface import TracingExporter
-from tooluse.tracing.processors import BatchTraceProcessor
+from tooluse.tracing.processors import BatchTraceProcessor, ConsoleSpanExporter
 
 from .agents_examples import mask, ported_tree, sdist
 from .openai_server import Call, ScriptedServer, Turn
@@ -388,6 +389,25 @@ def test_what_is_refused_says_why_and_what_to_do(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setitem(sys.modules, "opentelemetry.sdk.trace", None)  # the SDK missing
     with pytest.raises(UserError, match=r"pip install 'tooluse\[otel\]' opentelemetry-sdk"):
         add_trace_processor(Recorder())
+
+
+def test_the_console_exporter_prints_each_payload(capsys: pytest.CaptureFixture[str]) -> None:
+    processor = BatchTraceProcessor(ConsoleSpanExporter())
+    set_trace_processors([processor])
+    with trace("Printed") as printed, custom_span("step", data={"n": 1}):
+        pass
+    processor.shutdown()
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0] == printed.export()
+    assert lines[1]["span_data"] == {"type": "custom", "name": "step", "data": {"n": 1}}
+
+
+def test_openai_dashboard_export_is_refused_with_what_to_use() -> None:
+    module = importlib.import_module("tooluse.tracing.processors")
+    for name in ("BackendSpanExporter", "default_exporter", "default_processor"):
+        with pytest.raises(ImportError, match=r"never sends traces to OpenAI.*TracingExporter"):
+            getattr(module, name)
+    assert not hasattr(module, "OtherName")
 
 
 def test_the_openai_agents_switch_turns_processors_off_too(

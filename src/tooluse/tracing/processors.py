@@ -1,12 +1,15 @@
-"""Trace processors that ship with tooluse: `BatchTraceProcessor`.
+"""Trace processors and exporters that ship with tooluse, as in openai-agents' module.
 
+`BatchTraceProcessor` batches for any `TracingExporter`; `ConsoleSpanExporter` prints.
 openai-agents' default processor, which sends traces to OpenAI's dashboard
-(`BackendSpanExporter`), has no counterpart: tooluse sends nothing anywhere unless
-you give it an exporter.
+(`BackendSpanExporter`, `default_exporter()`, `default_processor()`), has no
+counterpart: importing those names raises an `ImportError` that says what to use, as
+tooluse sends nothing anywhere unless you give it an exporter.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import threading
@@ -19,7 +22,7 @@ if TYPE_CHECKING:
     from ._api import Trace
     from ._records import Span
 
-__all__ = ["BatchTraceProcessor"]
+__all__ = ["BatchTraceProcessor", "ConsoleSpanExporter"]
 
 logger = logging.getLogger("tooluse.tracing")
 
@@ -164,6 +167,34 @@ class BatchTraceProcessor(TracingProcessor):
         # Only this thread takes from the queue (under the export lock): qsize is exact.
         count = min(self._queue.qsize(), self._max_batch_size)
         return [self._queue.get_nowait() for _ in range(count)]
+
+
+class ConsoleSpanExporter(TracingExporter):
+    """Prints each trace and span of a batch as a line of JSON (its `export()` payload)."""
+
+    def export(self, items: list[Trace | Span[Any]]) -> None:
+        """Print the batch, one item a line.
+
+        Args:
+            items: The traces and spans.
+        """
+        for item in items:
+            print(json.dumps(item.export(), default=str))
+
+
+_TO_OPENAI = frozenset({"BackendSpanExporter", "default_exporter", "default_processor"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _TO_OPENAI:
+        raise ImportError(
+            f"tooluse.tracing.processors.{name}: tooluse never sends traces to OpenAI's "
+            "dashboard, so openai-agents' default exporter has no counterpart; give "
+            "BatchTraceProcessor a TracingExporter of your own (or ConsoleSpanExporter), "
+            "or put an OpenTelemetry exporter on your tracer provider (docs/tracing.md)",
+            name=name,
+        )
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _check_arguments(

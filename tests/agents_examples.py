@@ -147,6 +147,9 @@ _MODULES = {
     "agents.extensions.memory.sqlalchemy_session": "tooluse.sessions.sqlalchemy",
     "agents.mcp": "tooluse.mcp",
     "agents.models": "tooluse.models",
+    "agents.tracing.processor_interface": "tooluse.tracing.processor_interface",
+    "agents.tracing.processors": "tooluse.tracing.processors",
+    "agents.tracing": "tooluse.tracing",
     "agents.extensions.memory": "tooluse.sessions",
     "agents.extensions.experimental.codex": "tooluse.extensions.experimental.codex",
 }

@@ -49,7 +49,10 @@ EXPECTED_PUBLIC = {
     "ToolOutputImageDict",
     "ToolOutputTextDict",
     "ToolsToFinalOutputFunction",
+    "Span",
+    "SpanData",
     "Trace",
+    "TracingProcessor",
     "add_trace_processor",
     "custom_span",
     "gen_span_id",
@@ -189,6 +192,27 @@ EXPECTED_PUBLIC = {
 # Each public module's names: those it had before the wave-3 layout (every one still
 # imports from the same module), and those added since.
 PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
+    "tooluse.tracing": (
+        set(),
+        {
+            "CustomSpan",
+            "Span",
+            "SpanData",
+            "Trace",
+            "TracingExporter",
+            "TracingProcessor",
+            "add_trace_processor",
+            "custom_span",
+            "gen_span_id",
+            "gen_trace_id",
+            "set_trace_processors",
+            "set_tracing_disabled",
+            "set_tracing_export_api_key",
+            "trace",
+        },
+    ),
+    "tooluse.tracing.processor_interface": (set(), {"TracingExporter", "TracingProcessor"}),
+    "tooluse.tracing.processors": (set(), {"BatchTraceProcessor", "ConsoleSpanExporter"}),
     "tooluse.models": (
         {
             "DEFAULT_MODEL",

@@ -164,15 +164,16 @@ from .tools._toolsets import FilteredToolset, PrefixedToolset, RenamedToolset, T
 from .tracing._api import (
     CustomSpan,
     Trace,
-    add_trace_processor,
     custom_span,
     gen_span_id,
     gen_trace_id,
-    set_trace_processors,
     set_tracing_disabled,
     set_tracing_export_api_key,
     trace,
 )
+from .tracing._processing import add_trace_processor, set_trace_processors
+from .tracing._records import Span, SpanData
+from .tracing.processor_interface import TracingProcessor
 
 tool = function_tool
 """openai-agents' other name for `function_tool`."""
@@ -275,6 +276,8 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "ShellResult",
     "ShellTool",
     "ShellToolLocalSkill",
+    "Span",
+    "SpanData",
     "StopAtTools",
     "StrictViolation",
     "TResponseInputItem",
@@ -311,6 +314,7 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "ToolsToFinalOutputResult",
     "Toolset",
     "Trace",
+    "TracingProcessor",
     "Usage",
     "UsageLimitExceeded",
     "UsageLimits",

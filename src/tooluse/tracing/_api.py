@@ -3,11 +3,13 @@
 A `trace(...)` block is a span, current for the block, so that the spans of every run
 started inside it nest under it; `custom_span(...)` is a span under the current one.
 The ids are OpenTelemetry's: a trace id is 32 hex digits (written `trace_<hex>` as
-openai-agents writes them, and read with or without the prefix), a span id 16. A
+openai-agents writes them, and read with or without the prefix), a span id 16 (written
+`span_<24 hex>`, zero-padded, as openai-agents' span ids are 24 digits). A
 `trace(trace_id=...)` block continues the trace that id names, as a span continues a
 caller's trace propagated to it. What records the spans is the application's choice,
 as everywhere in OpenTelemetry: with no tracer provider set (or no `opentelemetry-api`
-installed) the blocks run, keep their ids, and nothing is recorded.
+installed) the blocks run, keep their ids, and nothing is recorded, unless trace
+processors are registered (`_processing.py`): then they see the blocks.
 
 `opentelemetry` is imported when a block starts, never by `import tooluse`.
 """
@@ -15,27 +17,32 @@ installed) the blocks run, keep their ids, and nothing is recorded.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from collections.abc import Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from .._version import __version__
 from ..exceptions import UserError
+from ._records import span_key, trace_key
+from ._registry import block_tracer, starting
 
 if TYPE_CHECKING:
     from opentelemetry.context import Context
     from opentelemetry.trace import Span as OtelSpan
     from opentelemetry.util.types import AttributeValue
 
-_disabled = False
+_disabled: bool | None = None
+"""Set by `set_tracing_disabled`; until then, `OPENAI_AGENTS_DISABLE_TRACING` decides."""
 
 
 def set_tracing_disabled(disabled: bool) -> None:
     """Turn tracing off (or on again) for the whole process.
 
     When off, runs make no spans (as `RunConfig(tracing_disabled=True)` for every run),
-    and `trace(...)` and `custom_span(...)` blocks record nothing.
+    and `trace(...)` and `custom_span(...)` blocks record nothing. Until it is called,
+    the environment variable `OPENAI_AGENTS_DISABLE_TRACING` (`1` or `true`) turns
+    tracing off, as in openai-agents.
 
     Args:
         disabled: True to turn tracing off.
@@ -48,8 +55,13 @@ def tracing_off() -> bool:
     """Whether `set_tracing_disabled(True)` turned tracing off.
 
     Returns:
-        True when it did.
+        True when it did, or, before it was called, when `OPENAI_AGENTS_DISABLE_TRACING`
+        is `1` or `true`.
     """
+    global _disabled  # noqa: PLW0603 - the environment is read once, as openai-agents does
+    if _disabled is None:
+        variable = os.environ.get("OPENAI_AGENTS_DISABLE_TRACING", "")
+        _disabled = variable.strip().lower() in {"1", "true"}
     return _disabled
 
 
@@ -63,12 +75,12 @@ def gen_trace_id() -> str:
 
 
 def gen_span_id() -> str:
-    """A new span id, an OpenTelemetry one.
+    """A new span id, an OpenTelemetry one, written as trace processors see span ids.
 
     Returns:
-        `span_` and 16 hex digits.
+        `span_` and 24 hex digits: the 16 of a 64-bit OpenTelemetry span id, zero-padded.
     """
-    return f"span_{_nonzero_hex(8)}"
+    return span_key(int(_nonzero_hex(8), 16))
 
 
 def _nonzero_hex(size: int) -> str:
@@ -110,14 +122,18 @@ class _Block:
         self._token: object = None
 
     def _begin(self, context: Context | None, attributes: dict[str, AttributeValue]) -> None:
-        if self.disabled or _disabled or self._span is not None:
+        if self.disabled or tracing_off() or self._span is not None:
             return
         try:
             from opentelemetry import trace  # noqa: PLC0415 - only when a block starts
         except ImportError:  # no opentelemetry-api: nothing could record the span
             return
-        tracer = trace.get_tracer("tooluse", __version__)
-        self._span = tracer.start_span(self.name, context=context, attributes=attributes)
+        tracer = block_tracer(trace)
+        starting(self)  # the bridge, if on the provider, takes it in start_span
+        try:
+            self._span = tracer.start_span(self.name, context=context, attributes=attributes)
+        finally:
+            starting(None)
 
     def start(self, mark_as_current: bool = False) -> None:
         """Start the block's span (a `with` block does this, current for its length).
@@ -213,9 +229,9 @@ class Trace(_Block):
     def trace_id(self) -> str:
         """The trace's id, `trace_` and 32 hex digits: OpenTelemetry's, once the span records."""
         if self._span is not None and self._span.get_span_context().is_valid:
-            return f"trace_{self._span.get_span_context().trace_id:032x}"
+            return trace_key(self._span.get_span_context().trace_id)
         if self._given_id is not None:
-            return f"trace_{self._given_id:032x}"
+            return trace_key(self._given_id)
         return self._made_id
 
     def _start(self) -> None:
@@ -228,7 +244,7 @@ class Trace(_Block):
 
     def _continued(self) -> Context | None:
         """The context that makes the span part of the trace its given id names."""
-        if self._given_id is None or self.disabled or _disabled:
+        if self._given_id is None or self.disabled or tracing_off():
             return None
         try:
             from opentelemetry import trace  # noqa: PLC0415 - only when a block starts
@@ -245,6 +261,20 @@ class Trace(_Block):
     def __enter__(self) -> Trace:
         self.start(mark_as_current=True)
         return self
+
+    def export(self) -> dict[str, Any] | None:
+        """openai-agents' payload of a trace (`object` is `trace`), as processors export it.
+
+        Returns:
+            `object`, `id`, `workflow_name`, `group_id` and `metadata` (None when empty).
+        """
+        return {
+            "object": "trace",
+            "id": self.trace_id,
+            "workflow_name": self.name,
+            "group_id": self.group_id,
+            "metadata": dict(self.metadata) or None,
+        }
 
 
 class CustomSpan(_Block):
@@ -264,9 +294,12 @@ class CustomSpan(_Block):
 
     @property
     def span_id(self) -> str:
-        """The span's id, `span_` and 16 hex digits (all zeros while it records nothing)."""
+        """The span's id, `span_` and 24 hex digits (all zeros while it records nothing).
+
+        The OpenTelemetry span id, zero-padded, as trace processors see it.
+        """
         number = self._span.get_span_context().span_id if self._span is not None else 0
-        return f"span_{number:016x}"
+        return span_key(number)
 
     def _start(self) -> None:
         attributes = {f"tooluse.data.{key}": _attribute(value) for key, value in self.data.items()}
@@ -338,48 +371,19 @@ def custom_span(
     return CustomSpan(name, data, parent, disabled)
 
 
-def _refuse(name: str) -> UserError:
-    return UserError(
-        f"{name}: tooluse records traces as OpenTelemetry spans, not through openai-agents' "
-        "trace processors; set a TracerProvider with the span processor and exporter you "
-        "want (opentelemetry.trace.set_tracer_provider), as docs/tracing.md shows"
-    )
-
-
 def set_tracing_export_api_key(api_key: str) -> None:
-    """Refused: tooluse does not export traces to OpenAI; configure an OpenTelemetry exporter.
+    """Refused: tooluse never sends traces to OpenAI; register a processor or an exporter.
 
     Args:
-        api_key: The key openai-agents would export traces with.
+        api_key: The key openai-agents would export traces to OpenAI's dashboard with.
 
     Raises:
         UserError: Always, saying what to use.
     """
     del api_key
-    raise _refuse("set_tracing_export_api_key()")
-
-
-def set_trace_processors(processors: object) -> None:
-    """Refused: tooluse's spans go through OpenTelemetry's span processors.
-
-    Args:
-        processors: openai-agents' trace processors.
-
-    Raises:
-        UserError: Always, saying what to use.
-    """
-    del processors
-    raise _refuse("set_trace_processors()")
-
-
-def add_trace_processor(processor: object) -> None:
-    """Refused: tooluse's spans go through OpenTelemetry's span processors.
-
-    Args:
-        processor: An openai-agents trace processor.
-
-    Raises:
-        UserError: Always, saying what to use.
-    """
-    del processor
-    raise _refuse("add_trace_processor()")
+    raise UserError(
+        "set_tracing_export_api_key(): tooluse never sends traces to OpenAI's dashboard, so "
+        "it takes no key for it; send them where you want with a trace processor "
+        "(set_trace_processors) or an OpenTelemetry exporter on your tracer provider, as "
+        "docs/tracing.md shows"
+    )

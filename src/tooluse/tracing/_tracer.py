@@ -43,6 +43,7 @@ from ..models._base import name_of
 from ..tools._local import LOCAL_ITEM_TYPES
 from ..tools._outputs import parts_text
 from ._api import tracing_off
+from ._registry import processors, route
 
 if TYPE_CHECKING:
     from contextvars import Token
@@ -125,6 +126,8 @@ def run_tracer(config: TracingConfig) -> RunTracer | None:
         if trace is None and provider is None:
             return None  # nobody set a provider up: not worth importing opentelemetry to learn it
         otel = _import_otel()
+    if processors():  # trace processors see every run: on a provider that feeds them
+        provider = route(otel.trace, provider)
     tracer = _tracer(otel.trace, provider)
     if tracer is None:
         return None

@@ -175,6 +175,10 @@ class SessionLink:
         )
         self.config = config
         self._clears_paused = False
+        found = getattr(session, "run_compaction", None)
+        self._run_compaction = (
+            cast("Callable[..., Awaitable[object]]", found) if callable(found) else None
+        )
         self._written: list[Item] = []
         self._sees_all = True  # whether the model is sent every stored item (`compact`)
 
@@ -315,7 +319,7 @@ class SessionLink:
     @property
     def compacts(self) -> bool:
         """Whether the session compacts (has openai-agents' `run_compaction`)."""
-        return callable(getattr(self.session, "run_compaction", None))
+        return self._run_compaction is not None
 
     async def compact(
         self, response_id: str | None, store: bool | None, context: RunContextWrapper[Any]
@@ -336,10 +340,8 @@ class SessionLink:
             context: The run's context, whose usage a compaction adds to.
         """
         written, self._written = self._written, []
-        run_compaction = cast(
-            "Callable[..., Awaitable[object]] | None", getattr(self.session, "run_compaction", None)
-        )
-        if not written or response_id is None or not callable(run_compaction):
+        run_compaction = self._run_compaction
+        if not written or response_id is None or run_compaction is None:
             return
         if not self._sees_all:
             return

@@ -50,16 +50,26 @@ async def needs_approval(
         return False
     if arguments is None:
         return True  # a hand-built tool's unreadable arguments: let a human look
+    predicate = cast(Callable[..., Any], flag)
+    extra = (call.approval_id,) if _takes_call_id(predicate) else ()  # openai-agents' form
+    return await _ask(
+        f"tool '{tool.name}'", call.approval_id, predicate, context, arguments, *extra
+    )
+
+
+async def _ask(tool: str, call_id: str, predicate: Callable[..., Any], *args: object) -> bool:
+    """What a `needs_approval` function answers for one call.
+
+    Raises:
+        UserError: If the function raises: the turn stops before any of its calls runs.
+    """
     try:
-        predicate = cast(Callable[..., Any], flag)
-        extra = (call.approval_id,) if _takes_call_id(predicate) else ()  # openai-agents' form
-        answer = predicate(context, arguments, *extra)
+        answer = predicate(*args)
         return bool(await answer if inspect.isawaitable(answer) else answer)
     except Exception as error:
         raise UserError(
-            f"needs_approval of tool '{tool.name}' raised {type(error).__name__} ({error}) for "
-            f"call '{call.approval_id}'; no call of this turn has run. Fix the function and run "
-            "again"
+            f"needs_approval of {tool} raised {type(error).__name__} ({error}) for call "
+            f"'{call_id}'; no call of this turn has run. Fix the function and run again"
         ) from error
 
 
@@ -117,12 +127,6 @@ async def shell_needs_approval(
     if not callable(flag):
         return bool(flag)
     call_id = str(item.get("call_id", ""))
-    try:
-        answer = flag(context, shell_action(item), call_id)
-        return bool(await answer if inspect.isawaitable(answer) else answer)
-    except Exception as error:
-        raise UserError(
-            f"needs_approval of shell tool '{tool.name}' raised {type(error).__name__} "
-            f"({error}) for call '{call_id}'; no call of this turn has run. Fix the function "
-            "and run again"
-        ) from error
+    return await _ask(
+        f"shell tool '{tool.name}'", call_id, flag, context, shell_action(item), call_id
+    )

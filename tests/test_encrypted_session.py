@@ -113,6 +113,9 @@ async def test_bad_settings_and_items_are_refused_with_what_to_do(store: SQLiteS
         EncryptedSession("chat", store, "")
     with pytest.raises(UserError, match=r"EncryptedSession\(ttl=0\): the time to live"):
         EncryptedSession("chat", store, KEY, ttl=0)
+    for not_whole in (float("inf"), 1.5, True):
+        with pytest.raises(UserError, match=r"positive whole number of seconds \(an int\)"):
+            EncryptedSession("chat", store, KEY, ttl=not_whole)  # pyright: ignore[reportArgumentType, reportCallIssue]
     session = EncryptedSession("chat", store, KEY)
     with pytest.raises(UserError, match=r"cannot be stored as JSON.*Nothing was stored"):
         await session.add_items([*_items("a", 1), {"role": "user", "content": object()}])

@@ -99,10 +99,11 @@ class EncryptedSession:
         encryption_key: The master key: a Fernet key (`Fernet.generate_key().decode()`)
             or another high-entropy secret (a password is not: nothing here slows a
             guess). Keep it: without it nothing stored reads again.
-        ttl: How long an item reads after it was written, in seconds.
+        ttl: How long an item reads after it was written, in whole seconds (an int:
+            Fernet counts whole seconds, so floats are refused rather than truncated).
 
     Raises:
-        UserError: The key is empty, or `ttl` is not a positive number of seconds.
+        UserError: The key is empty, or `ttl` is not a positive int.
     """
 
     @overload
@@ -135,10 +136,12 @@ class EncryptedSession:
         ttl: int = 600,
     ) -> None:
         given: object = ttl
-        if type(given) not in (int, float) or ttl <= 0:
+        # Fernet counts whole seconds: a float would be truncated, and inf breaks every read.
+        if type(given) is not int or ttl <= 0:
             raise UserError(
-                f"EncryptedSession(ttl={given!r}): the time to live is a positive number of "
-                "seconds an item stays readable after it was written"
+                f"EncryptedSession(ttl={given!r}): the time to live is a positive whole number "
+                "of seconds (an int) an item stays readable after it was written, "
+                "e.g. ttl=600"
             )
         self.session_id = session_id
         """The conversation this session stores."""
@@ -237,7 +240,7 @@ class EncryptedSession:
         if not _is_envelope(stored):
             return None
         try:
-            ttl = int(self.ttl) if expires else None
+            ttl = self.ttl if expires else None
             plain = self._cipher.decrypt(stored["payload"].encode(), ttl=ttl)
             item: Any = json.loads(plain)
         except (InvalidToken, ValueError):

@@ -379,3 +379,21 @@ def test_what_is_not_built_or_known_is_refused_with_what_to_do(
 def test_importing_tooluse_does_not_import_the_codex_tool() -> None:
     code = "import sys, tooluse; assert 'tooluse.extensions' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+class PlainContext:
+    """A user's own context object, without the thread id's attribute."""
+
+
+async def test_checking_the_context_leaves_no_thread_id_attribute_when_there_is_none(
+    openai_server: ScriptedServer, fake: FakeCodex
+) -> None:
+    tool = codex_tool(codex_options=fake.options("exit"), use_run_context_thread_id=True)
+    context = PlainContext()
+    openai_server.script(Turn(calls=[text_call("Hi", context_mode=True)]), Turn(text="Ok."))
+    openai_server.turns[0].calls[0].name = "codex"
+
+    await Runner.run(agent(openai_server, tool), "Go.", context=context)
+
+    assert len(fake.calls()) == 1  # the check passed, Codex ran and failed: no thread id
+    assert vars(context) == {}

@@ -75,6 +75,9 @@ def read_thread_id(context: object, key: str, tool: str) -> str | None:
 def check_writable(context: object, key: str, tool: str) -> None:
     """Raise unless the tool can write the thread id into the context, before it runs Codex.
 
+    The context is left as it was: a dict is not written, an object's attribute is
+    written back with its own value, or (if it has none) written and deleted again.
+
     Args:
         context: The run's context.
         key: The key or attribute.
@@ -92,8 +95,8 @@ def check_writable(context: object, key: str, tool: str) -> None:
         )
     if isinstance(context, MutableMapping):
         return
-    try:  # writing back what is there fails as writing the id would
-        store_thread_id(context, key, getattr(context, key, None), tool)
+    try:
+        _probe(context, key, tool)
     except UserError:
         raise
     except Exception:
@@ -102,6 +105,19 @@ def check_writable(context: object, key: str, tool: str) -> None:
             f"{type(context).__name__}: use a dict, or give its class a writable field "
             f"`{key}: str | None = None`"
         ) from None
+
+
+_ABSENT = object()
+
+
+def _probe(context: object, key: str, tool: str) -> None:
+    """Write to `key` as storing the id would, leaving the context as it was."""
+    present = getattr(context, key, _ABSENT)
+    if present is not _ABSENT:  # writing back what is there fails as writing the id would
+        store_thread_id(context, key, cast(str | None, present), tool)
+        return
+    store_thread_id(context, key, None, tool)
+    delattr(context, key)  # no `key=None` left behind in the user's object
 
 
 def store_thread_id(context: object, key: str, thread_id: str | None, tool: str) -> None:

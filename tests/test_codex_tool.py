@@ -397,3 +397,22 @@ async def test_checking_the_context_leaves_no_thread_id_attribute_when_there_is_
 
     assert len(fake.calls()) == 1  # the check passed, Codex ran and failed: no thread id
     assert vars(context) == {}
+
+
+async def test_parallel_calls_on_the_context_thread_run_one_after_the_other_on_one_thread(
+    openai_server: ScriptedServer, fake: FakeCodex
+) -> None:
+    tool = codex_tool(codex_options=fake.options(), use_run_context_thread_id=True)
+    context: dict[str, str] = {}
+    calls = [
+        Call("codex", json.dumps({"inputs": [{"type": "text", "text": text}]}), call_id)
+        for text, call_id in (("Plan.", "c1"), ("Test.", "c2"))
+    ]
+    openai_server.script(Turn(calls=calls), Turn(text="Done."))
+
+    await Runner.run(agent(openai_server, tool), "Go.", context=context)
+
+    first, second = fake.calls()
+    assert "resume" not in first["args"]  # the first starts the thread...
+    assert second["args"][-3:] == ["--", "thread-1", "-"]  # ...the second continues it
+    assert context == {"codex_thread_id": "thread-1"}

@@ -4,20 +4,65 @@ With `codex_tool(use_run_context_thread_id=True)`, the tool reads the thread to 
 the context given to `Runner.run` and writes the thread's id back there: a dict gets a
 key, any other object an attribute. The key is `codex_thread_id` for the tool named
 `codex`, `codex_thread_id_<suffix>` for one named `codex_<suffix>` (or any other name), or
-the one given.
+the one given. Calls on the same context and key run one at a time (parallel calls in
+one turn continue one thread, in turn).
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import Mapping, MutableMapping
+from collections.abc import AsyncGenerator, Mapping, MutableMapping
+from contextlib import asynccontextmanager
 from typing import Any, cast
 
 from ....exceptions import UserError
 
-__all__ = ["check_writable", "context_key", "read_thread_id", "store_thread_id"]
+__all__ = [
+    "check_writable",
+    "context_key",
+    "one_call_at_a_time",
+    "read_thread_id",
+    "store_thread_id",
+]
 
 _DEFAULT_KEY = "codex_thread_id"
+
+_locks: dict[tuple[int, str], tuple[asyncio.Lock, int]] = {}
+"""The lock of each (context, key) a call holds or waits for, and how many calls do.
+
+Keyed by the context's id, not a weak reference: a dict cannot have one. An entry lives
+only while a call that holds the context uses it, so the id cannot be reused meanwhile.
+"""
+
+
+@asynccontextmanager
+async def one_call_at_a_time(context: object, key: str) -> AsyncGenerator[None, None]:
+    """Hold the thread of `context`'s `key`: one Codex call on it at a time.
+
+    Parallel calls in one turn would otherwise each read no id and start a thread of
+    their own (the last one kept), or resume the same thread at once.
+
+    Args:
+        context: The run's context.
+        key: The key or attribute holding the thread id.
+
+    Yields:
+        Nothing, once the calls before this one on that thread have finished.
+    """
+    slot = (id(context), key)
+    lock, users = _locks.get(slot, (None, 0))
+    lock = lock or asyncio.Lock()
+    _locks[slot] = (lock, users + 1)
+    try:
+        async with lock:
+            yield
+    finally:
+        lock, users = _locks[slot]
+        if users == 1:
+            del _locks[slot]
+        else:
+            _locks[slot] = (lock, users - 1)
 
 
 def context_key(tool_name: str, given: str | None) -> str:

@@ -261,6 +261,9 @@ async def test_with_no_failure_function_the_cli_error_is_raised_with_its_stderr(
     with pytest.raises(CodexCLIError, match="exited with status 3") as raised:
         await Runner.run(agent(openai_server, tool), "Go.")
     assert SECRET in raised.value.stderr
+    # The developer reads why, and what to do (the model never sees this text).
+    assert f"its stderr ends: fatal: {SECRET}." in str(raised.value)
+    assert "Run `codex exec` by hand" in str(raised.value)
 
 
 async def test_a_failed_turn_still_keeps_its_thread_id_in_the_context(

@@ -261,6 +261,9 @@ async def test_with_no_failure_function_the_cli_error_is_raised_with_its_stderr(
     with pytest.raises(CodexCLIError, match="exited with status 3") as raised:
         await Runner.run(agent(openai_server, tool), "Go.")
     assert SECRET in raised.value.stderr
+    # The developer reads why, and what to do (the model never sees this text).
+    assert f"its stderr ends: fatal: {SECRET}." in str(raised.value)
+    assert "Run `codex exec` by hand" in str(raised.value)
 
 
 async def test_a_failed_turn_still_keeps_its_thread_id_in_the_context(
@@ -379,3 +382,40 @@ def test_what_is_not_built_or_known_is_refused_with_what_to_do(
 def test_importing_tooluse_does_not_import_the_codex_tool() -> None:
     code = "import sys, tooluse; assert 'tooluse.extensions' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+class PlainContext:
+    """A user's own context object, without the thread id's attribute."""
+
+
+async def test_checking_the_context_leaves_no_thread_id_attribute_when_there_is_none(
+    openai_server: ScriptedServer, fake: FakeCodex
+) -> None:
+    tool = codex_tool(codex_options=fake.options("exit"), use_run_context_thread_id=True)
+    context = PlainContext()
+    openai_server.script(Turn(calls=[text_call("Hi", context_mode=True)]), Turn(text="Ok."))
+    openai_server.turns[0].calls[0].name = "codex"
+
+    await Runner.run(agent(openai_server, tool), "Go.", context=context)
+
+    assert len(fake.calls()) == 1  # the check passed, Codex ran and failed: no thread id
+    assert vars(context) == {}
+
+
+async def test_parallel_calls_on_the_context_thread_run_one_after_the_other_on_one_thread(
+    openai_server: ScriptedServer, fake: FakeCodex
+) -> None:
+    tool = codex_tool(codex_options=fake.options(), use_run_context_thread_id=True)
+    context: dict[str, str] = {}
+    calls = [
+        Call("codex", json.dumps({"inputs": [{"type": "text", "text": text}]}), call_id)
+        for text, call_id in (("Plan.", "c1"), ("Test.", "c2"))
+    ]
+    openai_server.script(Turn(calls=calls), Turn(text="Done."))
+
+    await Runner.run(agent(openai_server, tool), "Go.", context=context)
+
+    first, second = fake.calls()
+    assert "resume" not in first["args"]  # the first starts the thread...
+    assert second["args"][-3:] == ["--", "thread-1", "-"]  # ...the second continues it
+    assert context == {"codex_thread_id": "thread-1"}

@@ -113,6 +113,9 @@ async def test_bad_settings_and_items_are_refused_with_what_to_do(store: SQLiteS
         EncryptedSession("chat", store, "")
     with pytest.raises(UserError, match=r"EncryptedSession\(ttl=0\): the time to live"):
         EncryptedSession("chat", store, KEY, ttl=0)
+    for not_whole in (float("inf"), 1.5, True):
+        with pytest.raises(UserError, match=r"positive whole number of seconds \(an int\)"):
+            EncryptedSession("chat", store, KEY, ttl=not_whole)  # pyright: ignore[reportArgumentType, reportCallIssue]
     session = EncryptedSession("chat", store, KEY)
     with pytest.raises(UserError, match=r"cannot be stored as JSON.*Nothing was stored"):
         await session.add_items([*_items("a", 1), {"role": "user", "content": object()}])
@@ -229,3 +232,30 @@ def test_importing_tooluse_and_its_sessions_does_not_import_cryptography() -> No
         "assert 'cryptography' in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+async def test_a_paused_run_older_than_the_ttl_still_resumes(
+    openai_server: ScriptedServer, store: SQLiteSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    openai_server.script(
+        Turn(calls=[Call("delete_file", '{"path": "plans.txt"}', "c1")]),
+        Turn(text="Deleted."),
+    )
+    agent = Agent("a", tools=[delete_file], model=openai_server.model("responses"))
+    session = EncryptedSession("chat", store, KEY, ttl=1)
+    await Runner.run(agent, "Delete my plans", session=session)
+    state_text = await session.get_paused_state()
+    assert state_text is not None
+    # The approval came 10 s after the pause: the state was sealed then, ttl=1 ago.
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now - 10)
+    await session.add_turn([], paused_state=state_text)
+    monkeypatch.undo()
+
+    state = await session.get_paused_run()
+    assert isinstance(state, RunState)
+    state.approve(state.get_interruptions()[0])
+    done = await Runner.run(agent, state, session=session)
+
+    assert done.final_output == "Deleted."
+    assert await session.get_paused_state() is None

@@ -387,3 +387,56 @@ async def test_a_failed_compaction_keeps_the_history(openai_server: ScriptedServ
         await session.run_compaction({"force": True})
     assert await session.get_items() == [{"role": "user", "content": "Hi"}]
     del openai_server
+
+
+class _FailingStore(SQLiteSession):
+    """A store whose writes fail the first `failures` times after it is cleared."""
+
+    def __init__(self) -> None:
+        super().__init__("chat", ":memory:")
+        self.failures = 0
+
+    async def add_items(self, items: list[Any]) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise OSError("disk full")
+        await super().add_items(items)
+
+
+_MARKED: list[dict[str, Any]] = [
+    {"role": "user", "content": "Hi"},
+    {"role": "assistant", "content": "Hello."},
+    {"type": "tooluse_context", "summary": "The user said hi.", "kept": []},
+    {"role": "user", "content": "Again"},
+]
+
+
+async def test_a_failed_swap_puts_back_the_items_as_stored_marks_and_all(
+    openai_server: ScriptedServer,
+) -> None:
+    store = _FailingStore()
+    session = OpenAIResponsesCompactionSession(
+        "chat", store, client=openai_server.client(), compaction_mode="input"
+    )
+    await store.add_items(_MARKED)
+    store.failures = 1  # storing the compacted history fails; putting back works
+
+    with pytest.raises(OSError, match="disk full"):
+        await session.run_compaction({"force": True})
+    assert await store.get_items() == _MARKED
+
+
+async def test_when_putting_back_fails_too_the_first_error_is_raised_and_logged(
+    openai_server: ScriptedServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = _FailingStore()
+    session = OpenAIResponsesCompactionSession(
+        "chat", store, client=openai_server.client(), compaction_mode="input"
+    )
+    await store.add_items(_MARKED)
+    store.failures = 2
+
+    with pytest.raises(OSError, match="disk full") as raised:
+        await session.run_compaction({"force": True})
+    assert raised.value.__context__ is None  # the swap's error, not the restore's
+    assert "putting the 4 previous items back failed too" in caplog.text

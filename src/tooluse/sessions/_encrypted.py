@@ -89,7 +89,8 @@ class EncryptedSession:
     encrypted before they reach it and decrypted when read; items older than `ttl`,
     written with another key, or not written encrypted are skipped when reading (they
     stay in the store). When the wrapped session keeps paused runs (a `RunSession`),
-    this one does too, their state encrypted the same way.
+    this one does too, their state encrypted the same way but read however old it is
+    (an approval may take longer than `ttl`).
 
     Args:
         session_id: The conversation's id; the salt of its key, so give the same one to
@@ -98,10 +99,11 @@ class EncryptedSession:
         encryption_key: The master key: a Fernet key (`Fernet.generate_key().decode()`)
             or another high-entropy secret (a password is not: nothing here slows a
             guess). Keep it: without it nothing stored reads again.
-        ttl: How long an item reads after it was written, in seconds.
+        ttl: How long an item reads after it was written, in whole seconds (an int:
+            Fernet counts whole seconds, so floats are refused rather than truncated).
 
     Raises:
-        UserError: The key is empty, or `ttl` is not a positive number of seconds.
+        UserError: The key is empty, or `ttl` is not a positive int.
     """
 
     @overload
@@ -134,10 +136,12 @@ class EncryptedSession:
         ttl: int = 600,
     ) -> None:
         given: object = ttl
-        if type(given) not in (int, float) or ttl <= 0:
+        # Fernet counts whole seconds: a float would be truncated, and inf breaks every read.
+        if type(given) is not int or ttl <= 0:
             raise UserError(
-                f"EncryptedSession(ttl={given!r}): the time to live is a positive number of "
-                "seconds an item stays readable after it was written"
+                f"EncryptedSession(ttl={given!r}): the time to live is a positive whole number "
+                "of seconds (an int) an item stays readable after it was written, "
+                "e.g. ttl=600"
             )
         self.session_id = session_id
         """The conversation this session stores."""
@@ -227,12 +231,17 @@ class EncryptedSession:
                 "session items hold only JSON values. Nothing was stored"
             ) from error
 
-    def _open(self, stored: object) -> Item | None:
-        """The item an envelope holds, or None if it does not read (expired, other key)."""
+    def _open(self, stored: object, *, expires: bool = True) -> Item | None:
+        """The item an envelope holds, or None if it does not read (expired, other key).
+
+        `expires=False` reads it however old it is: a paused run's state waits for an
+        approval as long as it takes.
+        """
         if not _is_envelope(stored):
             return None
         try:
-            plain = self._cipher.decrypt(stored["payload"].encode(), ttl=int(self.ttl))
+            ttl = self.ttl if expires else None
+            plain = self._cipher.decrypt(stored["payload"].encode(), ttl=ttl)
             item: Any = json.loads(plain)
         except (InvalidToken, ValueError):
             return None
@@ -261,7 +270,10 @@ class _EncryptedRunSession(EncryptedSession):
         )
 
     async def get_paused_state(self) -> str | None:
-        """The paused run's state, if one is stored and still reads.
+        """The paused run's state, if one is stored and reads with this key.
+
+        The state does not expire with `ttl`: an approval may wait longer than the items
+        live, and the state is dropped anyway when the run resumes or is cleared.
 
         Returns:
             The state's JSON text, or None.
@@ -270,7 +282,7 @@ class _EncryptedRunSession(EncryptedSession):
         if stored is None:
             return None
         try:
-            opened = self._open(json.loads(stored))
+            opened = self._open(json.loads(stored), expires=False)
         except ValueError:
             return None
         state = opened.get("state") if opened is not None else None
@@ -280,7 +292,7 @@ class _EncryptedRunSession(EncryptedSession):
         """The run paused on this session, to approve or reject its calls and resume.
 
         Returns:
-            Its state, or None if no run paused here still reads.
+            Its state, or None if no run paused here reads with this key.
         """
         text = await self.get_paused_state()
         return None if text is None else RunState.from_json(text)

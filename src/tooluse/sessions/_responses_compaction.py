@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
@@ -57,6 +58,8 @@ _Resolved = Literal["previous_response_id", "input"]
 
 DEFAULT_COMPACTION_THRESHOLD = 10
 """The candidate items (`compaction_candidate_items`) at which the default trigger compacts."""
+
+logger = logging.getLogger("tooluse.sessions")
 
 _EVERY_ITEM = 2_147_483_647
 """A read limit above any history: past a `SessionSettings.limit`, since all is replaced."""
@@ -293,7 +296,8 @@ class OpenAIResponsesCompactionSession:
         given = args or {}
         async with self._lock:
             mode = self._mode(given)
-            history = await self._history()
+            stored = await self._stored()
+            history = read_marked(stored)
             context: dict[str, Any] = {
                 "response_id": self._response_id,
                 "compaction_mode": mode,
@@ -306,7 +310,7 @@ class OpenAIResponsesCompactionSession:
             started = time.perf_counter()
             response = await self._compact(mode, history)
             _count(wrapper, response, self.model, time.perf_counter() - started)
-            await self._replace(history, _without_orphan_ids(response.output))
+            await self._replace(stored, _without_orphan_ids(response.output))
 
     def _mode(self, given: OpenAIResponsesCompactionArgs) -> _Resolved:
         """This call's mode, remembering the response given and whether it was stored."""
@@ -332,8 +336,8 @@ class OpenAIResponsesCompactionSession:
             return "input"
         return "previous_response_id"
 
-    async def _history(self) -> list[Item]:
-        """Every stored item (a context policy's marks read), within `max_rollback_items`."""
+    async def _stored(self) -> list[Item]:
+        """Every stored item as stored (marks unread), within `max_rollback_items`."""
         bound = self.max_rollback_items
         items = await self.underlying_session.get_items(_EVERY_ITEM if bound is None else bound + 1)
         if bound is not None and len(items) > bound:
@@ -342,7 +346,7 @@ class OpenAIResponsesCompactionSession:
                 f"than max_rollback_items={bound} items, so it was not compacted (it is kept "
                 "as it was): raise max_rollback_items, or set it to None"
             )
-        return read_marked(items)
+        return items
 
     def _triggered(self, context: dict[str, Any]) -> bool:
         """What the trigger says, or a `UserError` saying what is wrong with it."""
@@ -427,9 +431,22 @@ class OpenAIResponsesCompactionSession:
             if compacted:
                 await session.add_items(compacted)
         except Exception:
-            await session.clear_session()
-            await session.add_items(previous)
-            raise
+            await self._restore(previous)
+            raise  # the swap's own error, which says why, not the restore's
+
+    async def _restore(self, previous: list[Item]) -> None:
+        """Put the stored items back as they were; log (not raise) if that fails too."""
+        try:
+            await self.underlying_session.clear_session()
+            await self.underlying_session.add_items(previous)
+        except Exception:
+            logger.exception(
+                "OpenAIResponsesCompactionSession %r: storing the compacted history failed, "
+                "and putting the %d previous items back failed too (the session may have "
+                "lost them): check the wrapped session's store",
+                self.session_id,
+                len(previous),
+            )
 
 
 class _CompactionRunSession(OpenAIResponsesCompactionSession):

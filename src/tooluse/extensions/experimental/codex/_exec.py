@@ -208,11 +208,27 @@ async def _stdout_lines(
         status = await process.wait()
         if status != 0:
             text = (await stderr).decode("utf-8", errors="replace")
-            raise CodexCLIError(f"the Codex CLI exited with status {status}", text)
+            raise CodexCLIError(_exit_message(status, text), text)
     finally:
         for task in (stderr, aborted):
             if task is not None and not task.done():
                 task.cancel()
+
+
+_STDERR_TAIL = 1000
+"""How many of stderr's last characters the exit error quotes."""
+
+
+def _exit_message(status: int, stderr: str) -> str:
+    """The exit error, with the end of stderr: for the developer (the model never reads it)."""
+    tail = stderr.strip()
+    if len(tail) > _STDERR_TAIL:
+        tail = "..." + tail[-_STDERR_TAIL:]
+    said = f"its stderr ends: {tail}" if tail else "it wrote nothing to stderr"
+    return (
+        f"the Codex CLI exited with status {status}; {said}. Run `codex exec` by hand "
+        "(same directory and environment) to see why"
+    )
 
 
 async def _next_line(

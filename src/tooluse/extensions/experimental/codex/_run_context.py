@@ -4,20 +4,65 @@ With `codex_tool(use_run_context_thread_id=True)`, the tool reads the thread to 
 the context given to `Runner.run` and writes the thread's id back there: a dict gets a
 key, any other object an attribute. The key is `codex_thread_id` for the tool named
 `codex`, `codex_thread_id_<suffix>` for one named `codex_<suffix>` (or any other name), or
-the one given.
+the one given. Calls on the same context and key run one at a time (parallel calls in
+one turn continue one thread, in turn).
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import Mapping, MutableMapping
+from collections.abc import AsyncGenerator, Mapping, MutableMapping
+from contextlib import asynccontextmanager
 from typing import Any, cast
 
 from ....exceptions import UserError
 
-__all__ = ["check_writable", "context_key", "read_thread_id", "store_thread_id"]
+__all__ = [
+    "check_writable",
+    "context_key",
+    "one_call_at_a_time",
+    "read_thread_id",
+    "store_thread_id",
+]
 
 _DEFAULT_KEY = "codex_thread_id"
+
+_locks: dict[tuple[int, str], tuple[asyncio.Lock, int]] = {}
+"""The lock of each (context, key) a call holds or waits for, and how many calls do.
+
+Keyed by the context's id, not a weak reference: a dict cannot have one. An entry lives
+only while a call that holds the context uses it, so the id cannot be reused meanwhile.
+"""
+
+
+@asynccontextmanager
+async def one_call_at_a_time(context: object, key: str) -> AsyncGenerator[None, None]:
+    """Hold the thread of `context`'s `key`: one Codex call on it at a time.
+
+    Parallel calls in one turn would otherwise each read no id and start a thread of
+    their own (the last one kept), or resume the same thread at once.
+
+    Args:
+        context: The run's context.
+        key: The key or attribute holding the thread id.
+
+    Yields:
+        Nothing, once the calls before this one on that thread have finished.
+    """
+    slot = (id(context), key)
+    lock, users = _locks.get(slot, (None, 0))
+    lock = lock or asyncio.Lock()
+    _locks[slot] = (lock, users + 1)
+    try:
+        async with lock:
+            yield
+    finally:
+        lock, users = _locks[slot]
+        if users == 1:
+            del _locks[slot]
+        else:
+            _locks[slot] = (lock, users - 1)
 
 
 def context_key(tool_name: str, given: str | None) -> str:
@@ -75,6 +120,9 @@ def read_thread_id(context: object, key: str, tool: str) -> str | None:
 def check_writable(context: object, key: str, tool: str) -> None:
     """Raise unless the tool can write the thread id into the context, before it runs Codex.
 
+    The context is left as it was: a dict is not written, an object's attribute is
+    written back with its own value, or (if it has none) written and deleted again.
+
     Args:
         context: The run's context.
         key: The key or attribute.
@@ -92,8 +140,8 @@ def check_writable(context: object, key: str, tool: str) -> None:
         )
     if isinstance(context, MutableMapping):
         return
-    try:  # writing back what is there fails as writing the id would
-        store_thread_id(context, key, getattr(context, key, None), tool)
+    try:
+        _probe(context, key, tool)
     except UserError:
         raise
     except Exception:
@@ -102,6 +150,19 @@ def check_writable(context: object, key: str, tool: str) -> None:
             f"{type(context).__name__}: use a dict, or give its class a writable field "
             f"`{key}: str | None = None`"
         ) from None
+
+
+_ABSENT = object()
+
+
+def _probe(context: object, key: str, tool: str) -> None:
+    """Write to `key` as storing the id would, leaving the context as it was."""
+    present = getattr(context, key, _ABSENT)
+    if present is not _ABSENT:  # writing back what is there fails as writing the id would
+        store_thread_id(context, key, cast(str | None, present), tool)
+        return
+    store_thread_id(context, key, None, tool)
+    delattr(context, key)  # no `key=None` left behind in the user's object
 
 
 def store_thread_id(context: object, key: str, thread_id: str | None, tool: str) -> None:

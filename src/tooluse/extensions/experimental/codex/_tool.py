@@ -42,7 +42,13 @@ from ....tools._invocation import ToolErrorFunction
 from ._events import ItemCompletedEvent, ThreadEvent, ThreadItem, TurnCompletedEvent, Usage
 from ._exec import CodexNotFoundError
 from ._options import CodexOptions, SandboxMode, ThreadOptions, TurnOptions, options_of
-from ._run_context import check_writable, context_key, read_thread_id, store_thread_id
+from ._run_context import (
+    check_writable,
+    context_key,
+    one_call_at_a_time,
+    read_thread_id,
+    store_thread_id,
+)
 from ._thread import Codex, Thread, UserInput, check_event, final_response
 
 __all__ = [
@@ -349,9 +355,16 @@ class _CodexCall:
 
     async def _run(self, ctx: ToolContext[Any], arguments: str) -> CodexToolResult:
         inputs, named = self._arguments(arguments)
-        if self.key is not None:
-            check_writable(ctx.context, self.key, self.name)
+        if self.key is None:
+            return await self._run_on(ctx, inputs, named)
+        check_writable(ctx.context, self.key, self.name)
+        async with one_call_at_a_time(ctx.context, self.key):  # read, run and store the id
             named = named or read_thread_id(ctx.context, self.key, self.name)
+            return await self._run_on(ctx, inputs, named)
+
+    async def _run_on(
+        self, ctx: ToolContext[Any], inputs: list[UserInput], named: str | None
+    ) -> CodexToolResult:
         thread_id = named or self.options.thread_id
         thread = (
             self.codex.resume_thread(thread_id, self.thread_options)

@@ -240,3 +240,24 @@ def test_jitter_maps_onto_the_policys() -> None:
     on = settings_retries(base, ModelRetrySettings(backoff={"jitter": True})).policy
     off = settings_retries(base, ModelRetrySettings(backoff={"jitter": False})).policy
     assert (on.jitter, off.jitter) == (base.jitter, 0.0)
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [retry_policies.retry_after(), retry_policies.provider_suggested()],
+    ids=["retry-after", "provider-suggested"],
+)
+async def test_a_rules_wait_beyond_max_retry_after_gives_up(
+    openai_server: ScriptedServer, policy: object
+) -> None:
+    # The server asks for 0.05 s, the run accepts at most 0.01 s: as without a rule, no retry.
+    openai_server.script(Turn(status=503, headers={"Retry-After": "0.05"}), Turn(text="ok"))
+    retry = ModelRetrySettings(max_retries=1, policy=policy)  # type: ignore[arg-type]
+    agent = Agent("a", model=openai_server.model("responses"))
+    config = RunConfig(
+        retry_policy=RetryPolicy(max_retry_after=0.01),
+        model_settings=ModelSettings(retry=retry),
+    )
+    with pytest.raises(ModelAPIError):
+        await run(agent, False, config)
+    assert len(openai_server.requests) == 1

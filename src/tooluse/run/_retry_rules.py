@@ -9,9 +9,11 @@ when there is one, decides each retry in place of the policy's statuses. Only a
 the function: an error of a model's own code, a missing key or a `UserError` never
 is, and a streamed call that already sent events is never tried again.
 
-A retry waits for the decision's `delay` when it names one, else for the server's
-`Retry-After` (given up on beyond `RetryPolicy.max_retry_after`, as without
-settings), else for the backoff.
+A retry waits for the decision's `delay` when it names one (the server's own
+`Retry-After` for `retry_policies.retry_after()` and `provider_suggested()`), else for
+the server's `Retry-After`, else for the backoff. A wait beyond
+`RetryPolicy.max_retry_after`, whoever names it, makes the run give up, as without
+settings.
 """
 
 from __future__ import annotations
@@ -253,7 +255,7 @@ class SettingsRetries:
         if not decision.retry:
             return None
         if decision.delay is not None:
-            return _checked_delay(decision.delay)
+            return _checked_delay(decision.delay, self.policy)
         asked = error.retry_after
         if asked is None:
             return self.policy.backoff(attempt - 1)
@@ -316,9 +318,10 @@ def _context(
     return RetryPolicyContext(error, attempt, policy.max_retries, stream, normalized, advice)
 
 
-def _checked_delay(delay: object) -> float:
+def _checked_delay(delay: object, policy: RetryPolicy) -> float | None:
+    """A rule's delay, or None (give up) beyond `max_retry_after`, as for the server's wait."""
     if isinstance(delay, int | float) and not isinstance(delay, bool) and 0 <= delay < math.inf:
-        return float(delay)
+        return float(delay) if delay <= policy.max_retry_after else None
     raise UserError(
         f"ModelRetrySettings.policy returned RetryDecision(delay={delay!r}): "
         "the delay must be a number of seconds >= 0, or None for the backoff"

@@ -261,3 +261,24 @@ async def test_a_rules_wait_beyond_max_retry_after_gives_up(
     with pytest.raises(ModelAPIError):
         await run(agent, False, config)
     assert len(openai_server.requests) == 1
+
+
+async def test_a_policy_that_raises_says_which_and_keeps_the_model_error(
+    openai_server: ScriptedServer,
+) -> None:
+    openai_server.script(Turn(status=503), Turn(text="ok"))
+
+    def policy(context: RetryPolicyContext) -> bool:
+        raise KeyError("status")
+
+    retry = ModelRetrySettings(policy=policy)
+    agent = Agent("a", model=openai_server.model("responses"))
+    with pytest.raises(UserError) as raised:
+        await run(agent, False, RunConfig(model_settings=ModelSettings(retry=retry)))
+    message = str(raised.value)
+    assert message.startswith("ModelRetrySettings.policy '")
+    assert "policy' raised KeyError ('status') deciding retry 1 of " in message
+    assert "ModelTransportError (status 503); fix the function" in message
+    assert isinstance(raised.value.__cause__, KeyError)
+    assert getattr(raised.value.__cause__.__context__, "status_code", None) == 503  # chained
+    assert len(openai_server.requests) == 1

@@ -244,14 +244,14 @@ class SettingsRetries:
             The delay, or None to give up.
 
         Raises:
-            UserError: If the rule answers with something unusable.
+            UserError: If the rule raises, or answers with something unusable.
         """
         if self.rule is None:
             return self.policy.retry_delay(error, attempt - 1)
         if attempt > self.policy.max_retries or not isinstance(error, ModelTransportError):
             return None
         context = _context(error, attempt, self.policy, stream)
-        decision = await decide(self.rule, context)
+        decision = await _decided(self.rule, context)
         if not decision.retry:
             return None
         if decision.delay is not None:
@@ -260,6 +260,27 @@ class SettingsRetries:
         if asked is None:
             return self.policy.backoff(attempt - 1)
         return asked if asked <= self.policy.max_retry_after and math.isfinite(asked) else None
+
+
+async def _decided(rule: RetryRule, context: RetryPolicyContext) -> RetryDecision:
+    """The settings' rule's decision; its own error, wrapped, in place of the model's.
+
+    Raises:
+        UserError: If the rule raises (its error as the cause), or answers with something
+            unusable.
+    """
+    try:
+        return await decide(rule, context)
+    except UserError:
+        raise  # already says what is wrong (an answer that is no decision)
+    except Exception as error:
+        failed = context.error
+        status = getattr(failed, "status_code", None)
+        raise UserError(
+            f"ModelRetrySettings.policy {getattr(rule, '__qualname__', rule)!r} raised "
+            f"{type(error).__name__} ({error}) deciding retry {context.attempt} of "
+            f"{type(failed).__name__} (status {status}); fix the function"
+        ) from error
 
 
 def settings_retries(base: RetryPolicy, retry: ModelRetrySettings) -> SettingsRetries:

@@ -215,14 +215,13 @@ def test_values_the_run_cannot_honour_are_refused_where_given(make: object, prob
     assert problem in str(raised.value)
 
 
-async def test_a_backoff_the_policy_cannot_take_is_refused_before_any_request(
-    openai_server: ScriptedServer,
-) -> None:
-    retry = ModelRetrySettings(backoff={"initial_delay": 5.0, "max_delay": 1.0})
-    agent = Agent("a", model=openai_server.model("responses"))
-    with pytest.raises(UserError, match=r"ModelSettings\(retry=...\): RetryPolicy: max_delay=1.0"):
-        await run(agent, False, RunConfig(model_settings=ModelSettings(retry=retry)))
-    assert openai_server.requests == []
+def test_a_max_delay_below_the_initial_delay_is_refused_at_construction() -> None:
+    with pytest.raises(UserError) as raised:
+        ModelRetrySettings(backoff={"initial_delay": 5.0, "max_delay": 1.0})
+    assert str(raised.value) == (
+        "ModelRetryBackoffSettings: max_delay=1.0 must be at least initial_delay=5.0: "
+        "raise max_delay or lower initial_delay"
+    )
 
 
 async def test_a_policy_answering_nonsense_says_so(openai_server: ScriptedServer) -> None:

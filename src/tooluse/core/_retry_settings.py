@@ -54,10 +54,20 @@ class ModelRetryBackoffSettings:
             )
             if value is not None and not _is_number_from(value, least)
         ]
+        if not problems and self._delays_crossed():
+            problems.append(
+                f"max_delay={self.max_delay!r} must be at least "
+                f"initial_delay={self.initial_delay!r}: raise max_delay or lower initial_delay"
+            )
         if self.jitter is not None and not isinstance(self.jitter, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
             problems.append(f"jitter={self.jitter!r} must be True, False or None")
         if problems:
             raise UserError(f"ModelRetryBackoffSettings: {'; '.join(problems)}")
+
+    def _delays_crossed(self) -> bool:
+        """Whether both delays are set and the longest is below the first (never a backoff)."""
+        first, longest = self.initial_delay, self.max_delay
+        return first is not None and longest is not None and longest < first
 
 
 @dataclass

@@ -294,8 +294,10 @@ def settings_retries(base: RetryPolicy, retry: ModelRetrySettings) -> SettingsRe
         The retries.
 
     Raises:
-        UserError: If the settings together make a policy the run cannot honour
-            (a `max_delay` below the `initial_delay`).
+        UserError: If the settings and `base` together make a policy the run cannot
+            honour: a `max_delay` set alone below `base.initial_delay`, or an
+            `initial_delay` alone above `base.max_delay` (a pair the settings set both
+            of is checked when they are made).
     """
     backoff = retry.backoff_settings
     changes: dict[str, Any] = {

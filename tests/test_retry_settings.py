@@ -281,3 +281,27 @@ async def test_a_policy_that_raises_says_which_and_keeps_the_model_error(
     assert isinstance(raised.value.__cause__, KeyError)
     assert getattr(raised.value.__cause__.__context__, "status_code", None) == 503  # chained
     assert len(openai_server.requests) == 1
+
+
+async def test_the_settings_policy_is_built_only_when_a_call_failed(
+    openai_server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tooluse.run import _model_call, _retry_rules
+
+    built: list[ModelRetrySettings] = []
+
+    def spy(base: RetryPolicy, retry: ModelRetrySettings) -> _retry_rules.SettingsRetries:
+        built.append(retry)
+        return _retry_rules.settings_retries(base, retry)
+
+    monkeypatch.setattr(_model_call, "settings_retries", spy)
+    retry = ModelRetrySettings(max_retries=2, backoff=FAST)
+    agent = Agent("a", model=openai_server.model("responses"))
+    config = RunConfig(model_settings=ModelSettings(retry=retry))
+    openai_server.script(Turn(text="ok"))
+    assert await run(agent, False, config) == "ok"
+    assert built == []  # no failure, no policy
+    openai_server.script(Turn(status=503), Turn(status=503), Turn(text="ok"))
+    assert await run(agent, False, config) == "ok"
+    assert len(built) == 1  # once for the call, at its first failure
+    assert all("retry" not in request for request in openai_server.requests)

@@ -305,3 +305,21 @@ async def test_the_settings_policy_is_built_only_when_a_call_failed(
     assert await run(agent, False, config) == "ok"
     assert len(built) == 1  # once for the call, at its first failure
     assert all("retry" not in request for request in openai_server.requests)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(1, True), (0.5, False), (2.5, True), (True, False), (float("nan"), False), ("1", False)],
+)
+def test_one_number_check_serves_the_settings_and_the_policy(value: object, expected: bool) -> None:
+    from tooluse.core._values import is_number
+
+    assert is_number(value, 1, 10) is expected
+    assert is_number(float("inf"), 0) is False
+    assert is_number(float("inf"), 0, finite=False) is True
+    refused = "ModelRetryBackoffSettings: multiplier="
+    if expected:
+        assert ModelRetryBackoffSettings(multiplier=value).multiplier == value  # type: ignore[arg-type]
+    else:
+        with pytest.raises(UserError, match=refused):
+            ModelRetryBackoffSettings(multiplier=value)  # type: ignore[arg-type]

@@ -9,13 +9,12 @@ what that policy cannot honour.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar, cast
 
 from ._errors import UserError
-from ._values import from_fields, is_whole_number
+from ._values import from_fields, is_number, is_whole_number
 
 __all__ = [
     "ModelRetryBackoffSettings",
@@ -52,7 +51,7 @@ class ModelRetryBackoffSettings:
                 ("max_delay", self.max_delay, 0),
                 ("multiplier", self.multiplier, 1),
             )
-            if value is not None and not _is_number_from(value, least)
+            if value is not None and not is_number(value, least)
         ]
         if not problems and self._delays_crossed():
             problems.append(
@@ -155,9 +154,3 @@ def _merge_fields(base: _T, override: _T) -> _T:
         if getattr(override, f.name) is not None
     }
     return replace(cast(Any, base), **changes)
-
-
-def _is_number_from(value: object, least: float) -> bool:
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return False
-    return math.isfinite(value) and value >= least

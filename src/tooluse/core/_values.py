@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import fields
 from typing import Any, TypeVar, cast
 
 from ._errors import UserError
 
-__all__ = ["from_fields", "is_positive_number", "is_whole_number"]
+__all__ = ["from_fields", "is_number", "is_positive_number", "is_whole_number"]
 
 T = TypeVar("T")
 
@@ -22,6 +23,23 @@ def is_positive_number(value: object) -> bool:
         True if it is.
     """
     return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+
+
+def is_number(value: object, least: float, most: float = math.inf, *, finite: bool = True) -> bool:
+    """Whether `value` is an int or float (not a bool) from `least` to `most`; NaN never is.
+
+    Args:
+        value: The setting.
+        least: The smallest allowed.
+        most: The largest allowed.
+        finite: Whether infinity is refused even where `most` allows it.
+
+    Returns:
+        True if it is.
+    """
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    return least <= value <= most and (math.isfinite(value) or not finite)
 
 
 def is_whole_number(value: object, least: int) -> bool:

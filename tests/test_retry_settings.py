@@ -323,3 +323,11 @@ def test_one_number_check_serves_the_settings_and_the_policy(value: object, expe
     else:
         with pytest.raises(UserError, match=refused):
             ModelRetryBackoffSettings(multiplier=value)  # type: ignore[arg-type]
+
+
+def test_the_policys_wait_is_the_one_asked_for_within_max_retry_after() -> None:
+    policy = RetryPolicy(initial_delay=0.25, multiplier=2, jitter=0, max_retry_after=3)
+    assert policy.wait(None, 1) == 0.5  # nothing asked: the backoff
+    assert policy.wait(2.5, 1) == 2.5  # asked: as it is, not capped by max_delay
+    assert policy.wait(3.5, 1) is None  # beyond max_retry_after: give up
+    assert policy.wait(float("inf"), 1) is None

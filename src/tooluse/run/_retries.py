@@ -129,6 +129,19 @@ class RetryPolicy:
         if retries_done >= self.max_retries or not self._retryable(error):
             return None
         asked = error.retry_after if isinstance(error, ModelTransportError) else None
+        return self.wait(asked, retries_done)
+
+    def wait(self, asked: float | None, retries_done: int) -> float | None:
+        """The wait before the next retry: the one asked for, else the backoff.
+
+        Args:
+            asked: Seconds the server (or a retry rule) asked to wait, or None.
+            retries_done: Retries made so far for this call (0 after the first attempt).
+
+        Returns:
+            `asked` as it is, or None (give up) when it is beyond `max_retry_after`;
+            the backoff when nothing was asked.
+        """
         if asked is None:
             return self.backoff(retries_done)
         return asked if asked <= self.max_retry_after and math.isfinite(asked) else None

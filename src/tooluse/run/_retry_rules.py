@@ -254,12 +254,8 @@ class SettingsRetries:
         decision = await _decided(self.rule, context)
         if not decision.retry:
             return None
-        if decision.delay is not None:
-            return _checked_delay(decision.delay, self.policy)
-        asked = error.retry_after
-        if asked is None:
-            return self.policy.backoff(attempt - 1)
-        return asked if asked <= self.policy.max_retry_after and math.isfinite(asked) else None
+        asked = error.retry_after if decision.delay is None else _checked_delay(decision.delay)
+        return self.policy.wait(asked, attempt - 1)
 
 
 async def _decided(rule: RetryRule, context: RetryPolicyContext) -> RetryDecision:
@@ -341,10 +337,10 @@ def _context(
     return RetryPolicyContext(error, attempt, policy.max_retries, stream, normalized, advice)
 
 
-def _checked_delay(delay: object, policy: RetryPolicy) -> float | None:
-    """A rule's delay, or None (give up) beyond `max_retry_after`, as for the server's wait."""
+def _checked_delay(delay: object) -> float:
+    """A rule's delay, which must be a number of seconds (capped as a server's by the policy)."""
     if isinstance(delay, int | float) and not isinstance(delay, bool) and 0 <= delay < math.inf:
-        return float(delay) if delay <= policy.max_retry_after else None
+        return float(delay)
     raise UserError(
         f"ModelRetrySettings.policy returned RetryDecision(delay={delay!r}): "
         "the delay must be a number of seconds >= 0, or None for the backoff"

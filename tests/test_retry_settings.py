@@ -331,3 +331,13 @@ def test_the_policys_wait_is_the_one_asked_for_within_max_retry_after() -> None:
     assert policy.wait(2.5, 1) == 2.5  # asked: as it is, not capped by max_delay
     assert policy.wait(3.5, 1) is None  # beyond max_retry_after: give up
     assert policy.wait(float("inf"), 1) is None
+
+
+def test_settings_and_retry_settings_merge_by_one_rule() -> None:
+    from tooluse.core._values import fields_set
+
+    override = ModelRetrySettings(backoff={"max_delay": 2.0})
+    assert fields_set(override.backoff_settings) == {"max_delay": 2.0}
+    assert fields_set(ModelSettings(temperature=0.5), skip=("extra_args",)) == {"temperature": 0.5}
+    merged = ModelSettings(temperature=0.1, top_p=0.9).resolve(ModelSettings(temperature=0.5))
+    assert (merged.temperature, merged.top_p) == (0.5, 0.9)

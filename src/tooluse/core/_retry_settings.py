@@ -10,11 +10,11 @@ what that policy cannot honour.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
-from typing import Any, TypeVar, cast
+from dataclasses import dataclass, replace
+from typing import Any, cast
 
 from ._errors import UserError
-from ._values import from_fields, is_number, is_whole_number
+from ._values import fields_set, from_fields, is_number, is_whole_number
 
 __all__ = [
     "ModelRetryBackoffSettings",
@@ -22,8 +22,6 @@ __all__ = [
     "as_retry_settings",
     "merge_retry_settings",
 ]
-
-_T = TypeVar("_T")
 
 
 @dataclass
@@ -124,9 +122,8 @@ def merge_retry_settings(
     """
     if base is None or override is None:
         return base or override
-    backoff = _merge_fields(base.backoff_settings, override.backoff_settings)
-    merged = _merge_fields(base, override)
-    return replace(merged, backoff=backoff)
+    backoff = replace(base.backoff_settings, **fields_set(override.backoff_settings))
+    return replace(base, **fields_set(override, skip=("backoff",)), backoff=backoff)
 
 
 def as_retry_settings(owner: str, value: object) -> ModelRetrySettings | None:
@@ -145,12 +142,3 @@ def as_retry_settings(owner: str, value: object) -> ModelRetrySettings | None:
     if value is None:
         return None
     return from_fields(f"{owner}: retry", ModelRetrySettings, value)
-
-
-def _merge_fields(base: _T, override: _T) -> _T:
-    changes = {
-        f.name: getattr(override, f.name)
-        for f in fields(cast(Any, override))
-        if getattr(override, f.name) is not None
-    }
-    return replace(cast(Any, base), **changes)

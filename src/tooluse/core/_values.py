@@ -8,7 +8,7 @@ from typing import Any, TypeVar, cast
 
 from ._errors import UserError
 
-__all__ = ["from_fields", "is_number", "is_positive_number", "is_whole_number"]
+__all__ = ["fields_set", "from_fields", "is_number", "is_positive_number", "is_whole_number"]
 
 T = TypeVar("T")
 
@@ -84,3 +84,20 @@ def from_fields(where: str, cls: type[T], value: object, more: str = "") -> T:
             f"{where} has unknown field(s) {', '.join(unknown)}; {cls.__name__} has {known}.{more}"
         )
     return cls(**given)
+
+
+def fields_set(settings: object, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The fields of a settings dataclass that are not None: what it overrides when merged.
+
+    Args:
+        settings: The dataclass instance whose fields win where they are set.
+        skip: Fields the caller merges its own way.
+
+    Returns:
+        Each such field's name and value.
+    """
+    return {
+        f.name: value
+        for f in fields(cast(Any, settings))
+        if f.name not in skip and (value := getattr(settings, f.name)) is not None
+    }

@@ -341,3 +341,18 @@ def test_settings_and_retry_settings_merge_by_one_rule() -> None:
     assert fields_set(ModelSettings(temperature=0.5), skip=("extra_args",)) == {"temperature": 0.5}
     merged = ModelSettings(temperature=0.1, top_p=0.9).resolve(ModelSettings(temperature=0.5))
     assert (merged.temperature, merged.top_p) == (0.5, 0.9)
+
+
+async def test_the_run_configs_retry_settings_win_over_the_agents(
+    openai_server: ScriptedServer,
+) -> None:
+    openai_server.script(*(Turn(status=503) for _ in range(3)), Turn(text="ok"))
+    agent = Agent(
+        "a",
+        model=openai_server.model("responses"),
+        model_settings=ModelSettings(retry=ModelRetrySettings(max_retries=5, backoff=FAST)),
+    )
+    config = RunConfig(model_settings=ModelSettings(retry=ModelRetrySettings(max_retries=1)))
+    with pytest.raises(ModelAPIError):
+        await run(agent, False, config)
+    assert len(openai_server.requests) == 2  # the config's 1 retry, not the agent's 5

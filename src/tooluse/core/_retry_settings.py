@@ -1,10 +1,11 @@
 """`ModelRetrySettings`: retries of failed model calls set with the model settings.
 
 openai-agents sets a run's model retries in `ModelSettings(retry=ModelRetrySettings(...))`,
-on an agent or on the run's config (nested fields merged, the agent's winning). tooluse
+on an agent or on the run's config, merged field by field (`backoff` too) as the rest of
+`ModelSettings.resolve` merges: where both set a field, the run config's wins. tooluse
 keeps the settings here, as plain values; the run reads them and maps them onto its
-own `RetryPolicy` (`tooluse.run._retry_rules`), so they are checked at construction for
-what that policy cannot honour.
+own `RetryPolicy` (`tooluse.run._retry_rules`) when a call fails, so they are checked at
+construction for what that policy cannot honour.
 """
 
 from __future__ import annotations

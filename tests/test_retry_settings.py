@@ -215,14 +215,13 @@ def test_values_the_run_cannot_honour_are_refused_where_given(make: object, prob
     assert problem in str(raised.value)
 
 
-async def test_a_backoff_the_policy_cannot_take_is_refused_before_any_request(
-    openai_server: ScriptedServer,
-) -> None:
-    retry = ModelRetrySettings(backoff={"initial_delay": 5.0, "max_delay": 1.0})
-    agent = Agent("a", model=openai_server.model("responses"))
-    with pytest.raises(UserError, match=r"ModelSettings\(retry=...\): RetryPolicy: max_delay=1.0"):
-        await run(agent, False, RunConfig(model_settings=ModelSettings(retry=retry)))
-    assert openai_server.requests == []
+def test_a_max_delay_below_the_initial_delay_is_refused_at_construction() -> None:
+    with pytest.raises(UserError) as raised:
+        ModelRetrySettings(backoff={"initial_delay": 5.0, "max_delay": 1.0})
+    assert str(raised.value) == (
+        "ModelRetryBackoffSettings: max_delay=1.0 must be at least initial_delay=5.0: "
+        "raise max_delay or lower initial_delay"
+    )
 
 
 async def test_a_policy_answering_nonsense_says_so(openai_server: ScriptedServer) -> None:
@@ -240,3 +239,120 @@ def test_jitter_maps_onto_the_policys() -> None:
     on = settings_retries(base, ModelRetrySettings(backoff={"jitter": True})).policy
     off = settings_retries(base, ModelRetrySettings(backoff={"jitter": False})).policy
     assert (on.jitter, off.jitter) == (base.jitter, 0.0)
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [retry_policies.retry_after(), retry_policies.provider_suggested()],
+    ids=["retry-after", "provider-suggested"],
+)
+async def test_a_rules_wait_beyond_max_retry_after_gives_up(
+    openai_server: ScriptedServer, policy: object
+) -> None:
+    # The server asks for 0.05 s, the run accepts at most 0.01 s: as without a rule, no retry.
+    openai_server.script(Turn(status=503, headers={"Retry-After": "0.05"}), Turn(text="ok"))
+    retry = ModelRetrySettings(max_retries=1, policy=policy)  # type: ignore[arg-type]
+    agent = Agent("a", model=openai_server.model("responses"))
+    config = RunConfig(
+        retry_policy=RetryPolicy(max_retry_after=0.01),
+        model_settings=ModelSettings(retry=retry),
+    )
+    with pytest.raises(ModelAPIError):
+        await run(agent, False, config)
+    assert len(openai_server.requests) == 1
+
+
+async def test_a_policy_that_raises_says_which_and_keeps_the_model_error(
+    openai_server: ScriptedServer,
+) -> None:
+    openai_server.script(Turn(status=503), Turn(text="ok"))
+
+    def policy(context: RetryPolicyContext) -> bool:
+        raise KeyError("status")
+
+    retry = ModelRetrySettings(policy=policy)
+    agent = Agent("a", model=openai_server.model("responses"))
+    with pytest.raises(UserError) as raised:
+        await run(agent, False, RunConfig(model_settings=ModelSettings(retry=retry)))
+    message = str(raised.value)
+    assert message.startswith("ModelRetrySettings.policy '")
+    assert "policy' raised KeyError ('status') deciding retry 1 of " in message
+    assert "ModelTransportError (status 503); fix the function" in message
+    assert isinstance(raised.value.__cause__, KeyError)
+    assert getattr(raised.value.__cause__.__context__, "status_code", None) == 503  # chained
+    assert len(openai_server.requests) == 1
+
+
+async def test_the_settings_policy_is_built_only_when_a_call_failed(
+    openai_server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tooluse.run import _model_call, _retry_rules
+
+    built: list[ModelRetrySettings] = []
+
+    def spy(base: RetryPolicy, retry: ModelRetrySettings) -> _retry_rules.SettingsRetries:
+        built.append(retry)
+        return _retry_rules.settings_retries(base, retry)
+
+    monkeypatch.setattr(_model_call, "settings_retries", spy)
+    retry = ModelRetrySettings(max_retries=2, backoff=FAST)
+    agent = Agent("a", model=openai_server.model("responses"))
+    config = RunConfig(model_settings=ModelSettings(retry=retry))
+    openai_server.script(Turn(text="ok"))
+    assert await run(agent, False, config) == "ok"
+    assert built == []  # no failure, no policy
+    openai_server.script(Turn(status=503), Turn(status=503), Turn(text="ok"))
+    assert await run(agent, False, config) == "ok"
+    assert len(built) == 1  # once for the call, at its first failure
+    assert all("retry" not in request for request in openai_server.requests)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(1, True), (0.5, False), (2.5, True), (True, False), (float("nan"), False), ("1", False)],
+)
+def test_one_number_check_serves_the_settings_and_the_policy(value: object, expected: bool) -> None:
+    from tooluse.core._values import is_number
+
+    assert is_number(value, 1, 10) is expected
+    assert is_number(float("inf"), 0) is False
+    assert is_number(float("inf"), 0, finite=False) is True
+    refused = "ModelRetryBackoffSettings: multiplier="
+    if expected:
+        assert ModelRetryBackoffSettings(multiplier=value).multiplier == value  # type: ignore[arg-type]
+    else:
+        with pytest.raises(UserError, match=refused):
+            ModelRetryBackoffSettings(multiplier=value)  # type: ignore[arg-type]
+
+
+def test_the_policys_wait_is_the_one_asked_for_within_max_retry_after() -> None:
+    policy = RetryPolicy(initial_delay=0.25, multiplier=2, jitter=0, max_retry_after=3)
+    assert policy.wait(None, 1) == 0.5  # nothing asked: the backoff
+    assert policy.wait(2.5, 1) == 2.5  # asked: as it is, not capped by max_delay
+    assert policy.wait(3.5, 1) is None  # beyond max_retry_after: give up
+    assert policy.wait(float("inf"), 1) is None
+
+
+def test_settings_and_retry_settings_merge_by_one_rule() -> None:
+    from tooluse.core._values import fields_set
+
+    override = ModelRetrySettings(backoff={"max_delay": 2.0})
+    assert fields_set(override.backoff_settings) == {"max_delay": 2.0}
+    assert fields_set(ModelSettings(temperature=0.5), skip=("extra_args",)) == {"temperature": 0.5}
+    merged = ModelSettings(temperature=0.1, top_p=0.9).resolve(ModelSettings(temperature=0.5))
+    assert (merged.temperature, merged.top_p) == (0.5, 0.9)
+
+
+async def test_the_run_configs_retry_settings_win_over_the_agents(
+    openai_server: ScriptedServer,
+) -> None:
+    openai_server.script(*(Turn(status=503) for _ in range(3)), Turn(text="ok"))
+    agent = Agent(
+        "a",
+        model=openai_server.model("responses"),
+        model_settings=ModelSettings(retry=ModelRetrySettings(max_retries=5, backoff=FAST)),
+    )
+    config = RunConfig(model_settings=ModelSettings(retry=ModelRetrySettings(max_retries=1)))
+    with pytest.raises(ModelAPIError):
+        await run(agent, False, config)
+    assert len(openai_server.requests) == 2  # the config's 1 retry, not the agent's 5

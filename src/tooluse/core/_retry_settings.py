@@ -1,21 +1,21 @@
 """`ModelRetrySettings`: retries of failed model calls set with the model settings.
 
 openai-agents sets a run's model retries in `ModelSettings(retry=ModelRetrySettings(...))`,
-on an agent or on the run's config (nested fields merged, the agent's winning). tooluse
+on an agent or on the run's config, merged field by field (`backoff` too) as the rest of
+`ModelSettings.resolve` merges: where both set a field, the run config's wins. tooluse
 keeps the settings here, as plain values; the run reads them and maps them onto its
-own `RetryPolicy` (`tooluse.run._retry_rules`), so they are checked at construction for
-what that policy cannot honour.
+own `RetryPolicy` (`tooluse.run._retry_rules`) when a call fails, so they are checked at
+construction for what that policy cannot honour.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
-from typing import Any, TypeVar, cast
+from dataclasses import dataclass, replace
+from typing import Any, cast
 
 from ._errors import UserError
-from ._values import from_fields, is_whole_number
+from ._values import fields_set, from_fields, is_number, is_whole_number
 
 __all__ = [
     "ModelRetryBackoffSettings",
@@ -23,8 +23,6 @@ __all__ = [
     "as_retry_settings",
     "merge_retry_settings",
 ]
-
-_T = TypeVar("_T")
 
 
 @dataclass
@@ -52,12 +50,22 @@ class ModelRetryBackoffSettings:
                 ("max_delay", self.max_delay, 0),
                 ("multiplier", self.multiplier, 1),
             )
-            if value is not None and not _is_number_from(value, least)
+            if value is not None and not is_number(value, least)
         ]
+        if not problems and self._delays_crossed():
+            problems.append(
+                f"max_delay={self.max_delay!r} must be at least "
+                f"initial_delay={self.initial_delay!r}: raise max_delay or lower initial_delay"
+            )
         if self.jitter is not None and not isinstance(self.jitter, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
             problems.append(f"jitter={self.jitter!r} must be True, False or None")
         if problems:
             raise UserError(f"ModelRetryBackoffSettings: {'; '.join(problems)}")
+
+    def _delays_crossed(self) -> bool:
+        """Whether both delays are set and the longest is below the first (never a backoff)."""
+        first, longest = self.initial_delay, self.max_delay
+        return first is not None and longest is not None and longest < first
 
 
 @dataclass
@@ -115,9 +123,8 @@ def merge_retry_settings(
     """
     if base is None or override is None:
         return base or override
-    backoff = _merge_fields(base.backoff_settings, override.backoff_settings)
-    merged = _merge_fields(base, override)
-    return replace(merged, backoff=backoff)
+    backoff = replace(base.backoff_settings, **fields_set(override.backoff_settings))
+    return replace(base, **fields_set(override, skip=("backoff",)), backoff=backoff)
 
 
 def as_retry_settings(owner: str, value: object) -> ModelRetrySettings | None:
@@ -136,18 +143,3 @@ def as_retry_settings(owner: str, value: object) -> ModelRetrySettings | None:
     if value is None:
         return None
     return from_fields(f"{owner}: retry", ModelRetrySettings, value)
-
-
-def _merge_fields(base: _T, override: _T) -> _T:
-    changes = {
-        f.name: getattr(override, f.name)
-        for f in fields(cast(Any, override))
-        if getattr(override, f.name) is not None
-    }
-    return replace(cast(Any, base), **changes)
-
-
-def _is_number_from(value: object, least: float) -> bool:
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return False
-    return math.isfinite(value) and value >= least

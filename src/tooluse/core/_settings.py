@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ._retry_settings import ModelRetrySettings, as_retry_settings, merge_retry_settings
-from ._values import from_fields
+from ._values import fields_set, from_fields
 
 __all__ = ["MCPToolChoice", "ModelSettings", "ToolChoice", "as_model_settings"]
 
@@ -92,11 +92,7 @@ class ModelSettings:
         """
         if override is None:
             return self
-        changes: dict[str, Any] = {
-            f.name: getattr(override, f.name)
-            for f in fields(override)
-            if f.name not in ("extra_args", "retry") and getattr(override, f.name) is not None
-        }
+        changes = fields_set(override, skip=("extra_args", "retry"))
         changes["extra_args"] = {**self.extra_args, **override.extra_args}
         if override.retry is not None:  # nested: the override's fields win one by one
             changes["retry"] = merge_retry_settings(self.retry, override.retry)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import fields
 from typing import Any, TypeVar, cast
 
 from ._errors import UserError
 
-__all__ = ["from_fields", "is_positive_number", "is_whole_number"]
+__all__ = ["fields_set", "from_fields", "is_number", "is_positive_number", "is_whole_number"]
 
 T = TypeVar("T")
 
@@ -22,6 +23,23 @@ def is_positive_number(value: object) -> bool:
         True if it is.
     """
     return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+
+
+def is_number(value: object, least: float, most: float = math.inf, *, finite: bool = True) -> bool:
+    """Whether `value` is an int or float (not a bool) from `least` to `most`; NaN never is.
+
+    Args:
+        value: The setting.
+        least: The smallest allowed.
+        most: The largest allowed.
+        finite: Whether infinity is refused even where `most` allows it.
+
+    Returns:
+        True if it is.
+    """
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    return least <= value <= most and (math.isfinite(value) or not finite)
 
 
 def is_whole_number(value: object, least: int) -> bool:
@@ -66,3 +84,20 @@ def from_fields(where: str, cls: type[T], value: object, more: str = "") -> T:
             f"{where} has unknown field(s) {', '.join(unknown)}; {cls.__name__} has {known}.{more}"
         )
     return cls(**given)
+
+
+def fields_set(settings: object, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The fields of a settings dataclass that are not None: what it overrides when merged.
+
+    Args:
+        settings: The dataclass instance whose fields win where they are set.
+        skip: Fields the caller merges its own way.
+
+    Returns:
+        Each such field's name and value.
+    """
+    return {
+        f.name: value
+        for f in fields(cast(Any, settings))
+        if f.name not in skip and (value := getattr(settings, f.name)) is not None
+    }

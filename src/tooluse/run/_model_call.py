@@ -19,6 +19,7 @@ from typing import Any
 from ..agents._agent import Agent
 from ..core._context import Usage
 from ..core._items import Item, message_text, with_valid_text
+from ..core._retry_settings import ModelRetrySettings
 from ..core._settings import ModelSettings
 from ..core._state import RunState, ServerThread, TurnInProgress
 from ..exceptions import (
@@ -92,11 +93,11 @@ async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools:
         request = await fit_context(run, record, setup, model, request)  # the context step
     if limits is not None:  # refused before any hook; counted by the first attempt
         limits.check_before_request(state.usage)
-    retries = _settings_retries(run, request)
-    if retries is not None:  # read by the run, never sent
+    retry = request.settings.retry
+    if retry is not None:  # read by the run, never sent
         request = replace(request, settings=replace(request.settings, retry=None))
     state.turns += 1
-    response, duration = await _fetch(run, record, agent, model, request, retries)
+    response, duration = await _fetch(run, record, agent, model, request, retry)
     record.raw_responses.append(response)
     if state.context is not None:
         measured(record, response.usage.input_tokens)
@@ -203,26 +204,19 @@ def _count(
     events.usage(entry, usage)
 
 
-def _settings_retries(run: RunSetup, request: ModelRequest) -> SettingsRetries | None:
-    """The retries `ModelSettings(retry=...)` sets, mapped onto the run's policy; else None."""
-    retry = request.settings.retry
-    if retry is None:
-        return None
-    return settings_retries(run.config.effective_retry_policy(), retry)
-
-
 async def _fetch(
     run: RunSetup,
     record: RunRecord,
     agent: Agent[object],
     model: Model,
     request: ModelRequest,
-    retries: SettingsRetries | None,
+    retry: ModelRetrySettings | None,
 ) -> tuple[ModelResponse, float]:
     """The response, trying again as the retry policy says; and how long its attempt took."""
     events = run.events
     backend = run_backend.get()
     attempt = 1
+    retries: SettingsRetries | None = None  # `retry` mapped at the first failure, if any
     while True:
         stream = _Stream() if run.streamed else None
         started = time.perf_counter() if backend is None else 0.0  # a backend measures its own
@@ -235,9 +229,11 @@ async def _fetch(
             retried = retried or _retried_elsewhere()
             if retried:
                 delay = None
-            elif retries is not None:
+            elif retry is not None:  # the policy is read only when a call failed
+                if retries is None:
+                    retries = settings_retries(run.config.effective_retry_policy(), retry)
                 delay = await retries.delay(error, attempt, stream is not None)
-            else:  # the policy is read only when a call failed
+            else:
                 delay = run.config.effective_retry_policy().retry_delay(error, attempt - 1)
             if events.tracer is not None:
                 events.tracer.llm_error(error, delay)

@@ -34,7 +34,7 @@ from collections.abc import Collection, Set
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from ..core._values import is_whole_number
+from ..core._values import is_number, is_whole_number
 from ..exceptions import UserError
 from ..models import ModelTransportError
 
@@ -129,6 +129,19 @@ class RetryPolicy:
         if retries_done >= self.max_retries or not self._retryable(error):
             return None
         asked = error.retry_after if isinstance(error, ModelTransportError) else None
+        return self.wait(asked, retries_done)
+
+    def wait(self, asked: float | None, retries_done: int) -> float | None:
+        """The wait before the next retry: the one asked for, else the backoff.
+
+        Args:
+            asked: Seconds the server (or a retry rule) asked to wait, or None.
+            retries_done: Retries made so far for this call (0 after the first attempt).
+
+        Returns:
+            `asked` as it is, or None (give up) when it is beyond `max_retry_after`;
+            the backoff when nothing was asked.
+        """
         if asked is None:
             return self.backoff(retries_done)
         return asked if asked <= self.max_retry_after and math.isfinite(asked) else None
@@ -164,20 +177,20 @@ class RetryPolicy:
 
     def _delay_problems(self) -> list[str]:
         problems: list[str] = []
-        if not _is_number(self.initial_delay, 0, math.inf):
+        if not is_number(self.initial_delay, 0, math.inf):
             problems.append(f"initial_delay={self.initial_delay!r} must be a number >= 0")
-        if not _is_number(self.max_delay, 0, math.inf, finite=False):
+        if not is_number(self.max_delay, 0, math.inf, finite=False):
             problems.append(f"max_delay={self.max_delay!r} must be a number >= 0")
-        elif _is_number(self.initial_delay, 0, math.inf) and self.max_delay < self.initial_delay:
+        elif is_number(self.initial_delay, 0, math.inf) and self.max_delay < self.initial_delay:
             problems.append(
                 f"max_delay={self.max_delay!r} must be at least "
                 f"initial_delay={self.initial_delay!r}"
             )
-        if not _is_number(self.multiplier, 1, math.inf):
+        if not is_number(self.multiplier, 1, math.inf):
             problems.append(f"multiplier={self.multiplier!r} must be a number >= 1")
-        if not _is_number(self.jitter, 0, 1):
+        if not is_number(self.jitter, 0, 1):
             problems.append(f"jitter={self.jitter!r} must be a number from 0 to 1")
-        if not _is_number(self.max_retry_after, 0, math.inf, finite=False):
+        if not is_number(self.max_retry_after, 0, math.inf, finite=False):
             problems.append(f"max_retry_after={self.max_retry_after!r} must be a number >= 0")
         return problems
 
@@ -186,17 +199,10 @@ class RetryPolicy:
         if (
             isinstance(statuses, Collection)
             and not isinstance(statuses, str | bytes)
-            and all(_is_number(s, 100, 599) and isinstance(s, int) for s in cast(Any, statuses))
+            and all(is_number(s, 100, 599) and isinstance(s, int) for s in cast(Any, statuses))
         ):
             return []
         return [f"retry_statuses={statuses!r} must be a set of HTTP statuses (100 to 599)"]
-
-
-def _is_number(value: object, least: float, most: float, *, finite: bool = True) -> bool:
-    """Whether `value` is an int or float (not a bool) from `least` to `most`; NaN never is."""
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return False
-    return least <= value <= most and (math.isfinite(value) or not finite)
 
 
 DEFAULT_RETRY_POLICY = RetryPolicy()

@@ -9,9 +9,11 @@ when there is one, decides each retry in place of the policy's statuses. Only a
 the function: an error of a model's own code, a missing key or a `UserError` never
 is, and a streamed call that already sent events is never tried again.
 
-A retry waits for the decision's `delay` when it names one, else for the server's
-`Retry-After` (given up on beyond `RetryPolicy.max_retry_after`, as without
-settings), else for the backoff.
+A retry waits for the decision's `delay` when it names one (the server's own
+`Retry-After` for `retry_policies.retry_after()` and `provider_suggested()`), else for
+the server's `Retry-After`, else for the backoff. A wait beyond
+`RetryPolicy.max_retry_after`, whoever names it, makes the run give up, as without
+settings.
 """
 
 from __future__ import annotations
@@ -242,22 +244,39 @@ class SettingsRetries:
             The delay, or None to give up.
 
         Raises:
-            UserError: If the rule answers with something unusable.
+            UserError: If the rule raises, or answers with something unusable.
         """
         if self.rule is None:
             return self.policy.retry_delay(error, attempt - 1)
         if attempt > self.policy.max_retries or not isinstance(error, ModelTransportError):
             return None
         context = _context(error, attempt, self.policy, stream)
-        decision = await decide(self.rule, context)
+        decision = await _decided(self.rule, context)
         if not decision.retry:
             return None
-        if decision.delay is not None:
-            return _checked_delay(decision.delay)
-        asked = error.retry_after
-        if asked is None:
-            return self.policy.backoff(attempt - 1)
-        return asked if asked <= self.policy.max_retry_after and math.isfinite(asked) else None
+        asked = error.retry_after if decision.delay is None else _checked_delay(decision.delay)
+        return self.policy.wait(asked, attempt - 1)
+
+
+async def _decided(rule: RetryRule, context: RetryPolicyContext) -> RetryDecision:
+    """The settings' rule's decision; its own error, wrapped, in place of the model's.
+
+    Raises:
+        UserError: If the rule raises (its error as the cause), or answers with something
+            unusable.
+    """
+    try:
+        return await decide(rule, context)
+    except UserError:
+        raise  # already says what is wrong (an answer that is no decision)
+    except Exception as error:
+        failed = context.error
+        status = getattr(failed, "status_code", None)
+        raise UserError(
+            f"ModelRetrySettings.policy {getattr(rule, '__qualname__', rule)!r} raised "
+            f"{type(error).__name__} ({error}) deciding retry {context.attempt} of "
+            f"{type(failed).__name__} (status {status}); fix the function"
+        ) from error
 
 
 def settings_retries(base: RetryPolicy, retry: ModelRetrySettings) -> SettingsRetries:
@@ -271,8 +290,10 @@ def settings_retries(base: RetryPolicy, retry: ModelRetrySettings) -> SettingsRe
         The retries.
 
     Raises:
-        UserError: If the settings together make a policy the run cannot honour
-            (a `max_delay` below the `initial_delay`).
+        UserError: If the settings and `base` together make a policy the run cannot
+            honour: a `max_delay` set alone below `base.initial_delay`, or an
+            `initial_delay` alone above `base.max_delay` (a pair the settings set both
+            of is checked when they are made).
     """
     backoff = retry.backoff_settings
     changes: dict[str, Any] = {
@@ -317,6 +338,7 @@ def _context(
 
 
 def _checked_delay(delay: object) -> float:
+    """A rule's delay, which must be a number of seconds (capped as a server's by the policy)."""
     if isinstance(delay, int | float) and not isinstance(delay, bool) and 0 <= delay < math.inf:
         return float(delay)
     raise UserError(

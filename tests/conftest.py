@@ -7,7 +7,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import settings
@@ -20,6 +20,10 @@ from tooluse.tools._invocation import NO_SETTINGS
 from .claude_relay import claude_relay
 from .openai_server import ScriptedServer
 from .temporal_server import temporal_server
+
+if TYPE_CHECKING:
+    from .anthropic_server import AnthropicServer
+    from .gemini_server import GeminiServer
 
 # Where PYTHONDONTWRITEBYTECODE is set (some CI images set it), every test process and
 # every Python a test starts would compile tooluse and the tests from source again: a
@@ -71,6 +75,32 @@ def examples(count: int) -> int:
 def openai_server() -> Iterator[ScriptedServer]:
     """An OpenAI-compatible server on 127.0.0.1 playing the turns a test scripts."""
     server = ScriptedServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def anthropic_server() -> Iterator[AnthropicServer]:
+    """A server speaking Anthropic's Messages API on 127.0.0.1, playing scripted turns."""
+    from .anthropic_server import AnthropicServer  # imports `anthropic`: only where used
+
+    server = AnthropicServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def gemini_server() -> Iterator[GeminiServer]:
+    """A server speaking Gemini's generateContent API on 127.0.0.1, playing scripted turns."""
+    from .gemini_server import GeminiServer  # imports `google.genai`: only where used
+
+    server = GeminiServer()
     server.start()
     try:
         yield server

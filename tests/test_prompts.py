@@ -6,7 +6,6 @@ record the request bodies they receive.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -92,26 +91,6 @@ async def test_chat_completions_refuses_a_prompt_before_sending(
     with pytest.raises(UserError, match="OpenAIChatCompletionsModel cannot send the agent's"):
         await run(agent, streamed)
     assert openai_server.requests == []
-
-
-@pytest.fixture
-def anthropic_server() -> Iterator[AnthropicServer]:
-    local = AnthropicServer()
-    local.start()
-    try:
-        yield local
-    finally:
-        local.stop()
-
-
-@pytest.fixture
-def gemini_server() -> Iterator[GeminiServer]:
-    local = GeminiServer()
-    local.start()
-    try:
-        yield local
-    finally:
-        local.stop()
 
 
 async def test_anthropic_refuses_a_prompt(anthropic_server: AnthropicServer) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 
@@ -35,26 +34,6 @@ from .gemini_server import GeminiServer
 from .gemini_server import Turn as GeminiTurn
 from .openai_server import ScriptedServer
 from .openai_server import Turn as OpenAITurn
-
-
-@pytest.fixture
-def claude_server() -> Iterator[AnthropicServer]:
-    local = AnthropicServer()
-    local.start()
-    try:
-        yield local
-    finally:
-        local.stop()
-
-
-@pytest.fixture
-def gemini_server() -> Iterator[GeminiServer]:
-    local = GeminiServer()
-    local.start()
-    try:
-        yield local
-    finally:
-        local.stop()
 
 
 @function_tool
@@ -112,12 +91,12 @@ def test_a_provider_map_adds_prefixes_and_replaces_built_in_ones() -> None:
 
 
 async def test_a_run_resolves_prefixed_names_through_its_provider(
-    claude_server: AnthropicServer, gemini_server: GeminiServer
+    anthropic_server: AnthropicServer, gemini_server: GeminiServer
 ) -> None:
-    claude_server.script(ClaudeTurn(text="from Claude"))
+    anthropic_server.script(ClaudeTurn(text="from Claude"))
     gemini_server.script(GeminiTurn(text="from Gemini"))
     provider = MultiProvider(
-        anthropic_client=claude_server.client(), genai_client=gemini_server.client()
+        anthropic_client=anthropic_server.client(), genai_client=gemini_server.client()
     )
     config = RunConfig(model_provider=provider)
 
@@ -125,16 +104,16 @@ async def test_a_run_resolves_prefixed_names_through_its_provider(
     gemini = await Runner.run(Agent("g", model="gemini/gemini-test"), "hi", run_config=config)
 
     assert (claude.final_output, gemini.final_output) == ("from Claude", "from Gemini")
-    assert claude_server.requests[0]["body"]["model"] == "claude-test"
+    assert anthropic_server.requests[0]["body"]["model"] == "claude-test"
     assert "/models/gemini-test:generateContent" in gemini_server.requests[0]["path"]
 
 
 async def test_the_default_provider_resolves_prefixes_too(
-    claude_server: AnthropicServer, monkeypatch: pytest.MonkeyPatch
+    anthropic_server: AnthropicServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", claude_server.base_url)
-    claude_server.script(ClaudeTurn(text="default provider"))
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", anthropic_server.base_url)
+    anthropic_server.script(ClaudeTurn(text="default provider"))
 
     result = await Runner.run(Agent("a", model="anthropic/claude-test"), "hi")
 
@@ -142,34 +121,36 @@ async def test_the_default_provider_resolves_prefixes_too(
 
 
 async def test_the_temporal_model_activity_resolves_names_with_the_same_provider(
-    claude_server: AnthropicServer,
+    anthropic_server: AnthropicServer,
 ) -> None:
     from tooluse.models import ModelRequest
     from tooluse.temporal._activities import model_activity
     from tooluse.temporal._payloads import request_payload
 
-    claude_server.script(ClaudeTurn(text="from the activity"))
-    provider = MultiProvider(anthropic_client=claude_server.client())
+    anthropic_server.script(ClaudeTurn(text="from the activity"))
+    provider = MultiProvider(anthropic_client=anthropic_server.client())
     invoke = model_activity(provider)
     request = ModelRequest("Be brief.", [{"role": "user", "content": "hi"}])
 
     reply = await invoke({"model": "anthropic/claude-test", "request": request_payload(request)})
 
     assert "from the activity" in str(reply)
-    assert claude_server.requests[0]["body"]["system"] == "Be brief."
+    assert anthropic_server.requests[0]["body"]["system"] == "Be brief."
 
 
 @pytest.mark.parametrize("api", ["responses", "chat"])
 async def test_claudes_thinking_is_left_out_when_it_hands_off_to_openai(
-    claude_server: AnthropicServer, openai_server: ScriptedServer, api: str
+    anthropic_server: AnthropicServer, openai_server: ScriptedServer, api: str
 ) -> None:
     openai_server.script(OpenAITurn(text="GPT here: sunny."))
     gpt = Agent("gpt", model=openai_server.model(api))
-    claude_server.script(
+    anthropic_server.script(
         ClaudeTurn(thinking="Hand it over.", uses=[Use("weather", {"city": "Paris"})]),
         ClaudeTurn(uses=[Use("transfer_to_gpt")]),
     )
-    claude = Agent("claude", tools=[weather], handoffs=[handoff(gpt)], model=claude_server.model())
+    claude = Agent(
+        "claude", tools=[weather], handoffs=[handoff(gpt)], model=anthropic_server.model()
+    )
 
     result = await Runner.run(claude, "Weather in Paris?")
 
@@ -197,7 +178,7 @@ def test_the_providers_resolve_bare_names_to_their_defaults() -> None:
 
 @pytest.mark.parametrize("by_name", [False, True], ids=["model", "name"])
 async def test_spans_name_the_provider_as_the_conventions_do(
-    claude_server: AnthropicServer, gemini_server: GeminiServer, by_name: bool
+    anthropic_server: AnthropicServer, gemini_server: GeminiServer, by_name: bool
 ) -> None:
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -207,12 +188,12 @@ async def test_spans_name_the_provider_as_the_conventions_do(
     tracer_provider = TracerProvider()
     tracer_provider.add_span_processor(SimpleSpanProcessor(exporter))
     provider = MultiProvider(
-        anthropic_client=claude_server.client(), genai_client=gemini_server.client()
+        anthropic_client=anthropic_server.client(), genai_client=gemini_server.client()
     )
     config = RunConfig(model_provider=provider, tracer_provider=tracer_provider)
-    claude_server.script(ClaudeTurn(text="c"))
+    anthropic_server.script(ClaudeTurn(text="c"))
     gemini_server.script(GeminiTurn(text="g"))
-    claude_model = "anthropic/claude-test" if by_name else claude_server.model()
+    claude_model = "anthropic/claude-test" if by_name else anthropic_server.model()
     gemini_model = "gemini/gemini-test" if by_name else gemini_server.model()
 
     await Runner.run(Agent("claude", model=claude_model), "hi", run_config=config)

@@ -5,16 +5,18 @@ from __future__ import annotations
 import json
 from abc import abstractmethod
 from collections.abc import AsyncGenerator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from ..core._items import Item
 from ..core._state import RunState
 from ..exceptions import UserError
 from ._lease import hold_claim
-from ._protocol import SessionSettings
+from ._protocol import RunSession, SessionSettings
 
 __all__ = [
+    "PausedRuns",
     "RunStore",
+    "WrappedRunSession",
     "check_paused_state",
     "dump_items",
     "load_item",
@@ -123,7 +125,51 @@ def check_paused_state(session_id: str, paused_state: object) -> str | None:
     )
 
 
-class RunStore:
+class PausedRuns:
+    """A run session's paused run as a `RunState`, over its `add_turn` and `get_paused_state`."""
+
+    @abstractmethod
+    async def add_turn(self, items: list[Item], *, paused_state: str | None) -> None:
+        """Append a turn's items and set the paused run's state, in one transaction."""
+
+    @abstractmethod
+    async def get_paused_state(self) -> str | None:
+        """The paused run's serialised state, or None."""
+
+    async def get_paused_run(self) -> RunState | None:
+        """The run paused on this session, to approve or reject its calls and resume.
+
+        Returns:
+            Its state (`state.get_interruptions()` lists what waits), or None if no run
+            is paused here. Resume it with `Runner.run(agent, state, session=session)`.
+        """
+        text = await self.get_paused_state()
+        return None if text is None else RunState.from_json(text)
+
+    async def clear_paused_run(self) -> None:
+        """Drop the paused run: its waiting calls are never run, and the session's items stay.
+
+        A new run on the session is refused while a run is paused on it; this lets one
+        start without resuming the old one.
+        """
+        await self.add_turn([], paused_state=None)
+
+
+class WrappedRunSession(PausedRuns):
+    """What a session wrapping a `RunSession` hands on to it: the claim on the conversation."""
+
+    underlying_session: RunSession
+
+    def claim(self) -> AbstractAsyncContextManager[None]:
+        """The wrapped session's claim: one run at a time on this conversation.
+
+        Returns:
+            Its async context manager.
+        """
+        return self.underlying_session.claim()
+
+
+class RunStore(PausedRuns):
     """What both stores build on their SQL: a run's claim, and its paused run as a `RunState`."""
 
     session_id: str
@@ -164,29 +210,3 @@ class RunStore:
     @abstractmethod
     async def _release(self, owner: str) -> None:
         """Free the claim if `owner` still holds it."""
-
-    @abstractmethod
-    async def add_turn(self, items: list[Item], *, paused_state: str | None) -> None:
-        """Append a turn's items and set the paused run's state, in one transaction."""
-
-    @abstractmethod
-    async def get_paused_state(self) -> str | None:
-        """The paused run's serialised state, or None."""
-
-    async def get_paused_run(self) -> RunState | None:
-        """The run paused on this session, to approve or reject its calls and resume.
-
-        Returns:
-            Its state (`state.get_interruptions()` lists what waits), or None if no run
-            is paused here. Resume it with `Runner.run(agent, state, session=session)`.
-        """
-        text = await self.get_paused_state()
-        return None if text is None else RunState.from_json(text)
-
-    async def clear_paused_run(self) -> None:
-        """Drop the paused run: its waiting calls are never run, and the session's items stay.
-
-        A new run on the session is refused while a run is paused on it; this lets one
-        start without resuming the old one.
-        """
-        await self.add_turn([], paused_state=None)

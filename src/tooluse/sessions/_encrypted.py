@@ -15,13 +15,11 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal, TypedDict, TypeGuard, cast, overload
 
 from ..core._items import Item
-from ..core._state import RunState
 from ..exceptions import UserError
-from ._common import check_paused_state
+from ._common import WrappedRunSession, check_paused_state
 from ._protocol import RunSession, Session, SessionSettings
 
 try:
@@ -251,7 +249,7 @@ class EncryptedSession:
         return [item for item in map(self._open, stored) if item is not None]
 
 
-class _EncryptedRunSession(EncryptedSession):
+class _EncryptedRunSession(EncryptedSession, WrappedRunSession):
     """An `EncryptedSession` over a `RunSession`: paused runs kept, encrypted, and claims."""
 
     underlying_session: RunSession
@@ -287,24 +285,3 @@ class _EncryptedRunSession(EncryptedSession):
             return None
         state = opened.get("state") if opened is not None else None
         return state if isinstance(state, str) else None
-
-    async def get_paused_run(self) -> RunState | None:
-        """The run paused on this session, to approve or reject its calls and resume.
-
-        Returns:
-            Its state, or None if no run paused here reads with this key.
-        """
-        text = await self.get_paused_state()
-        return None if text is None else RunState.from_json(text)
-
-    async def clear_paused_run(self) -> None:
-        """Drop the paused run; the session's items stay."""
-        await self.underlying_session.add_turn([], paused_state=None)
-
-    def claim(self) -> AbstractAsyncContextManager[None]:
-        """The wrapped session's claim: one run at a time on this conversation.
-
-        Returns:
-            Its async context manager.
-        """
-        return self.underlying_session.claim()

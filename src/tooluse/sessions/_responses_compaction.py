@@ -25,17 +25,16 @@ import inspect
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast, overload
 
 from ..core._context import RunContextWrapper
 from ..core._context_record import read_marked
 from ..core._errors import UserValueError
 from ..core._items import Item
-from ..core._state import RunState
 from ..core._tasks import to_the_end
 from ..exceptions import UserError
 from ..models._base import ModelRequest, ModelResponse, ModelTransportError
+from ._common import WrappedRunSession
 from ._protocol import RunSession, Session, SessionSettings
 
 if TYPE_CHECKING:
@@ -449,7 +448,7 @@ class OpenAIResponsesCompactionSession:
             )
 
 
-class _CompactionRunSession(OpenAIResponsesCompactionSession):
+class _CompactionRunSession(OpenAIResponsesCompactionSession, WrappedRunSession):
     """The compaction session over a `RunSession`: paused runs and claims are the wrapped one's."""
 
     underlying_session: RunSession
@@ -471,27 +470,6 @@ class _CompactionRunSession(OpenAIResponsesCompactionSession):
             The state's JSON text, or None.
         """
         return await self.underlying_session.get_paused_state()
-
-    async def get_paused_run(self) -> RunState | None:
-        """The run paused on this session, to approve or reject its calls and resume.
-
-        Returns:
-            Its state, or None.
-        """
-        text = await self.get_paused_state()
-        return None if text is None else RunState.from_json(text)
-
-    async def clear_paused_run(self) -> None:
-        """Drop the paused run; the session's items stay."""
-        await self.add_turn([], paused_state=None)
-
-    def claim(self) -> AbstractAsyncContextManager[None]:
-        """The wrapped session's claim: one run at a time on this conversation.
-
-        Returns:
-            Its async context manager.
-        """
-        return self.underlying_session.claim()
 
 
 def _check_options(underlying: object, model: object, mode: object, trigger: object) -> None:

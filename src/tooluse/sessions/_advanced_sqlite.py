@@ -463,7 +463,11 @@ class AdvancedSQLiteSession(SQLiteSession):
             "AND message_id = ?",
             (self.session_id, self._branch, message_id),
         )
-        self._drop_unshared(connection)
+        connection.execute(  # the item itself goes only when no other branch holds it
+            f"DELETE FROM {self._messages} WHERE id = ? AND NOT EXISTS (SELECT 1 FROM "
+            "message_structure WHERE session_id = ? AND message_id = ?)",
+            (message_id, self.session_id, message_id),
+        )
         return newest[0]
 
     def _clear(self, connection: sqlite3.Connection) -> None:

@@ -364,7 +364,6 @@ BY_HAND = FunctionTool(
 
 LAYERS: dict[str, Callable[[], Layer]] = {
     "max_concurrent_tool_calls": lambda: Layer(RunConfig(max_concurrent_tool_calls=2)),
-    "a tracer": lambda: Layer(RunConfig(tracer_provider=TracerProvider())),
     "an input guardrail": lambda: Layer(
         tool=function_tool(tool_input_guardrails=[allow_input])(add_fn)
     ),
@@ -399,6 +398,15 @@ async def test_a_call_that_nothing_wraps_is_the_tools_own_invocation() -> None:
     wrapping, invocation, outcome = await called(Layer())
     assert not wrapping
     assert getattr(invocation, "__qualname__", "") == "Invoker.invoke"
+    assert (outcome.output, outcome.failed) == ("5", False)
+
+
+async def test_a_call_that_only_a_span_wraps_skips_the_other_layers() -> None:
+    wrapping, invocation, outcome = await called(
+        Layer(RunConfig(tracer_provider=TracerProvider()))
+    )
+    assert not wrapping
+    assert getattr(invocation, "__qualname__", "") == "ToolExecutor._traced"
     assert (outcome.output, outcome.failed) == ("5", False)
 
 

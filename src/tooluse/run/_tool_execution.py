@@ -225,9 +225,11 @@ class ToolExecutor:
             ctx = self._context(agent, call_id, planned, tool)
         if settings is None:
             settings = self.settings
-        if not self._wrapping(agent, tool):
-            return invoke_within(tool, ctx, planned.arguments, settings)
-        return self._wrapped(agent, tool, ctx, planned.arguments, settings)
+        if self._wrapping(agent, tool):
+            return self._wrapped(agent, tool, ctx, planned.arguments, settings)
+        if self.events.tracer is not None:  # its span is all that runs around it
+            return self._traced(agent, tool, ctx, planned.arguments, settings, guarded=False)
+        return invoke_within(tool, ctx, planned.arguments, settings)
 
     async def _formatted(
         self, formatter: ToolErrorFormatter, call_id: str, planned: PlannedCall
@@ -242,14 +244,13 @@ class ToolExecutor:
         return ToolOutcome(text, failed=not planned.rejected)
 
     def _wrapping(self, agent: Agent[object], tool: FunctionTool) -> bool:
-        """Whether anything runs around the tool's call: each step `_wrapped` may take.
+        """Whether anything but a span runs around the tool's call: each step of `_guarded`.
 
         A hand-built `on_invoke_tool` is wrapped too: a timeout it runs past is turned
         into the tool's timeout outcome there.
         """
         return (
             self._slots is not None
-            or self.events.tracer is not None
             or bool(tool.tool_input_guardrails)
             or self.events.watched(agent)
             or self.settings.timeout is not None
@@ -268,9 +269,9 @@ class ToolExecutor:
     ) -> ToolOutcome:
         """The call, once one of the run's `max_concurrent_tool_calls` slots is free."""
         if self._slots is None:
-            return await self._traced(agent, tool, ctx, arguments, settings)
+            return await self._traced(agent, tool, ctx, arguments, settings, guarded=True)
         async with self._slots:
-            return await self._traced(agent, tool, ctx, arguments, settings)
+            return await self._traced(agent, tool, ctx, arguments, settings, guarded=True)
 
     async def _traced(
         self,
@@ -279,13 +280,21 @@ class ToolExecutor:
         ctx: ToolContext[object],
         arguments: str,
         settings: InvokeSettings,
+        *,
+        guarded: bool,
     ) -> ToolOutcome:
-        """The call, in its span when the run is traced (a nested run's spans nest in it)."""
+        """The call, in its span when the run is traced (a nested run's spans nest in it).
+
+        `guarded`: through `_guarded` (else nothing but the span wraps the call).
+        """
         tracer = self.events.tracer
         if tracer is None:
             return await self._guarded(agent, tool, ctx, arguments, settings)
         with tracer.tool_call(ctx, agent, tool) as span:
-            outcome = await self._guarded(agent, tool, ctx, arguments, settings)
+            if guarded:
+                outcome = await self._guarded(agent, tool, ctx, arguments, settings)
+            else:
+                outcome = await invoke_within(tool, ctx, arguments, settings)
             if not is_paused(ctx.tool_call_id):  # its result is the resumed call's span's
                 span.set_result(outcome.output, outcome.failed)
             return outcome

@@ -185,10 +185,10 @@ def _tracer(trace: ModuleType, provider: object) -> Tracer | None:
         provider = trace.get_tracer_provider()  # the global one, once set
         if type(provider) is trace.ProxyTracerProvider:  # none set: every run without one
             return None  # (an exact type: cheaper than the ABC's isinstance below)
+    if _last and _last[0][0] is provider:  # before the ABC checks below: they cost more
+        return _last[0][1]
     if isinstance(provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider)):
         return None
-    if _last and _last[0][0] is provider:
-        return _last[0][1]
     get_tracer: Callable[[str, str], Tracer] | None = getattr(provider, "get_tracer", None)
     if not callable(get_tracer):
         raise UserError(
@@ -321,10 +321,12 @@ class RunTracer:
         "_chat",
         "_chat_attributes",
         "_content",
+        "_inner",
         "_model",
         "_names",
         "_otel",
         "_run",
+        "_run_context",
         "_token",
         "_tools",
         "_tracer",
@@ -356,6 +358,10 @@ class RunTracer:
         self._model = config.model
         self._run: Span | None = None
         self._agent: Span | None = None
+        # The contexts a child of the run's span and of the agent's span start in, made
+        # once a span rather than once a child.
+        self._run_context: Context | None = None
+        self._inner: Context | None = None
         self._chat: Span | None = None
         self._tools: set[Span] = set()
         # Resolved once a run: each model's name and provider, keyed by the model's id
@@ -376,7 +382,8 @@ class RunTracer:
         )
         # Current for the run's length (run_end comes in the same context): what the user's
         # hooks and toolsets record, and the client's HTTP spans, nest in the run.
-        self._token = otel.attach(otel.set_span_in_context(span))
+        self._run_context = self._inner = otel.set_span_in_context(span)
+        self._token = otel.attach(self._run_context)
 
     def run_end(self, error: BaseException | None) -> None:
         """The run ended, with `error` if it raised (every open span closes)."""
@@ -385,7 +392,7 @@ class RunTracer:
         if self._run is not None:
             self._otel.detach(self._token)
             _end(self._run, error, self._content)
-            self._run = None
+            self._run = self._run_context = self._inner = None
 
     def agent_start(self, agent: AgentBase) -> None:
         """`agent` takes over (its `invoke_agent` span opens; the previous one closes)."""
@@ -403,10 +410,11 @@ class RunTracer:
             attributes["gen_ai.agent.description"] = description
         self._agent = self._tracer.start_span(
             f"invoke_agent {agent.name}",
-            context=self._under(self._run),
+            context=self._run_context,
             kind=self._otel.internal,
             attributes=attributes,
         )
+        self._inner = self._otel.set_span_in_context(self._agent)
 
     def handoff(self, from_agent: AgentBase, to_agent: AgentBase) -> None:
         """The conversation passes from one agent to another (an event on the first's span)."""
@@ -432,7 +440,7 @@ class RunTracer:
         name, attributes = self._chat_span_attributes(model, request, compaction)
         span = self._tracer.start_span(
             f"chat {name}",
-            context=self._under(self._agent or self._run),
+            context=self._inner,
             kind=self._otel.client,
             attributes=attributes,
         )
@@ -509,7 +517,7 @@ class RunTracer:
             attributes["gen_ai.tool.call.arguments"] = arguments
         span = self._tracer.start_span(
             f"execute_tool {name}",
-            context=self._under(self._agent or self._run),
+            context=self._inner,
             kind=self._otel.internal,
             attributes=attributes,
         )
@@ -524,10 +532,10 @@ class RunTracer:
         A tool's guardrail nests in the span of the call it guards, when that is current.
         """
         otel = self._otel
-        parent = self._agent or self._run
+        under = self._inner
         current = otel.current_span()
         if kind.startswith("tool_") and current in self._tools:
-            parent = current
+            under = otel.set_span_in_context(current)
         attributes = {
             OPERATION: GUARDRAIL_OPERATION,
             AGENT_NAME: str(agent.name),
@@ -536,15 +544,11 @@ class RunTracer:
         }
         span = self._tracer.start_span(
             f"{GUARDRAIL_OPERATION} {name}",
-            context=self._under(parent),
+            context=under,
             kind=otel.internal,
             attributes=attributes,
         )
         return SpanScope(span, otel, include_content=self._content, guardrail=name)
-
-    def _under(self, span: Span | None) -> Context | None:
-        """The context a child of `span` starts in (None: the current one)."""
-        return None if span is None else self._otel.set_span_in_context(span)
 
     def _naming(self, model: str | Model | None) -> tuple[str, str]:
         """A model's name and `gen_ai.provider.name`, resolved once a run."""
@@ -588,6 +592,7 @@ class RunTracer:
 
     def _end_agent(self, error: BaseException | None) -> None:
         span, self._agent = self._agent, None
+        self._inner = self._run_context
         if span is not None:
             _end(span, error, self._content)
 

@@ -402,9 +402,7 @@ async def test_a_call_that_nothing_wraps_is_the_tools_own_invocation() -> None:
 
 
 async def test_a_call_that_only_a_span_wraps_skips_the_other_layers() -> None:
-    wrapping, invocation, outcome = await called(
-        Layer(RunConfig(tracer_provider=TracerProvider()))
-    )
+    wrapping, invocation, outcome = await called(Layer(RunConfig(tracer_provider=TracerProvider())))
     assert not wrapping
     assert getattr(invocation, "__qualname__", "") == "ToolExecutor._traced"
     assert (outcome.output, outcome.failed) == ("5", False)

@@ -499,9 +499,64 @@ def check_ported(example: str, root: Path, ported: Path) -> Verdict | None:
     return Verdict(example, run_example(root, example), run)
 
 
+# --- type checking ----------------------------------------------------------------------
+
+
+def type_errors(tree: Path, examples: Sequence[str]) -> dict[tuple[str, int, str], str]:
+    """pyright's errors (standard mode) in `examples` of `tree` (the sdist, or its port).
+
+    Keyed by example, line and rule (a port changes only import lines, so an error the
+    original has keeps its line), each with its message.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Path(tmp) / "pyrightconfig.json"
+        version = f"{sys.version_info.major}.{sys.version_info.minor}"
+        settings = {"typeCheckingMode": "standard", "pythonVersion": version}
+        config.write_text(json.dumps({**settings, "extraPaths": [str(tree)]}))
+        files = [str(tree / "examples" / example) for example in examples]
+        command = [sys.executable, "-m", "pyright", "--pythonpath", sys.executable]
+        done = subprocess.run(
+            [*command, "-p", str(config), "--outputjson", *files],
+            cwd=tree,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    try:
+        report = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        raise SystemExit(f"pyright printed no report:\n{done.stdout}\n{done.stderr}") from None
+    prefix = str(tree / "examples") + os.sep
+    return {
+        (
+            diagnostic["file"].removeprefix(prefix),
+            diagnostic["range"]["start"]["line"] + 1,
+            diagnostic.get("rule", ""),
+        ): diagnostic["message"]
+        for diagnostic in report["generalDiagnostics"]
+        if diagnostic["severity"] == "error"
+    }
+
+
+def new_type_errors(examples: Sequence[str]) -> list[str]:
+    """The errors pyright finds in the ported examples that it does not find in the originals."""
+    root = sdist()
+    before, after = type_errors(root, examples), type_errors(ported_tree(root), examples)
+    return [
+        f"{example}:{line} [{rule}] {message}"
+        for (example, line, rule), message in sorted(after.items())
+        if (example, line, rule) not in before
+    ]
+
+
 def main(argv: Sequence[str]) -> int:
     verbose = "-v" in argv
-    chosen = [a for a in argv if a not in ("-v", "--record")] or list(EXAMPLES)
+    chosen = [a for a in argv if a not in ("-v", "--record", "--typecheck")] or list(EXAMPLES)
+    if "--typecheck" in argv:
+        errors = new_type_errors(chosen)
+        print("\n".join(errors))
+        print(f"{len(errors)} pyright errors (standard mode) in the ported examples only")
+        return 1 if errors else 0
     if "--record" in argv:
         record(chosen)
         print(f"recorded {len(chosen)} examples' runs in {EXPECTED.name}")

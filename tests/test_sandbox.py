@@ -7,8 +7,10 @@ through the local scripted OpenAI server, whose `shell_call` items the capabilit
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -282,3 +284,66 @@ async def test_handoffs_to_it_and_agent_tools_of_it_get_workspaces_of_their_own(
     assert len(BOUND) == 2
     assert BOUND[0].root != BOUND[1].root
     assert not any(session.root.exists() for session in BOUND)
+
+
+async def test_a_streamed_run_works_in_the_workspace_too(openai_server: ScriptedServer) -> None:
+    openai_server.script(Turn(items=[shell_call("c1", "cat a.md")]), Turn(text="Streamed."))
+    agent = SandboxAgent(
+        name="reader",
+        model=openai_server.model("responses"),
+        default_manifest=manifest(**{"a.md": "A\n"}),
+        capabilities=[Shell()],
+    )
+    streamed = Runner.run_streamed(agent, "read", run_config=sandbox())
+    kinds = [event.type async for event in streamed.stream_events()]
+    assert streamed.final_output == "Streamed."
+    assert streamed.last_agent is agent
+    assert "run_item_stream_event" in kinds
+    (session,) = BOUND
+    assert not session.root.exists()
+
+
+async def test_a_cancelled_run_kills_its_command_and_deletes_the_workspace(
+    openai_server: ScriptedServer,
+) -> None:
+    openai_server.script(Turn(items=[shell_call("c1", "echo $$ > started; exec sleep 5")]))
+    agent = SandboxAgent(
+        name="waiter", model=openai_server.model("responses"), capabilities=[Shell()]
+    )
+    run = asyncio.ensure_future(Runner.run(agent, "wait", run_config=sandbox()))
+    started = None
+    for _ in range(200):  # until the command has written its pid (at most 2 s)
+        await asyncio.sleep(0.01)
+        if BOUND and (BOUND[0].root / "started").exists():
+            started = (BOUND[0].root / "started").read_text().strip()
+            if started:
+                break
+    assert started, "the command did not start"
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    assert not BOUND[0].root.exists()
+    with pytest.raises(ProcessLookupError):  # killed with its group, and reaped
+        os.kill(int(started), 0)
+
+
+async def test_a_session_of_your_own_is_used_and_kept(openai_server: ScriptedServer) -> None:
+    openai_server.script(
+        Turn(items=[shell_call("c1", "echo kept > kept.txt")]), Turn(text="Wrote it.")
+    )
+    client = UnixLocalSandboxClient()
+    session = await client.create(manifest=manifest(**{"a.md": "A\n"}))
+    try:
+        async with session:
+            config = RunConfig(sandbox=SandboxRunConfig(session=session))
+            agent = SandboxAgent(
+                name="writer", model=openai_server.model("responses"), capabilities=[Shell()]
+            )
+            result = await Runner.run(agent, "write", run_config=config)
+            assert result.final_output == "Wrote it."
+            (bound,) = BOUND
+            assert bound is session
+            assert (await session.read("kept.txt")).read() == b"kept\n"
+    finally:
+        await client.delete(session)
+    assert not session.root.exists()

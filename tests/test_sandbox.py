@@ -198,11 +198,27 @@ async def test_a_run_works_in_a_fresh_workspace_and_deletes_it(
         """
         return topic
 
+    class Policies:
+        """A toolset standing in for an MCP server: its tools come first, as there."""
+
+        async def list_tools(self, context: Any, agent: Any) -> list[Tool]:
+            return [lookup_policy]
+
+    @function_tool
+    def lookup_policy(topic: str) -> str:
+        """Look a policy up.
+
+        Args:
+            topic: Which policy.
+        """
+        return topic
+
     agent = SandboxAgent(
         name="reader",
         instructions="Answer from the files.",
         model=openai_server.model("responses"),
         tools=[lookup],
+        mcp_servers=[Policies()],
         default_manifest=manifest(**{"notes.md": "the notes\n"}),
         capabilities=[Shell()],
     )
@@ -214,7 +230,11 @@ async def test_a_run_works_in_a_fresh_workspace_and_deletes_it(
     (session,) = BOUND
     assert not session.root.exists()  # deleted when the run ended
     first, second = (request["body"] for request in openai_server.requests)
-    assert [tool.get("name", tool["type"]) for tool in first["tools"]] == ["lookup", "shell"]
+    assert [tool.get("name", tool["type"]) for tool in first["tools"]] == [
+        "lookup_policy",
+        "lookup",
+        "shell",
+    ]
     instructions = first["instructions"]
     assert instructions.startswith("Answer from the files.\n\nUse the shell tool")
     assert "- notes.md" in instructions

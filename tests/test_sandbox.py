@@ -19,6 +19,8 @@ import pytest
 from tooluse import (
     Agent,
     RunConfig,
+    RunHooks,
+    RunItemStreamEvent,
     Runner,
     ShellCallOutcome,
     ShellCommandOutput,
@@ -314,11 +316,29 @@ async def test_a_streamed_run_works_in_the_workspace_too(openai_server: Scripted
         default_manifest=manifest(**{"a.md": "A\n"}),
         capabilities=[Shell()],
     )
-    streamed = Runner.run_streamed(agent, "read", run_config=sandbox())
-    kinds = [event.type async for event in streamed.stream_events()]
+    seen: list[tuple[str, object]] = []
+
+    class Watch(RunHooks[Any]):
+        async def on_agent_start(self, context: Any, agent: Agent[Any]) -> None:
+            seen.append(("start", agent))
+
+        async def on_llm_start(
+            self, context: Any, agent: Agent[Any], system_prompt: str | None, input_items: Any
+        ) -> None:
+            seen.append(("llm", agent))
+
+        async def on_agent_end(self, context: Any, agent: Agent[Any], output: Any) -> None:
+            seen.append(("end", agent))
+
+    streamed = Runner.run_streamed(agent, "read", run_config=sandbox(), hooks=Watch())
+    events = [event async for event in streamed.stream_events()]
     assert streamed.final_output == "Streamed."
     assert streamed.last_agent is agent
-    assert "run_item_stream_event" in kinds
+    items = [event.item for event in events if isinstance(event, RunItemStreamEvent)]
+    assert items
+    assert all(item.agent is agent for item in items)  # the agent given, not the run's copy
+    assert [kind for kind, _ in seen] == ["start", "llm", "llm", "end"]
+    assert all(watched is agent for _, watched in seen)
     (session,) = BOUND
     assert not session.root.exists()
 

@@ -152,6 +152,7 @@ _MODULES = {
     "agents.tracing": "tooluse.tracing",
     "agents.extensions.memory": "tooluse.sessions",
     "agents.extensions.experimental.codex": "tooluse.extensions.experimental.codex",
+    "agents.sandbox": "tooluse.sandbox",
 }
 _FROM = re.compile(r"^(\s*)from (agents(?:\.[\w.]+)?) import ", re.MULTILINE)
 _IMPORT = re.compile(r"^(\s*)import agents(\s|$)", re.MULTILINE)

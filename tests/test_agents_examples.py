@@ -53,4 +53,4 @@ def test_the_examples_marked_same_behave_the_same() -> None:
     ]
     assert not stale, f"the record is stale for {stale}: python -m tests.agents_examples --record"
     assert not differing, differing
-    assert len(same) >= 53
+    assert len(same) >= 56

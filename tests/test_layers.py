@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tooluse.sessions",),
     ("tooluse.run",),
     ("tooluse.mcp",),
+    ("tooluse.sandbox",),
     ("tooluse.extensions",),
     ("tooluse.testing",),
     ("tooluse.temporal",),

@@ -137,6 +137,7 @@ class Agent(AgentBase, Generic[TContext]):
         input_builder: StructuredToolInputBuilder | None = None,
         include_input_schema: bool = False,
         on_stream: AgentToolStreamHandler | None = None,
+        run_config: Any = None,
     ) -> FunctionTool:
         """This agent as a tool another agent calls: a nested run, and its answer as text.
 
@@ -160,6 +161,8 @@ class Agent(AgentBase, Generic[TContext]):
             on_stream: Receives each event of the nested run, which is then streamed, as
                 an `AgentToolStreamEvent` (`event`, `agent`, `tool_call`); sync or async. A
                 handler that raises is logged (the exception's type) and the run goes on.
+            run_config: The nested run's `RunConfig` (a sandbox agent's tool gives its
+                `sandbox` here); None runs it with the calling run's settings.
 
         Returns:
             A tool with one parameter, `input` (or `parameters`' fields); the calling
@@ -187,6 +190,7 @@ class Agent(AgentBase, Generic[TContext]):
             failure_error_function,
             structured,
             on_stream,
+            run_config,
         )
         if is_enabled is True and needs_approval is False:
             return tool

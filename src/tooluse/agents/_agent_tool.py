@@ -69,6 +69,9 @@ class AgentToolCall(NamedTuple):
     on_stream: AgentToolStreamHandler | None = None
     """Receives the nested run's stream events (the run is then streamed); None runs it
     whole."""
+    run_config: object = None
+    """The nested run's `RunConfig` (typed `object` here: it is defined in the run loop's
+    layer); None runs it with the caller's."""
 
 
 _run: list[Callable[[AgentToolCall], Awaitable[str]]] = []
@@ -109,6 +112,7 @@ def agent_as_tool(
     failure_error_function: ToolErrorFunction | None,
     structured: StructuredInput | None = None,
     on_stream: AgentToolStreamHandler | None = None,
+    run_config: object = None,
 ) -> FunctionTool:
     """`agent` as a tool: a nested run, its answer as text.
 
@@ -122,6 +126,7 @@ def agent_as_tool(
         structured: The tool's parameters, when they are a type's fields; None offers
             one parameter, `input`.
         on_stream: Receives the nested run's stream events; None runs it whole.
+        run_config: The nested run's `RunConfig`; None runs it with the caller's.
 
     Returns:
         The tool. The nested run shares the caller's context, run settings and usage:
@@ -132,7 +137,9 @@ def agent_as_tool(
     async def ask(ctx: ToolContext[Any], nested: str | list[TResponseInputItem]) -> str:
         if not _run:  # pragma: no cover - importing tooluse imports the run loop
             raise UserError("An agent tool was called before tooluse.run was imported")
-        call = AgentToolCall(agent, nested, ctx, max_turns, custom_output_extractor, on_stream)
+        call = AgentToolCall(
+            agent, nested, ctx, max_turns, custom_output_extractor, on_stream, run_config
+        )
         return await _run[0](call)
 
     if structured is None:

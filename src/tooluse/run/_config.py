@@ -90,6 +90,10 @@ class RunConfig:
     session_input_callback: SessionInputCallback | None = None
     """Builds what the model is sent from the session's history and the new input (to
     compact or summarise a long history); may be async. None: the history, then the input."""
+    sandbox: object | None = None
+    """Where the run's sandbox agents work: a `tooluse.sandbox.SandboxRunConfig` (typed
+    `object` here: the sandbox sits above the run loop). None: a `SandboxAgent` taking
+    over in the run is refused."""
 
     def __post_init__(self) -> None:
         if self.input_guardrails is not None:

@@ -17,6 +17,7 @@ from ..guardrails._checks import GuardrailKind
 from ..models import ModelResponse, TextDelta, ToolCallArgumentsDelta
 from ..tools._toolsets import Tool
 from ..tracing._tracer import RunTracer
+from ._prepare import public_agent
 from ._run_items import item_object
 from ._stream_buffer import EventBuffer
 from ._stream_events import (
@@ -62,6 +63,7 @@ class RunEvents:
         self, context: RunContextWrapper[object], agent: Agent[object], turn_input: list[Item]
     ) -> None:
         """An agent starts answering, given `turn_input`."""
+        agent = public_agent(agent)  # watchers see the agent given, not a run's stand-in
         if agent.hooks is not None:  # checked by Agent() too; this catches `agent.hooks = ...`
             check_hooks(agent.hooks, AgentHooksBase, f"Agent '{agent.name}' hooks")
         if self.tracer is not None:
@@ -82,6 +84,7 @@ class RunEvents:
         self, context: RunContextWrapper[object], agent: Agent[object], output: Any
     ) -> None:
         """The run ends with `output`."""
+        agent = public_agent(agent)
         if self._hooks is not None:
             await self._hooks.on_agent_end(context, agent, output)
         if agent.hooks is not None:
@@ -91,6 +94,7 @@ class RunEvents:
         self, context: RunContextWrapper[object], from_agent: Agent[object], to_agent: Agent[object]
     ) -> None:
         """The conversation passes to `to_agent`."""
+        from_agent = public_agent(from_agent)
         if self.tracer is not None:
             self.tracer.handoff(from_agent, to_agent)
         if self._hooks is not None:
@@ -103,6 +107,7 @@ class RunEvents:
         items: list[Item],
     ) -> None:  # fmt: skip
         """The model is about to be called."""
+        agent = public_agent(agent)
         if self._hooks is not None:
             await self._hooks.on_llm_start(context, agent, instructions, items)
         if agent.hooks is not None:
@@ -112,6 +117,7 @@ class RunEvents:
         self, context: RunContextWrapper[object], agent: Agent[object], response: ModelResponse
     ) -> None:
         """The model's response arrived."""
+        agent = public_agent(agent)
         if self._hooks is not None:
             await self._hooks.on_llm_end(context, agent, response)
         if agent.hooks is not None:
@@ -122,6 +128,7 @@ class RunEvents:
         attempt: int, delay: float,
     ) -> None:  # fmt: skip
         """A model call failed and will be tried again."""
+        agent = public_agent(agent)
         if self._hooks is not None:
             await self._hooks.on_llm_retry(context, agent, error, attempt, delay)
         if agent.hooks is not None:
@@ -131,6 +138,7 @@ class RunEvents:
         self, context: RunContextWrapper[object], agent: Agent[object], tool: Tool
     ) -> None:
         """A local tool call starts."""
+        agent = public_agent(agent)
         if self._hooks is not None:
             await self._hooks.on_tool_start(context, agent, tool)
         if agent.hooks is not None:
@@ -140,6 +148,7 @@ class RunEvents:
         self, context: RunContextWrapper[object], agent: Agent[object], tool: Tool, result: str
     ) -> None:
         """A local tool call ended."""
+        agent = public_agent(agent)
         if self._hooks is not None:
             await self._hooks.on_tool_end(context, agent, tool, result)
         if agent.hooks is not None:
@@ -174,7 +183,8 @@ class RunEvents:
     ) -> None:
         """The run added an item, in `agent`'s turn (`target`: the agent handed off to)."""
         if self.stream is not None:
-            self.stream.put(RunItemStreamEvent(name, item_object(name, item, agent, target)))
+            made = item_object(name, item, public_agent(agent), target)
+            self.stream.put(RunItemStreamEvent(name, made))
 
     def raw(self, data: object) -> bool:
         """The model streamed a delta; True if the consumer is behind: await `stream.room()`."""

@@ -44,6 +44,7 @@ from ._lean import add_made
 from ._model_call import agent_settings
 from ._nested import NestedPause, nested_approvals, pause_nested, resumed_nested
 from ._paused_context import keep_context, kept_context
+from ._prepare import PREPARERS, AgentPreparation, AgentPreparer, preparer_of, public_agent
 from ._record import InputChecks, RunRecord
 from ._result import RunResult, RunResultStreaming, StreamedRun
 from ._run_items import RawItem, RunItems, ToolApprovalItem
@@ -213,7 +214,7 @@ def _streaming_ended(
     # Seen here, in any case: the consumer may have left before it was raised.
     elif task.exception() is None:
         streamed.result = task.result()
-    streaming.last_agent = run.setup.agent
+    streaming.last_agent = public_agent(run.setup.agent)
     streaming.is_complete = True
     streamed.buffer.put(None)
 
@@ -295,6 +296,8 @@ class Run:
             self._recheck_input()
         self._entered: set[int] | None = None  # ids of the toolsets entered, once one is
         self._toolsets: AsyncExitStack | None = None  # made when a toolset is entered
+        # Prepared agents' stand-ins (`_prepare.py`), by the id of the agent they stand in for.
+        self._stand_ins: dict[int, tuple[Agent[Any], Agent[Any]]] | None = None
 
     def streaming_result(self, streamed: StreamedRun) -> RunResultStreaming:
         """The result of this run, streamed: it holds the run's own lists, filled as it goes.
@@ -509,8 +512,15 @@ class Run:
         return checks
 
     async def _take_over(self) -> None:
-        """The current agent starts: its toolsets are entered (once a run), its hooks told."""
+        """The current agent starts: its toolsets are entered (once a run), its hooks told.
+
+        An agent of a kind that runs prepare (`_prepare.py`: a sandbox agent) is replaced
+        by what its preparer makes of it, once a run.
+        """
         agent = self.setup.agent
+        if PREPARERS and (preparer := preparer_of(agent)) is not None:
+            agent = await self._prepared(agent, preparer)
+            self.setup = AgentSetup.of(agent)
         for entry in agent_toolsets(agent):
             if self._entered is None:
                 self._entered = set()
@@ -520,6 +530,24 @@ class Run:
                     self._toolsets = AsyncExitStack()
                 await self._toolsets.enter_async_context(entry)
         await self.run.events.agent_start(self.run.context, agent, self.record.state.history())
+
+    async def _prepared(self, agent: Agent[Any], preparer: AgentPreparer) -> Agent[Any]:
+        """The run's stand-in for `agent`, made by `preparer` when it first takes over."""
+        if self._stand_ins is None:
+            self._stand_ins = {}
+        kept = self._stand_ins.get(id(agent))
+        if kept is not None:
+            return kept[1]
+        preparation = AgentPreparation(self.run.config, self.run.context, self._exit_stack)
+        prepared = await preparer(agent, preparation)
+        self._stand_ins[id(agent)] = (agent, prepared)  # the agent kept: its id stays its own
+        return prepared
+
+    def _exit_stack(self) -> AsyncExitStack:
+        """What the run leaves when it ends (`_leave`): its toolsets, and what preparers entered."""
+        if self._toolsets is None:
+            self._toolsets = AsyncExitStack()
+        return self._toolsets
 
     async def _hand_off(self, target: AgentHandoff) -> None:
         run, state = self.run, self.record.state
@@ -559,7 +587,7 @@ class Run:
             new_items=RunItems(state.new_items, record.agents),
             raw_responses=record.raw_responses,
             final_output=None,
-            last_agent=agent,
+            last_agent=public_agent(agent),
             usage=state.usage,
             context_wrapper=run.context,
             _state=state,
@@ -620,7 +648,11 @@ async def run_agent_tool(call: AgentToolCall) -> str:
     agent = as_agent(call.agent)
     assert agent is not None  # only Agent.as_tool makes agent tools
     options: RunOptions = {"context": call.context.context, "max_turns": call.max_turns}
-    options["run_config"] = call.context.run_config
+    # The tool's own settings (`as_tool(run_config=...)`), else the caller's.
+    given_config = call.run_config
+    options["run_config"] = (
+        call.context.run_config if given_config is None else as_run_config(given_config)
+    )
     call_id = call.context.tool_call_id
     given: RunInput = resumed_nested(call_id) or call.input
     try:

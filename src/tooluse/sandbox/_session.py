@@ -255,7 +255,7 @@ class UnixLocalSandboxSession(BaseSandboxSession):
         except BaseException as error:  # a timeout, or the run cancelled: nothing left behind
             _kill_group(process.pid)
             await process.wait()
-            if isinstance(error, TimeoutError):
+            if isinstance(error, asyncio.TimeoutError):  # not the builtin one on 3.10
                 assert timeout is not None  # wait_for times out only with one
                 raise ExecTimeoutError(line, timeout) from None
             raise

@@ -40,6 +40,7 @@ README's first commands set it up.
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import io
 import os
 import pkgutil
@@ -48,7 +49,7 @@ import sys
 import tempfile
 import threading
 import types
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
@@ -368,8 +369,24 @@ def test_the_temporal_page_runs_its_workflows_on_a_dev_server(
     temporal_server: TemporalDevServer,
 ) -> None:
     monkeypatch.setenv("TEMPORAL_ADDRESS", temporal_server.target)  # as the `temporal` CLI reads it
-    for script in sandboxed(TEMPORAL_PAGE, monkeypatch, provider_servers):
-        run(script, TEMPORAL_PAGE)
+    with stops_a_hang(TEMPORAL_LIMIT):
+        for script in sandboxed(TEMPORAL_PAGE, monkeypatch, provider_servers):
+            run(script, TEMPORAL_PAGE)
+
+
+TEMPORAL_LIMIT = 180.0
+"""Seconds the Temporal page's workflows may take: a workflow whose task fails is retried
+by the server forever, and a test would wait for it without end."""
+
+
+@contextlib.contextmanager
+def stops_a_hang(seconds: float) -> Generator[None]:
+    """Past `seconds`, print every thread's stack and end the process: a failure, not a hang."""
+    faulthandler.dump_traceback_later(seconds, exit=True)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
@@ -533,7 +550,8 @@ def test_the_temporal_page_runs_on_claude_on_a_dev_server(
 ) -> None:
     # The workers start inside the relay's context: their model activities see it too.
     monkeypatch.setenv("TEMPORAL_ADDRESS", temporal_server.target)
-    run_on_claude(TEMPORAL_PAGE, monkeypatch, provider_servers, claude_relay)
+    with stops_a_hang(TEMPORAL_LIMIT):
+        run_on_claude(TEMPORAL_PAGE, monkeypatch, provider_servers, claude_relay)
 
 
 def run_on_claude(

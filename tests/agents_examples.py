@@ -522,6 +522,7 @@ def type_errors(tree: Path, examples: Sequence[str]) -> dict[tuple[str, int, str
             capture_output=True,
             text=True,
             check=False,
+            timeout=600,
         )
     try:
         report = json.loads(done.stdout)
@@ -540,9 +541,15 @@ def type_errors(tree: Path, examples: Sequence[str]) -> dict[tuple[str, int, str
 
 
 def new_type_errors(examples: Sequence[str]) -> list[str]:
-    """The errors pyright finds in the ported examples that it does not find in the originals."""
+    """The errors pyright finds in the ported examples that it does not find in the originals.
+
+    Only the originals of ports with errors are checked: pyright does not finish
+    `memory/advanced_sqlite_session_example.py` against openai-agents (whose port has none).
+    """
     root = sdist()
-    before, after = type_errors(root, examples), type_errors(ported_tree(root), examples)
+    after = type_errors(ported_tree(root), examples)
+    suspects = sorted({example for example, _, _ in after})
+    before = type_errors(root, suspects) if suspects else {}
     return [
         f"{example}:{line} [{rule}] {message}"
         for (example, line, rule), message in sorted(after.items())

@@ -70,7 +70,7 @@ async def main() -> None:
             paused.approve(call)
         else:
             paused.reject(call, rejection_message="The user refused: system files stay.")
-    saved = paused.to_state().to_json()  # could go to a database, or another process
+    saved = paused.to_state().to_string()  # could go to a database, or another process
     resumed = await Runner.run(agent, RunState.from_json(saved))
     print(f"answer: {resumed.final_output}")
 

@@ -55,7 +55,7 @@ async def main(phase: str, mode: str, cassette: Path, state: Path) -> None:
     agent = Agent("support", instructions="Refund what is asked.", tools=[refund], model=model)
     if phase == "start":
         paused = await Runner.run(agent, "Refund order A-17.")
-        state.write_text(paused.to_state().to_json())
+        state.write_text(paused.to_state().to_string())
         print("waiting:", [call.tool_name for call in paused.interruptions])
         return
     resumed_state = RunState.from_json(state.read_text())

@@ -93,7 +93,7 @@ async def main(phase: str, mode: str, state_path: Path) -> None:
     if phase == "start":
         result = await run("refund A-17, please", streamed)
         print([(i.name, i.agent.name) for i in result.interruptions], dict(RAN))
-        state_path.write_text(result.to_state().to_json())
+        state_path.write_text(result.to_state().to_string())
         return
     state = RunState.from_json(state_path.read_text())
     for waiting in state.get_interruptions():

@@ -363,7 +363,7 @@ async def test_a_state_saved_after_a_compaction_resumes_in_another_process_alike
     paused = await Runner.run(agent, "go", run_config=config)
     assert paused.interruptions
     assert paused.interruptions[0].arguments == '{"n": 8, "size": 4000}'
-    text = paused.to_state().to_json()
+    text = paused.to_state().to_string()
     state = RunState.from_json(text)
     assert state.context is not None
     assert state.context.summary == "the first pages said y"

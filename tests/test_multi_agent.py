@@ -345,7 +345,7 @@ async def test_approval_and_rejection_through_json(openai_server: ScriptedServer
     ]
     paused.approve(paused.interruptions[0])
     paused.reject(paused.interruptions[1], rejection_message="Never delete /home.")
-    text = paused.to_state().to_json()  # as if it went to another process
+    text = paused.to_state().to_string()  # as if it went to another process
 
     resumed = await Runner.run(agent, RunState.from_json(text))
     assert resumed.final_output == "Deleted /tmp/a; /home was refused."

@@ -398,7 +398,7 @@ async def test_answers_recorded_in_a_turn_are_not_run_again() -> None:
         turn=None,
         turns=1,
     )
-    data = json.loads(state.to_json())
+    data = state.to_json()
     data["turn"] = {
         "output": output,
         "response_id": "r1",
@@ -425,7 +425,7 @@ def test_the_state_round_trips_through_json_with_a_version() -> None:
         filtered_at=0,
     )
     state.approve("c1")
-    text_form = state.to_json()
+    text_form = state.to_string()
     assert json.loads(text_form)["version"] == RunState.VERSION
     assert RunState.from_json(text_form) == state
 
@@ -528,7 +528,7 @@ async def test_an_agent_reached_by_a_tool_returning_it_is_resumed_by_itself() ->
 
 def test_a_state_with_a_malformed_decision_is_refused_when_read() -> None:
     state = RunState(agent_name="a", input=[])
-    data = json.loads(state.to_json())
+    data = state.to_json()
     data["decisions"] = {"c1": {"ok": True}}
     with pytest.raises(UserError, match=r"decisions\.c1\.approved: Field required"):
         RunState.from_json(json.dumps(data))

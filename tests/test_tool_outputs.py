@@ -96,7 +96,7 @@ async def test_a_paused_run_keeps_the_parts_in_its_state() -> None:
     agent = Agent("a", tools=[chart, delete], model=FunctionModel(reply))
     result = await Runner.run(agent, "go")
     assert result.interruptions
-    state = json.loads(result.to_state().to_json())
+    state = result.to_state().to_json()
     assert PARTS in [item.get("output") for item in state["new_items"]]
 
 

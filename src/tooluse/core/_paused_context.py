@@ -3,21 +3,23 @@
 A `RunState` is data (it goes to JSON); the run's context is the caller's object.
 A run resumed from the state object a paused result handed out, in the same process,
 without `context=`, gets the paused run's context back, as in openai-agents. A state
-read back from JSON has none: pass `context=` again.
+read back from JSON has none, unless `RunState.from_json(agent, data,
+context_override=...)` gave one: else pass `context=` again.
 """
 
 from __future__ import annotations
 
 import weakref
 
-from ..core._state import RunState
+# States are typed `object` here: `RunState.from_json` keeps contexts too, and this
+# module stays below it.
 
 __all__ = ["keep_context", "kept_context"]
 
-_KEPT: dict[int, tuple[weakref.ref[RunState], object]] = {}
+_KEPT: dict[int, tuple[weakref.ref[object], object]] = {}
 
 
-def keep_context(state: RunState, context: object) -> None:
+def keep_context(state: object, context: object) -> None:
     """Keep `context` with `state`, for as long as the state lives.
 
     Args:
@@ -30,7 +32,7 @@ def keep_context(state: RunState, context: object) -> None:
     _KEPT[key] = (weakref.ref(state), context)
 
 
-def kept_context(state: RunState) -> object:
+def kept_context(state: object) -> object:
     """The context kept with `state`, or None.
 
     Args:

@@ -25,6 +25,7 @@ from ._context import Usage
 from ._context_record import ContextRecord
 from ._errors import UserError
 from ._items import Item
+from ._paused_context import keep_context
 
 __all__ = [
     "REJECTION",
@@ -264,29 +265,41 @@ class RunState:
         """A deep copy, for a run to work on."""
         return copy.deepcopy(self)
 
-    def to_json(self) -> str:
-        """The state as JSON text, with a `version` field."""
-        return json.dumps({"version": self.VERSION, **asdict(self)})
+    def to_json(self) -> dict[str, Any]:
+        """The state as a JSON-ready dict, with a `version` field (`to_string()` for text)."""
+        return {"version": self.VERSION, **asdict(self)}
 
     def to_string(self) -> str:
-        """The state as JSON text: openai-agents' name for what `to_json()` returns here."""
-        return self.to_json()
+        """The state as JSON text, to store; `RunState.from_json(text)` reads it back."""
+        return json.dumps(self.to_json())
 
     @classmethod
     async def from_string(
-        cls, initial_agent: object, state_string: str | bytes | dict[str, Any]
+        cls,
+        initial_agent: object,
+        state_string: str | bytes | dict[str, Any],
+        *,
+        context_override: object = None,
+        context_deserializer: object = None,
+        strict_context: bool = False,
     ) -> RunState:
-        """A state back from its text, as openai-agents spells it; same as `from_json(text)`.
+        """A state back from its text, as openai-agents spells it; see `from_json`.
 
         Args:
             initial_agent: Unused: the run resumes with the agent given to `Runner.run`.
-            state_string: The text `to_string()` or `to_json()` made.
+            state_string: The text `to_string()` made (or `to_json()`'s dict).
+            context_override: The context a run resuming from this state gets (unless
+                `Runner.run(..., context=...)` gives another).
+            context_deserializer: Refused: the JSON holds no context to deserialize.
+            strict_context: Refused without `context_override`, for the same reason.
 
         Returns:
             The state.
         """
         del initial_agent
-        return cls._from_json(state_string)
+        state = cls._from_json(state_string)
+        _resumed_context(state, context_override, context_deserializer, strict_context)
+        return state
 
     @overload
     @classmethod
@@ -294,19 +307,28 @@ class RunState:
     @overload
     @classmethod
     def from_json(
-        cls, initial_agent: object, text: str | bytes | dict[str, Any], /
+        cls,
+        initial_agent: object,
+        text: str | bytes | dict[str, Any],
+        /,
+        *,
+        context_override: object = None,
+        context_deserializer: object = None,
+        strict_context: bool = False,
     ) -> Coroutine[Any, Any, RunState]: ...
     @classmethod
-    def from_json(cls, *args: object) -> RunState | Coroutine[Any, Any, RunState]:
-        """A state back from `to_json()`'s text (or that text parsed into a dict).
+    def from_json(cls, *args: object, **context: Any) -> RunState | Coroutine[Any, Any, RunState]:
+        """A state back from `to_json()`'s dict or `to_string()`'s text.
 
-        `RunState.from_json(text)` returns the state. openai-agents' form,
-        `await RunState.from_json(agent, data)`, works too: given the agent first, it
-        returns a coroutine of the state (the agent is not needed: the run resumes with
-        the one given to `Runner.run`).
+        `RunState.from_json(data)` returns the state. openai-agents' form,
+        `await RunState.from_json(agent, data, context_override=...)`, works too: given
+        the agent first, it returns a coroutine of the state (the agent is not needed:
+        the run resumes with the one given to `Runner.run`); see `from_string`.
 
         Args:
             *args: The JSON; or the starting agent, then the JSON.
+            **context: With the agent first: `context_override`, `context_deserializer`,
+                `strict_context`, as `from_string` takes them.
 
         Returns:
             The state; a coroutine of it when the agent comes first.
@@ -316,11 +338,11 @@ class RunState:
                 message names every field that does not fit.
         """
         if len(args) == 2:
-            return cls.from_string(args[0], cast("str", args[1]))
-        if len(args) != 1:
+            return cls.from_string(args[0], cast("str", args[1]), **context)
+        if len(args) != 1 or context:
             raise UserError(
-                f"RunState.from_json takes the JSON (or the agent, then the JSON), not "
-                f"{len(args)} arguments"
+                f"RunState.from_json takes the JSON (or the agent, then the JSON, and the "
+                f"context keywords), not {len(args)} arguments and {sorted(context)}"
             )
         return cls._from_json(cast("str | bytes | dict[str, Any]", args[0]))
 
@@ -354,3 +376,20 @@ class RunState:
 @functools.cache
 def _adapter() -> TypeAdapter[RunState]:
     return TypeAdapter(RunState)
+
+
+def _resumed_context(state: RunState, override: object, deserializer: object, strict: bool) -> None:
+    """Keep openai-agents' `context_override` with a state read back; refuse what cannot be."""
+    if deserializer is not None:
+        raise UserError(
+            "RunState.from_json: tooluse keeps the run's context out of the state's JSON, so "
+            "context_deserializer has nothing to read; pass the context itself, "
+            "context_override=... (or Runner.run(..., context=...))"
+        )
+    if override is not None:
+        keep_context(state, override)
+    elif strict:
+        raise UserError(
+            "RunState.from_json: strict_context=True, but tooluse keeps the run's context out "
+            "of the state's JSON; pass context_override=... (or Runner.run(..., context=...))"
+        )

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..core._context import RunContextWrapper, Usage
 from ..core._items import Item
+from ..core._paused_context import keep_context
 from ..core._state import RunState, ToolApproval
 from ..exceptions import UserError
 from ..models import ModelResponse
-from ._paused_context import keep_context
 from ._run_items import RunItems, ToolApprovalItem
 from ._stream_buffer import EventBuffer
 from ._stream_events import RunStreamEvent

@@ -26,6 +26,7 @@ from ..agents._handoffs import as_handoffs
 from ..core._context import RunContextWrapper, Usage
 from ..core._context_record import ContextRecord
 from ..core._items import Item, user_message
+from ..core._paused_context import keep_context, kept_context
 from ..core._state import RunState, ServerThread
 from ..core._values import is_whole_number
 from ..exceptions import RunStopped, RunTimeoutError, UsageLimitExceeded, UserError
@@ -43,7 +44,6 @@ from ._handoffs import AgentHandoff
 from ._lean import add_made
 from ._model_call import agent_settings
 from ._nested import NestedPause, nested_approvals, pause_nested, resumed_nested
-from ._paused_context import keep_context, kept_context
 from ._prepare import PREPARERS, AgentPreparation, AgentPreparer, preparer_of, public_agent
 from ._record import InputChecks, RunRecord
 from ._result import RunResult, RunResultStreaming, StreamedRun

@@ -301,7 +301,7 @@ class SessionLink:
         unwritten = context.marks if context is not None else []
         if context is not None:
             context.marks = unwritten[marks:]  # stored with this write: not again on resume
-        paused_state = state.to_json() if paused else None
+        paused_state = state.to_string() if paused else None
         progress.unsaved_input, progress.saved, progress.tip = before
         if context is not None:
             context.marks = unwritten

@@ -121,7 +121,7 @@ def check_paused_state(session_id: str, paused_state: object) -> str | None:
         return paused_state
     raise UserError(
         f"Session {session_id!r}: paused_state must be the run state's JSON text "
-        f"(RunState.to_json()) or None, not {type(paused_state).__name__}"
+        f"(RunState.to_string()) or None, not {type(paused_state).__name__}"
     )
 
 

@@ -167,5 +167,3 @@ def workspace_description(manifest: Manifest) -> str:
 
 
 prepares_agents(SandboxAgent, _prepare)
-
-_ = TContext  # the agent is generic in the run context, as Agent is

@@ -7,7 +7,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pytest
 from hypothesis import settings
@@ -71,15 +71,27 @@ def examples(count: int) -> int:
     return count if EVERY_EXAMPLE else max(10, count // _QUICK_SHARE)
 
 
-@pytest.fixture
-def openai_server() -> Iterator[ScriptedServer]:
-    """An OpenAI-compatible server on 127.0.0.1 playing the turns a test scripts."""
-    server = ScriptedServer()
+class _Server(Protocol):
+    def start(self) -> None: ...
+    def stop(self) -> None: ...
+
+
+S = TypeVar("S", bound=_Server)
+
+
+def _serving(server: S) -> Iterator[S]:
+    """`server`, started for a test and stopped after it, however the test ends."""
     server.start()
     try:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def openai_server() -> Iterator[ScriptedServer]:
+    """An OpenAI-compatible server on 127.0.0.1 playing the turns a test scripts."""
+    yield from _serving(ScriptedServer())
 
 
 @pytest.fixture
@@ -87,12 +99,7 @@ def anthropic_server() -> Iterator[AnthropicServer]:
     """A server speaking Anthropic's Messages API on 127.0.0.1, playing scripted turns."""
     from .anthropic_server import AnthropicServer  # imports `anthropic`: only where used
 
-    server = AnthropicServer()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from _serving(AnthropicServer())
 
 
 @pytest.fixture
@@ -100,12 +107,7 @@ def gemini_server() -> Iterator[GeminiServer]:
     """A server speaking Gemini's generateContent API on 127.0.0.1, playing scripted turns."""
     from .gemini_server import GeminiServer  # imports `google.genai`: only where used
 
-    server = GeminiServer()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from _serving(GeminiServer())
 
 
 @pytest.fixture(autouse=True)

@@ -615,11 +615,12 @@ class TestCallArgs:
 
 
 class TestOutputs:
-    async def test_a_value_json_cannot_hold_is_logged_for_the_developer(
+    async def test_a_value_whose_str_raises_is_logged_for_the_developer(
         self, caplog: pytest.LogCaptureFixture
     ) -> None:
         class Opaque:
-            pass
+            def __str__(self) -> str:
+                raise RuntimeError("secret 42")
 
         @function_tool
         def make() -> Any:
@@ -630,8 +631,8 @@ class TestOutputs:
             output = await model_text(make, "{}")
         assert "Opaque" not in output  # the model gets the value-free message
         assert caplog.messages == [
-            "Tool 'make' returned a value of type Opaque, which cannot be written as JSON; "
-            "return a str, or a JSON-friendly value (dict, list, dataclass, pydantic model)"
+            "Tool 'make' returned a value of type Opaque, whose str() raised RuntimeError; "
+            "return a str"
         ]
 
     async def test_for_testing_builds_a_context_a_tool_can_read(self) -> None:
@@ -1117,7 +1118,7 @@ async def test_a_stopping_tool_gives_its_python_value_as_the_final_output() -> N
     deciding = first.clone(model=model, tool_use_behavior=decide)
     assert (await Runner.run(deciding, "go")).final_output == "3"
     assert seen == [Quote(3)]
-    assert outputs(model.requests[1]) == {"c1": '{"price":3}'}  # the model reads JSON
+    assert outputs(model.requests[1]) == {"c1": str(Quote(3))}  # its str(), as in openai-agents
 
 
 async def test_run_config_and_its_model_settings_may_be_dicts() -> None:

@@ -384,7 +384,7 @@ async def test_hand_built_tools_fail_as_text() -> None:
         return "late"
 
     async def unwritable(ctx: ToolContext[Any], arguments: str) -> Any:
-        return object()
+        return 10**5000  # past Python's str() limit
 
     async with connected(hand_built(raises)) as client:
         raised = await client.call_tool("hand", {})

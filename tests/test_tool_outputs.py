@@ -203,9 +203,9 @@ def test_chat_refuses_a_tool_output_part_it_cannot_say_in_words() -> None:
         items_to_messages(None, items)
 
 
-async def test_a_hand_built_tool_returning_what_json_cannot_hold_gets_the_internal_error() -> None:
+async def test_a_hand_built_tool_returning_what_str_cannot_write_gets_the_internal_error() -> None:
     async def invoke(ctx: Any, arguments: str) -> Any:
-        return object()
+        return 10**5000  # past Python's str() limit
 
     built = FunctionTool("odd", "Odd.", {"type": "object", "properties": {}}, invoke)
     result = await Runner.run(Agent("a", tools=[built], model=TestModel()), "go")

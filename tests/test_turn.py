@@ -304,14 +304,14 @@ async def test_a_hand_built_tool_wrapping_a_failing_tool_counts_as_failed() -> N
         )
 
 
-async def test_a_hand_built_tool_may_return_any_json_value() -> None:
+async def test_a_hand_built_tool_may_return_any_value() -> None:
     async def sums(ctx: Any, arguments: str) -> Any:
         return {"total": 3}
 
     tool = FunctionTool("sums", "Sum.", {"type": "object", "properties": {}}, sums)
     model = ScriptModel([call("c1", "sums")], [text("done")])
     await Runner.run(Agent("a", tools=[tool], model=model), "go")
-    assert outputs(model.requests[1]) == {"c1": '{"total":3}'}
+    assert outputs(model.requests[1]) == {"c1": "{'total': 3}"}  # its str()
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import logging
 import socket
 import sys
@@ -261,7 +262,7 @@ class _ServedTools:
             known = ", ".join(self._tools) or "none"
             unknown = echoed_name(params.name)  # a client may send a name of any length
             return _result(f"There is no tool '{unknown}'; call one of: {known}.", failed=True)
-        arguments = tool_output_text(params.arguments or {})
+        arguments = json.dumps(params.arguments or {})
         call = _ServedToolContext(
             context=self._context,
             tool_name=tool.name,

@@ -15,13 +15,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+import json
 import logging
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple, TypeAlias, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
-from pydantic_core import PydanticSerializationError, SchemaError, SchemaValidator, to_json
+from pydantic_core import SchemaError, SchemaValidator
 
 from ..core._agent_base import AgentBase
 from ..core._context import RunContextWrapper, ToolContext
@@ -71,7 +72,7 @@ class ToolOutcome(NamedTuple):
     context_variables: dict[str, object] | None = None
     """Values the tool merges into the run context (a Swarm-style return)."""
     value: object = _AS_TEXT
-    """What the tool returned, when it is more than `output` (a value rendered as JSON)."""
+    """What the tool returned, when it is more than `output` (a value rendered as text)."""
     parts: list[InputPart] | None = None
     """The Responses input parts the model receives in place of `output`, for a rich
     output (images, files); `output` is then their text form, for hooks and traces."""
@@ -174,8 +175,8 @@ class Invoker:
             arguments: The raw JSON arguments.
 
         Returns:
-            What the function returned, as openai-agents' tools return it (a run writes
-            it as JSON for the model); on failure, the text the model would be told.
+            What the function returned, as openai-agents' tools return it (a run sends
+            its `str()` to the model); on failure, the text the model would be told.
         """
         try:
             if self._direct:  # `_start`'s call, made in place
@@ -370,26 +371,30 @@ async def run_within(awaitable: Awaitable[T], timeout: float, ctx: ToolContext[A
 def tool_output_text(value: object, tool_name: str = "tool") -> str:
     """Render a tool's return value as the text the model receives.
 
+    As openai-agents does, so that a tool moved over sends the model the same text:
+    a `str` as it is, anything else as its `str()` (a dict as `{'a': 1}`, a pydantic
+    model as `a=1 b='x'`). To send JSON, return it: `model.model_dump_json()`,
+    `json.dumps(value)`.
+
     Args:
         value: What the tool returned.
         tool_name: The tool's name, for the error message.
 
     Returns:
-        A `str` as it is; anything else (models, dataclasses, dicts, lists,
-        numbers, None) as compact JSON.
+        The text.
 
     Raises:
-        UserError: If the value cannot be written as JSON.
+        UnwritableOutput: If the value's `str()` raised; the message names the
+            value's type and the exception's, never the value.
     """
     if isinstance(value, str):
         return value
     try:
-        return to_json(value).decode()
-    except PydanticSerializationError as error:
+        return str(value)
+    except Exception as error:
         raise UnwritableOutput(
-            f"Tool '{tool_name}' returned a value of type {type(value).__name__}, which cannot be "
-            "written as "
-            "JSON; return a str, or a JSON-friendly value (dict, list, dataclass, pydantic model)"
+            f"Tool '{tool_name}' returned a value of type {type(value).__name__}, whose str() "
+            f"raised {type(error).__name__}; return a str"
         ) from error
 
 
@@ -409,7 +414,7 @@ def returned_outcome(value: object, tool_name: str, *, failed: bool = False) -> 
         The outcome; a `ToolOutput` (or a list of them) as Responses input parts.
 
     Raises:
-        UnwritableOutput: If the value cannot be written as JSON.
+        UnwritableOutput: If the value's `str()` raised.
     """
     if type(value) is str:
         return ToolOutcome(value, failed, value=value)
@@ -451,12 +456,12 @@ def _outcome(ctx: ToolContext[Any], result: object) -> ToolOutcome:
         variables = result.context_variables
         return given._replace(handoff=result.agent, context_variables=variables)
     if is_agent(result):
-        return ToolOutcome(tool_output_text({"assistant": result.name}), handoff=result)
+        return ToolOutcome(json.dumps({"assistant": result.name}), handoff=result)
     return returned_outcome(result, ctx.tool_name)
 
 
 class UnwritableOutput(UserError):
-    """A tool returned a value JSON cannot hold; the message names its type, not its value."""
+    """A tool returned a value whose `str()` raised; the message names its type, not its value."""
 
 
 def unwritable_outcome(ctx: ToolContext[Any], error: UnwritableOutput) -> ToolOutcome:

@@ -21,7 +21,7 @@ from typing import Any
 from tooluse import Agent, Runner, TResponseInputItem, function_tool
 from tooluse.mcp import MCPServerStdio
 from tooluse.models import Model
-from tooluse.testing import FunctionModel, ModelReply, ToolCall, current_turn
+from tooluse.testing import FunctionModel, ModelReply, ToolCall, current_turn, tool_outputs
 
 WEATHER = Path("examples", "weather.py")  # run from the repository's root, as above
 
@@ -38,7 +38,7 @@ def celsius_to_fahrenheit(celsius: float) -> float:
 
 def scripted(items: list[TResponseInputItem], tools: Sequence[Any]) -> ModelReply | str:
     turn = current_turn(items)  # outputs before the last user message answered earlier ones
-    outputs = [item["output"] for item in turn if item.get("type") == "function_call_output"]
+    outputs = tool_outputs(turn)
     if not outputs:
         names = sorted(tool.name for tool in tools)
         print("tools offered:", ", ".join(names))

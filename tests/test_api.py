@@ -264,6 +264,7 @@ PUBLIC_MODULES: dict[str, tuple[set[str], set[str]]] = {
             "Step",
             "assistant_message",
             "function_call",
+            "tool_outputs",
             "Trajectory",
             "use_cassette",
         },

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -50,6 +51,7 @@ from tooluse.mcp._results import error_message, result_output, result_text
 from tooluse.mcp._schemas import tool_schema
 from tooluse.run._scope import TurnTools
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
+from tooluse.tools._outputs import parts_text
 
 from . import preforked
 from .conftest import tool_context
@@ -128,6 +130,11 @@ def by_name(tools: Sequence[FunctionTool]) -> dict[str, FunctionTool]:
     return {tool.name: tool for tool in tools}
 
 
+def text_output(text: str) -> dict[str, str]:
+    """A text block's output, as an MCP tool's direct call returns it (openai-agents' form)."""
+    return {"type": "text", "text": text}
+
+
 async def call(tool: FunctionTool, arguments: dict[str, Any] | str) -> tuple[Any, Any]:
     text = arguments if isinstance(arguments, str) else json.dumps(arguments)
     ctx = tool_context(tool.name, text)
@@ -149,8 +156,8 @@ async def test_lists_and_calls_tools_over_stdio() -> None:
         assert tools["add"].description == "Add two integers."
         assert tools["add"].strict_json_schema
         assert tools["add"].params_json_schema["additionalProperties"] is False
-        assert await call(tools["add"], {"a": 2, "b": 3}) == ("5", None)
-        assert await call(tools["echo"], {"text": "hé"}) == ("hé", None)
+        assert await call(tools["add"], {"a": 2, "b": 3}) == (text_output("5"), None)
+        assert await call(tools["echo"], {"text": "hé"}) == (text_output("hé"), None)
 
 
 REPORT_PARTS = [
@@ -161,18 +168,22 @@ REPORT_PARTS = [
     ),
     ToolOutputText(text="[audio: audio/wav, 6 bytes]"),
 ]
+REPORT_DICTS = [
+    {key: value for key, value in dataclasses.asdict(part).items() if value is not None}
+    for part in REPORT_PARTS
+]
 
 
 async def test_structured_content_an_image_a_file_and_audio() -> None:
     async with stdio() as server:
         report = by_name(await server.list_tools())["report"]
         output, error = await call(report, {"city": "Oslo"})
-        assert error is None  # the text as the server wrote it, as in openai-agents
-        assert output == [ToolOutputText(text="Report for Oslo"), *REPORT_PARTS[1:]]
+        assert error is None  # a part a block, the text as the server wrote it, as in openai-agents
+        assert output == [text_output("Report for Oslo"), *REPORT_DICTS[1:]]
         server.use_structured_content = True  # read at each call
         output, error = await call(report, {"city": "Oslo"})
     assert error is None
-    assert output == REPORT_PARTS
+    assert output == REPORT_DICTS
 
 
 async def test_an_is_error_result_hides_the_servers_message_unless_trusted(
@@ -234,7 +245,7 @@ async def test_a_schema_strict_mode_cannot_express_is_sent_non_strict(
     with caplog.at_level(logging.DEBUG, logger="tooluse"):
         async with stdio() as server:
             odd = by_name(await server.list_tools())["odd"]
-            assert await call(odd, {"text": "x", "n": 2}) == ("x:2", None)
+            assert await call(odd, {"text": "x", "n": 2}) == (text_output("x:2"), None)
     assert not odd.strict_json_schema
     assert odd.params_json_schema == ODD_SCHEMA
     assert "MCP tool 'odd' is offered non-strict: parameter 'n' (at properties.n) uses 'allOf'" in (
@@ -249,10 +260,10 @@ async def test_optional_keys_are_nullable_and_left_out_when_null() -> None:
         options = nested.params_json_schema["properties"]["options"]
         assert options["anyOf"][1] == {"type": "null"}
         full = {"query": "q", "options": {"limit": 2, "lang": "en"}}
-        assert (await call(nested, full))[0] == "q [('lang', 'en'), ('limit', 2)]"
+        assert (await call(nested, full))[0] == text_output("q [('lang', 'en'), ('limit', 2)]")
         partial = {"query": "q", "options": {"limit": 2, "lang": None}}
-        assert (await call(nested, partial))[0] == "q [('limit', 2)]"
-        assert (await call(nested, {"query": "q", "options": None}))[0] == "q []"
+        assert (await call(nested, partial))[0] == text_output("q [('limit', 2)]")
+        assert (await call(nested, {"query": "q", "options": None}))[0] == text_output("q []")
 
 
 async def test_filters_by_name_and_by_function() -> None:
@@ -285,7 +296,7 @@ async def test_prefixes_keep_two_servers_tools_apart() -> None:
     async with stdio(tool_name_prefix="a") as a, stdio(tool_name_prefix="b") as b:
         names = [t.name for t in [*await a.list_tools(), *await b.list_tools()]]
         echo = by_name(await b.list_tools())["b_echo"]
-        assert await call(echo, {"text": "hi"}) == ("hi", None)
+        assert await call(echo, {"text": "hi"}) == (text_output("hi"), None)
     assert "a_echo" in names
     assert "b_echo" in names
     assert len(set(names)) == len(names)
@@ -314,20 +325,20 @@ async def test_a_call_past_the_session_timeout_is_an_error_for_the_model() -> No
 async def test_a_killed_server_is_an_error_once_then_reconnected() -> None:
     async with stdio() as server:
         tools = by_name(await server.list_tools())
-        pid = int((await call(tools["pid"], {}))[0])
+        pid = int((await call(tools["pid"], {}))[0]["text"])
         os.kill(pid, signal.SIGKILL)
         text, error = await call(tools["add"], {"a": 1, "b": 2})
         assert text.startswith("Tool 'add' failed: the connection to its MCP server was lost")
         assert error is not None
-        assert await call(tools["add"], {"a": 1, "b": 2}) == ("3", None)
-        new_pid = int((await call(tools["pid"], {}))[0])
+        assert await call(tools["add"], {"a": 1, "b": 2}) == (text_output("3"), None)
+        new_pid = int((await call(tools["pid"], {}))[0]["text"])
         assert new_pid != pid
 
 
 async def test_a_server_that_cannot_be_restarted_is_given_up() -> None:
     async with stdio() as server:
         tools = by_name(await server.list_tools())
-        pid = int((await call(tools["pid"], {}))[0])
+        pid = int((await call(tools["pid"], {}))[0]["text"])
         server.params = {"command": str(SERVER.with_name("no-such-server"))}
         os.kill(pid, signal.SIGKILL)
         assert "connection to its MCP server was lost" in (await call(tools["add"], {}))[0]
@@ -345,7 +356,7 @@ async def test_a_server_that_cannot_be_restarted_is_given_up() -> None:
 async def test_a_listing_that_finds_the_server_gone_reconnects() -> None:
     async with stdio() as server:
         tools = by_name(await server.list_tools())
-        pid = int((await call(tools["pid"], {}))[0])
+        pid = int((await call(tools["pid"], {}))[0]["text"])
         os.kill(pid, signal.SIGKILL)
         await asyncio.sleep(0.2)
         assert len(await server.list_tools()) == len(tools)
@@ -398,9 +409,9 @@ async def test_streamable_http(http_url: str) -> None:
     assert server.name == f"streamable_http: {http_url}/mcp"
     async with server:
         tools = by_name(await server.list_tools())
-        assert await call(tools["web_add"], {"a": 4, "b": 5}) == ("9", None)
+        assert await call(tools["web_add"], {"a": 4, "b": 5}) == (text_output("9"), None)
         output, _ = await call(tools["web_report"], {"city": "Rome"})
-        assert output[0] == ToolOutputText(text="Report for Rome")
+        assert output[0] == text_output("Report for Rome")
 
 
 async def test_a_streamable_http_server_restarted_is_reconnected() -> None:
@@ -409,13 +420,13 @@ async def test_a_streamable_http_server_restarted_is_reconnected() -> None:
     try:
         async with MCPServerStreamableHttp({"url": f"http://127.0.0.1:{port}/mcp"}) as server:
             add = by_name(await server.list_tools())["add"]
-            assert await call(add, {"a": 1, "b": 2}) == ("3", None)
+            assert await call(add, {"a": 1, "b": 2}) == (text_output("3"), None)
             stop(process)
             text, error = await call(add, {"a": 1, "b": 2})
             assert "the connection to its MCP server was lost" in text
             assert error is not None
             process = launch("http", port)
-            assert await call(add, {"a": 1, "b": 2}) == ("3", None)
+            assert await call(add, {"a": 1, "b": 2}) == (text_output("3"), None)
     finally:
         if process.poll() is None:
             stop(process)
@@ -426,7 +437,7 @@ async def test_sse(sse_url: str) -> None:
     assert server.name == f"sse: {sse_url}/sse"
     async with server:
         tools = by_name(await server.list_tools())
-        assert await call(tools["echo"], {"text": "over sse"}) == ("over sse", None)
+        assert await call(tools["echo"], {"text": "over sse"}) == (text_output("over sse"), None)
 
 
 @function_tool
@@ -443,7 +454,7 @@ async def test_an_agent_calls_mcp_tools_next_to_function_tools() -> None:
         offered.append([tool.name for tool in tools])
         outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
         if outputs:
-            return " | ".join(outputs)
+            return " | ".join(o if isinstance(o, str) else parts_text(o) for o in outputs)
         return ModelReply(
             tool_calls=[
                 ToolCall("srv_add", {"a": 20, "b": 22}),
@@ -499,7 +510,7 @@ async def test_an_agent_over_the_openai_client(openai_server: ScriptedServer, ap
     assert names[0] == "shout"
     assert "mcp_nested" in names
     sent = json.dumps(second)
-    assert '"output": "3"' in sent or '"content": "3"' in sent
+    assert '"text": "3"' in sent  # a one-part list, as in openai-agents
     assert "X" in sent
     if api == "responses":  # the image and the file as input parts
         (output,) = [
@@ -612,18 +623,20 @@ def test_results_describe_what_is_not_text() -> None:
         "inline text",
         "[resource: file:///b]",
     ]
-    assert result_output(mcp_types.CallToolResult(content=blocks[:4])) == text.rsplit("\n", 1)[0]
+    assert result_output(mcp_types.CallToolResult(content=blocks[:1])) == text_output("hello")
     assert result_output(mcp_types.CallToolResult(content=blocks)) == [
-        ToolOutputText(text="hello"),
-        ToolOutputText(text="[audio: audio/wav, 3 bytes]"),
-        ToolOutputText(text="[resource link: file:///f.txt, text/plain]"),
-        ToolOutputText(text="inline text"),
-        ToolOutputFileContent(file_data="data:application/octet-stream;base64,AAAA", filename="b"),
+        text_output("hello"),
+        text_output("[audio: audio/wav, 3 bytes]"),
+        text_output("[resource link: file:///f.txt, text/plain]"),
+        text_output("inline text"),
+        {"type": "file", "file_data": "data:application/octet-stream;base64,AAAA", "filename": "b"},
     ]
     image = mcp_types.ImageContent(type="image", data="AAAA", mime_type="image/gif")
-    assert result_output(mcp_types.CallToolResult(content=[image])) == [
-        ToolOutputImage(image_url="data:image/gif;base64,AAAA")
-    ]
+    assert result_output(mcp_types.CallToolResult(content=[image])) == {
+        "type": "image",
+        "image_url": "data:image/gif;base64,AAAA",
+    }
+    assert result_output(mcp_types.CallToolResult(content=[])) == ""
 
 
 def test_server_error_message_passes_the_servers_words_cut_at_2000() -> None:
@@ -645,7 +658,7 @@ async def test_the_connection_outlives_the_task_that_opened_it() -> None:
     await asyncio.create_task(server.connect())
     try:
         tools = by_name(await server.list_tools())
-        assert await call(tools["add"], {"a": 1, "b": 1}) == ("2", None)
+        assert await call(tools["add"], {"a": 1, "b": 1}) == (text_output("2"), None)
     finally:
         await asyncio.create_task(server.cleanup())
 
@@ -656,7 +669,7 @@ async def test_calls_can_wait_for_approval() -> None:
     def reply(items: list[Any], tools: Sequence[Any]) -> ModelReply | str:
         outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
         if outputs:
-            return " | ".join(outputs)
+            return " | ".join(o if isinstance(o, str) else parts_text(o) for o in outputs)
         return ModelReply(
             tool_calls=[ToolCall("add", {"a": 1, "b": 1}), ToolCall("echo", {"text": "e"})]
         )
@@ -724,7 +737,7 @@ async def test_a_renamed_tool_calls_the_server_by_its_own_name(
         async with server:
             [tool] = await server.list_tools()
             assert tool.name == "my_disk_files_read"
-            assert await call(tool, {"path": "a.txt"}) == ("contents of a.txt", None)
+            assert await call(tool, {"path": "a.txt"}) == (text_output("contents of a.txt"), None)
     assert "tool 'my.disk_files.read' is offered as 'my_disk_files_read'" in caplog.text
 
 

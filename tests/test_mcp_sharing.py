@@ -20,6 +20,7 @@ from tooluse import Agent, RunHooks, Runner
 from tooluse.exceptions import MCPServerError, RunStopped, UserError
 from tooluse.mcp import MCPServerStdio, server_error_message
 from tooluse.testing import FunctionModel, ModelReply, ToolCall
+from tooluse.tools._outputs import parts_text
 
 from . import preforked
 
@@ -41,7 +42,9 @@ def calling(name: str, arguments: dict[str, Any]) -> FunctionModel:
     def reply(items: list[Any], tools: Any) -> ModelReply | str:
         del tools
         outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
-        return outputs[0] if outputs else ModelReply(tool_calls=[ToolCall(name, arguments)])
+        if not outputs:
+            return ModelReply(tool_calls=[ToolCall(name, arguments)])
+        return outputs[0] if isinstance(outputs[0], str) else parts_text(outputs[0])
 
     return FunctionModel(reply)
 

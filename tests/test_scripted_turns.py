@@ -9,7 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from tooluse import Agent, Runner, SQLiteSession, function_tool
-from tooluse.testing import FunctionModel, ModelReply, TestModel, ToolCall, current_turn
+from tooluse.testing import (
+    FunctionModel,
+    ModelReply,
+    TestModel,
+    ToolCall,
+    current_turn,
+    tool_outputs,
+)
 
 calls: list[str] = []
 
@@ -66,6 +73,21 @@ def test_current_turn_is_the_last_user_message_and_what_followed() -> None:
     assert current_turn(history) == history[4:]
     assert current_turn(history[1:4]) == history[1:4]  # no user message: all of it
     assert current_turn([]) == []
+
+
+def test_tool_outputs_reads_text_and_parts_as_text() -> None:
+    items: list[Any] = [
+        {"role": "user", "content": "go"},
+        {"type": "function_call_output", "call_id": "c1", "output": "noon"},
+        {"type": "function_call_output", "call_id": "c2", "output": [
+            {"type": "input_text", "text": "a chart:"},
+            {"type": "input_image", "image_url": "data:image/png;base64,AAAA"},
+        ]},
+        {"role": "assistant", "content": "done"},
+    ]  # fmt: skip
+
+    assert tool_outputs(items) == ["noon", "a chart:\n[image: image/png, 3 bytes]"]
+    assert tool_outputs(items[:1]) == []
 
 
 async def test_a_function_model_reading_the_current_turn_answers_each_message() -> None:

@@ -215,4 +215,4 @@ async def test_a_hand_built_tool_returning_what_str_cannot_write_gets_the_intern
 def test_an_mcp_block_of_an_unknown_kind_is_named() -> None:
     block = SimpleNamespace(type="video")
     result = mcp_types.CallToolResult.model_construct(content=[block], structured_content=None)
-    assert result_output(result) == "[video content]"
+    assert result_output(result) == {"type": "text", "text": "[video content]"}

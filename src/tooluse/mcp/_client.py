@@ -53,7 +53,6 @@ from ..schema._strict_rules import JsonValue
 from ..tools._errors import default_tool_error_function
 from ..tools._function_tool import FunctionTool
 from ..tools._invocation import ToolErrorFunction
-from ..tools._outputs import ToolOutput
 from ._failures import Stage, plain_url, server_failure
 from ._names import model_name
 from ._options import (
@@ -67,6 +66,7 @@ from ._options import (
 )
 from ._results import (
     MCPToolError,
+    ToolOutputDict,
     error_message,
     failure_text,
     result_output,
@@ -480,7 +480,9 @@ class ServerToolInvoker:
         """Where the tool comes from, for messages (a run's clash of tool names reads it)."""
         return f"tool {self.tool_name!r} of MCP server {self.server.name!r}"
 
-    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str | list[ToolOutput]:
+    async def __call__(
+        self, ctx: ToolContext[Any], arguments: str
+    ) -> str | ToolOutputDict | list[ToolOutputDict]:
         try:
             parsed = self._arguments(ctx.tool_name, arguments)
             result = await self.server.call_tool(self.tool_name, parsed)

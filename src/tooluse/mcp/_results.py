@@ -1,15 +1,15 @@
 """What the model is told of an MCP tool's result, and of a failed call.
 
-Text blocks are kept as they are, as openai-agents sends them. With the
-server's `use_structured_content`, `structuredContent` is written as JSON in
-place of the text blocks (which servers fill with the same data); without it,
-structured content is sent only when a result has no content blocks. A result
-with an image or an embedded file (a blob resource) is a rich output: the
-image as a `ToolOutputImage` with a `data:` URL, the file as a
-`ToolOutputFileContent`, the rest as text parts; the model API takes them as
-input parts (Chat Completions, whose tool messages hold text only, gets a line
-saying what each is). Audio and resource links become one short line; an
-embedded text resource, its text. A result of text alone stays one string.
+Each content block is one part of the output, as openai-agents sends it: a text
+block as a text part (a single block is a one-part list, which the model reads as
+its text), an image as a `ToolOutputImage` with a `data:` URL, an embedded file
+(a blob resource) as a `ToolOutputFileContent`; audio and resource links become one
+short line, an embedded text resource its text. The model API takes them as input
+parts (Chat Completions, whose tool messages hold text only, gets a line saying
+what each rich part is). With the server's `use_structured_content`,
+`structuredContent` is written as JSON in place of the text blocks (which servers
+fill with the same data); without it, structured content is sent only when a
+result has no content blocks.
 
 An `isError` result is an `MCPToolError` holding the server's message; what the
 model is told of it goes through the server's `failure_error_function`. By
@@ -27,7 +27,8 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import asdict
+from typing import Any, TypeAlias, cast
 
 import mcp_types as types
 from mcp import MCPError
@@ -35,7 +36,18 @@ from mcp import MCPError
 from ..core._context import RunContextWrapper, ToolContext
 from ..tools._errors import default_tool_error_function
 from ..tools._invocation import ToolErrorFunction
-from ..tools._outputs import ToolOutput, ToolOutputFileContent, ToolOutputImage, ToolOutputText
+from ..tools._outputs import (
+    ToolOutput,
+    ToolOutputFileContent,
+    ToolOutputFileContentDict,
+    ToolOutputImage,
+    ToolOutputImageDict,
+    ToolOutputText,
+    ToolOutputTextDict,
+)
+
+ToolOutputDict: TypeAlias = ToolOutputTextDict | ToolOutputImageDict | ToolOutputFileContentDict
+"""What an MCP tool's direct call returns for a content block."""
 
 __all__ = [
     "MCPToolError",
@@ -71,28 +83,43 @@ class MCPToolError(Exception):
 
 def result_output(
     result: types.CallToolResult, *, structured: bool = True
-) -> str | list[ToolOutput]:
+) -> str | ToolOutputDict | list[ToolOutputDict]:
     """What the model receives for a successful call.
+
+    As openai-agents gives it: one output dict per content block (a text block as
+    `{"type": "text", "text": ...}`), the dict alone for a single block; or, with
+    `structured`, the structured content as JSON text. A run sends the model the
+    outputs as input parts (a single text block as a one-part list).
 
     Args:
         result: What the server answered.
         structured: Send `structuredContent` as JSON in place of the text blocks; False
-            sends the text, and structured content only when there are no blocks.
+            sends the blocks, and structured content only when there are none.
 
     Returns:
-        One string for text alone (the structured content as JSON, or the blocks' text,
-        one block per line); with an image or an embedded file, one output per block.
+        The output of a single block; a list of them, one per block; or one string:
+        the structured content as JSON (with a line for each block that is not text),
+        or empty for a result with nothing in it.
     """
     content = result.content
     if not structured and content:
         result = result.model_copy(update={"structured_content": None})
+    if result.structured_content is None:
+        if not content:
+            return ""
+        outputs = [_as_dict(_output(block)) for block in content]
+        return outputs[0] if len(outputs) == 1 else outputs
     if not any(_is_rich(block) for block in content):
         return result_text(result)
-    if result.structured_content is None:
-        return [_output(block) for block in content]
     as_json = json.dumps(result.structured_content, ensure_ascii=False)
     others = [_output(block) for block in content if block.type != "text"]
-    return [ToolOutputText(text=as_json), *others]
+    return [_as_dict(output) for output in (ToolOutputText(text=as_json), *others)]
+
+
+def _as_dict(output: ToolOutput) -> ToolOutputDict:
+    """An output in its dict form, as openai-agents' MCP tools return it."""
+    given = {key: value for key, value in asdict(output).items() if value is not None}
+    return cast(ToolOutputDict, given)
 
 
 def result_text(result: types.CallToolResult) -> str:

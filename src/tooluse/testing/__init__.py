@@ -7,7 +7,8 @@
   with a value made from that schema).
 - `FunctionModel(fn)` answers with whatever `fn(messages, tools)` returns: a
   string, or a `ModelReply` with text and/or `ToolCall`s. `current_turn(messages)`
-  gives what `fn` should read: the last user message and what followed it.
+  gives what `fn` should read: the last user message and what followed it;
+  `tool_outputs(items)` the texts of the tool outputs among them.
 - `ScriptedModel(steps)` answers the n-th call with the n-th step: output items made
   with `function_call` and `assistant_message`, a text answer, or an exception to
   raise (openai-agents' `agents.testing` spelling).
@@ -54,6 +55,7 @@ from ._scripted import (
     TestModel,
     ToolCall,
     current_turn,
+    tool_outputs,
     value_for_schema,
 )
 from ._trajectory import Step, Trajectory
@@ -75,6 +77,7 @@ __all__ = [
     "assistant_message",
     "current_turn",
     "function_call",
+    "tool_outputs",
     "use_cassette",
     "value_for_schema",
 ]

@@ -222,6 +222,27 @@ def current_turn(items: list[Item]) -> list[Item]:
     return items
 
 
+def tool_outputs(items: list[Item]) -> list[str]:
+    """The tool outputs among `items`, in order, as text: what a scripted model reads.
+
+    A tool's output is a string, or input parts (an MCP tool's result is a part a
+    content block, as in openai-agents; an image or a file is a part); parts read as
+    their text, an image or a file as a line saying what it is.
+
+    Example:
+        `outputs = tool_outputs(current_turn(items))`
+
+    Args:
+        items: The conversation, or a part of it (`current_turn(items)`).
+
+    Returns:
+        One text for each `function_call_output` item.
+    """
+    return [
+        _output_text(item["output"]) for item in items if item.get("type") == "function_call_output"
+    ]
+
+
 def _arguments_for(tool: FunctionTool) -> Any:
     """A sample of the tool's schema; for a decorated function, one its validator accepts.
 

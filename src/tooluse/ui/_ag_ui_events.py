@@ -232,8 +232,8 @@ class AGUIEvents:
 
     def _item(self, name: str, item: Item) -> str:
         if name == "message_output_created":
-            text = message_text(item) or ""
-            if self.message_id is None and text:  # a model that does not stream
+            # the text is read only when no deltas came: a model that does not stream
+            if self.message_id is None and (text := message_text(item)):
                 return self._text(text) + self._close_text()
             return self._close_text()
         if name in {"tool_called", "handoff_requested"}:

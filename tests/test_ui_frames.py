@@ -15,6 +15,7 @@ import asyncio
 import dataclasses
 import functools
 import json
+import random
 import time
 import uuid
 from collections.abc import Callable, Coroutine
@@ -60,6 +61,7 @@ from tooluse.run._run_items import run_item
 from tooluse.testing import FunctionModel
 from tooluse.ui._ag_ui import ag_ui_stream
 from tooluse.ui._ag_ui_events import AGUIEvents
+from tooluse.ui._sse import new_id
 from tooluse.ui._threads import Threads
 from tooluse.ui._vercel import vercel_request, vercel_stream
 from tooluse.ui._vercel_events import VercelParts
@@ -303,6 +305,20 @@ def finished_run() -> RunResultStreaming:
         return run
 
     return asyncio.run(read())
+
+
+def test_message_ids_are_128_random_bits_in_hex_each_new() -> None:
+    ids = {new_id() for _ in range(1000)}
+    assert len(ids) == 1000
+    assert all(len(each) == 32 and int(each, 16) >= 0 for each in ids)
+    state = random.getstate()
+    try:
+        random.seed(35)  # a program seeding the random module for repeatable runs
+        first = new_id()
+        random.seed(35)
+        assert new_id() != first
+    finally:
+        random.setstate(state)
 
 
 # -- Vercel --------------------------------------------------------------------------------

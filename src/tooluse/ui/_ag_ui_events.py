@@ -11,14 +11,18 @@ Each event is written as the text `ag_ui.encoder.EventEncoder` writes for the sa
 `ag_ui.core` model (the same camelCase fields in the same order, absent values left
 out, compact, non-ASCII as is), without building the model: the models cost more per
 event than the run that made it. The frequent events, text and argument deltas, are a
-prefix kept per message or call and the delta as a JSON string. Tests compare the text
-with the encoder's, event by event.
+prefix kept per message or call and the delta as a JSON string; the open message's
+deltas are written by the stream's loop itself (`open_text`), without a call. The events
+made once a message, call, turn or run are f-strings of their fields; pydantic's
+serializer (`utf8_json`, the models' own) writes only what has no fixed shape: floats
+(it writes 1e-5 as 0.00001, where `repr` writes 1e-05), a final output that is not text,
+the interrupt outcome, `STATE_SNAPSHOT` and `RUN_ERROR`. Tests compare the text with the
+encoder's, event by event, and hypothesis drives the fields written by hand.
 """
 
 from __future__ import annotations
 
 import time
-from os import urandom
 from typing import Any
 
 from ..core._items import Item, message_text
@@ -26,7 +30,7 @@ from ..core._state import ToolApproval
 from ..run._result import RunResultStreaming
 from ..run._stream_events import RunStreamEvent, UsageStreamEvent
 from ._history import output_text
-from ._sse import utf8_json, utf8_string
+from ._sse import new_id, utf8_json, utf8_string
 
 __all__ = ["APPROVAL_SCHEMA", "AGUIEvents"]
 
@@ -100,10 +104,6 @@ def _call_timing(call_id: str, seconds: float) -> str:
     # The float through pydantic's serializer: it writes 1e-5 as 0.00001, repr as 1e-05.
     value = f'{{"call_id":{utf8_string(call_id)},"duration_seconds":{utf8_json(seconds)}}}'
     return f'data: {{"type":"CUSTOM","name":"tooluse.call","value":{value}}}\n\n'
-
-
-def _new_id() -> str:
-    return urandom(16).hex()  # as unique as a uuid4's hex, at a fifth of its cost
 
 
 class AGUIEvents:
@@ -192,7 +192,7 @@ class AGUIEvents:
         events = ""
         if self.message_id is None:
             events = self._close_calls()
-            self.message_id = message_id = _new_id()
+            self.message_id = message_id = new_id()
             events += _text_start(message_id)
             self.open_text = (
                 f'data: {{"type":"TEXT_MESSAGE_CONTENT","messageId":"{message_id}","delta":'
@@ -257,7 +257,7 @@ class AGUIEvents:
         call_id = item["call_id"]
         # a call approved in an earlier run started running when this one did
         seconds = time.monotonic() - self.called_at.get(call_id, self.started_at)
-        result = _result(_new_id(), call_id, output_text(item))
+        result = _result(new_id(), call_id, output_text(item))
         return f"{self._close_all()}{result}{_call_timing(call_id, round(seconds, 6))}"
 
     def _agent(self, name: str) -> str:

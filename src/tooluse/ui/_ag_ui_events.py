@@ -46,7 +46,7 @@ def _frame(fields: dict[str, Any]) -> str:
     return f"data: {utf8_json(fields)}\n\n"
 
 
-# The events made once or twice a message, call or step: their few fields written
+# The events made once or twice a message, call, step or run: their fields written
 # directly, in the models' order.
 
 
@@ -65,10 +65,11 @@ def _run_finished(ids: str, result: RunResultStreaming) -> str:
         outcome = utf8_json({"type": "interrupt", "interrupts": interrupts})
         return f'data: {{"type":"RUN_FINISHED",{ids},"outcome":{outcome},"usage":{tokens}}}\n\n'
     output = result.final_output
+    fields = ids
     if output is not None:  # the models leave out what has no value
         written = utf8_string(output) if isinstance(output, str) else utf8_json(output)
-        ids = f'{ids},"result":{written}'
-    fields = f'{ids},"outcome":{{"type":"success"}},"usage":{tokens}'
+        fields = f'{fields},"result":{written}'
+    fields = f'{fields},"outcome":{{"type":"success"}},"usage":{tokens}'
     return f'data: {{"type":"RUN_FINISHED",{fields}}}\n\n'
 
 

@@ -3,6 +3,7 @@ read by the official TypeScript client; approvals across the wire; forged histor
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from collections.abc import Iterator
@@ -17,6 +18,8 @@ from tests.ui_clients import node_script, post_events
 from tests.ui_server import serving
 from tooluse.sessions import SQLiteSession
 from tooluse.ui import ag_ui_app
+from tooluse.ui._ag_ui import ag_ui_stream
+from tooluse.ui._threads import Threads
 
 EVENT: TypeAdapter[Any] = TypeAdapter(Event)
 
@@ -283,6 +286,32 @@ def test_a_message_while_a_run_waits_for_approval_is_refused(url: str) -> None:
     assert refused[-1].code == "paused_run"
 
 
+def test_a_thread_with_a_run_going_on_refuses_a_second_request_until_the_run_ends() -> None:
+    def request(text: str) -> RunAgentInput:
+        return RunAgentInput.model_validate(run_input("t-held", [user(text)]))
+
+    async def requests() -> tuple[list[Any], list[Any]]:
+        threads = Threads(None)
+        first = ag_ui_stream(ui_agents.agent, threads, request("hi"))
+        await anext(first)  # RUN_STARTED
+        await anext(first)  # the run's first events: the thread is held
+        busy = [chunk async for chunk in ag_ui_stream(ui_agents.agent, threads, request("hi"))]
+        await first.aclose()  # the client went away: the run is cancelled, the thread let go
+        after = [chunk async for chunk in ag_ui_stream(ui_agents.agent, threads, request("hi"))]
+        return events_of(busy), events_of(after)
+
+    busy, after = asyncio.run(requests())
+    assert types(busy) == ["RUN_STARTED", "RUN_ERROR"]
+    assert busy[-1].code == "thread_busy"
+    assert types(after)[-1] == "RUN_FINISHED"
+
+
+def events_of(chunks: list[str]) -> list[Any]:
+    """The events of an SSE body, validated by ag_ui.core."""
+    frames = "".join(chunks).split("\n\n")[:-1]
+    return [EVENT.validate_json(frame.removeprefix("data: ")) for frame in frames]
+
+
 # -- sessions per thread ------------------------------------------------------------------
 
 
@@ -307,8 +336,6 @@ def test_threads_kept_in_sessions_survive_a_new_app(tmp_path: Any) -> None:
     assert ui_agents.RAN == ["delete_file(notes.txt)"]
     session = SQLiteSession("t-db", db)
     try:
-        import asyncio
-
         items = asyncio.run(session.get_items())
     finally:
         session.close()

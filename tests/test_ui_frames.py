@@ -13,20 +13,28 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
+import random
+import time
 import uuid
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
 from ag_ui.core import (
+    CustomEvent,
     Event,
     RunAgentInput,
+    RunFinishedEvent,
+    RunFinishedSuccessOutcome,
     RunStartedEvent,
     StepStartedEvent,
     TextMessageContentEvent,
     TextMessageStartEvent,
+    TokenUsage,
     ToolCallArgsEvent,
+    ToolCallResultEvent,
     ToolCallStartEvent,
 )
 from ag_ui.encoder import EventEncoder
@@ -39,13 +47,21 @@ from tests.test_ui_ag_ui import run_input
 from tooluse import (
     Agent,
     AgentUpdatedStreamEvent,
+    RequestUsage,
+    RunItemStreamEvent,
     Runner,
+    RunResultStreaming,
     TextDeltaStreamEvent,
     ToolCallArgumentsDeltaStreamEvent,
+    Usage,
+    UsageStreamEvent,
 )
+from tooluse.core._items import function_call_output
+from tooluse.run._run_items import run_item
 from tooluse.testing import FunctionModel
 from tooluse.ui._ag_ui import ag_ui_stream
 from tooluse.ui._ag_ui_events import AGUIEvents
+from tooluse.ui._sse import new_id
 from tooluse.ui._threads import Threads
 from tooluse.ui._vercel import vercel_request, vercel_stream
 from tooluse.ui._vercel_events import VercelParts
@@ -208,6 +224,101 @@ def test_steps_are_the_encoders_text(name: str) -> None:
     translate = AGUIEvents("t", "r")
     written = translate.translate(AgentUpdatedStreamEvent(Agent(name)))
     assert written == ENCODER.encode(StepStartedEvent(step_name=name))
+
+
+tokens = st.integers(min_value=0, max_value=2**53 - 1)  # what JSON numbers hold exactly
+seconds = st.floats(min_value=0, max_value=1e7)
+"""Durations: from a microsecond or less, which JSON serializers write in more than one way."""
+
+
+@given(call_id=texts, output=texts, took=seconds)
+def test_tool_results_and_their_durations_are_the_encoders_text(
+    call_id: str, output: str, took: float
+) -> None:
+    translate = AGUIEvents("t", "r")
+    translate.called_at[call_id] = time.monotonic() - took
+    item = function_call_output(call_id, output)
+    event = RunItemStreamEvent("tool_output", run_item(item, Agent("a")))
+    written = frames([translate.translate(event)])
+    result, timing = (json.loads(frame[6:]) for frame in written)
+    expected_result = ToolCallResultEvent(
+        message_id=result["messageId"], tool_call_id=call_id, content=output, role="tool"
+    )
+    assert written[0] == ENCODER.encode(expected_result)
+    assert timing["value"]["duration_seconds"] >= took - 1e-6
+    expected_timing = CustomEvent(name="tooluse.call", value=timing["value"])
+    assert written[1] == ENCODER.encode(expected_timing)
+
+
+@given(
+    agent=st.none() | texts,
+    model=st.none() | texts,
+    used=st.tuples(tokens, tokens, tokens),
+    took=seconds,
+)
+def test_usage_events_are_the_encoders_text(
+    agent: str | None, model: str | None, used: tuple[int, int, int], took: float
+) -> None:
+    request = RequestUsage(*used, model=model, agent_name=agent, duration_seconds=took)
+    written = AGUIEvents("t", "r").translate(UsageStreamEvent(request, Usage()))
+    value = {
+        "turn": 1,
+        "agent": agent,
+        "model": model,
+        "input_tokens": used[0],
+        "output_tokens": used[1],
+        "total_tokens": used[2],
+        "duration_seconds": took,
+    }
+    assert written == ENCODER.encode(CustomEvent(name="tooluse.usage", value=value))
+
+
+@given(
+    thread_id=texts, run_id=texts, output=st.none() | texts, used=st.tuples(tokens, tokens, tokens)
+)
+def test_run_finished_is_the_encoders_text(
+    thread_id: str, run_id: str, output: str | None, used: tuple[int, int, int]
+) -> None:
+    run = finished_run()
+    run.final_output = output
+    run.usage = Usage(input_tokens=used[0], output_tokens=used[1], total_tokens=used[2])
+    written = AGUIEvents(thread_id, run_id).finished(run)
+    usage = TokenUsage(input_tokens=used[0], output_tokens=used[1], total_tokens=used[2])
+    expected = RunFinishedEvent(
+        thread_id=thread_id,
+        run_id=run_id,
+        result=output,
+        outcome=RunFinishedSuccessOutcome(type="success"),
+        usage=[usage],
+    )
+    assert written == ENCODER.encode(expected)
+
+
+@functools.cache
+def finished_run() -> RunResultStreaming:
+    """A streamed run read to its end (each example sets the output and usage it needs)."""
+
+    async def read() -> RunResultStreaming:
+        run = Runner.run_streamed(Agent("Done", model=FunctionModel(lambda i, t: "ok")), "hi")
+        async for _ in run.stream_events():
+            pass
+        return run
+
+    return asyncio.run(read())
+
+
+def test_message_ids_are_128_random_bits_in_hex_each_new() -> None:
+    ids = {new_id() for _ in range(1000)}
+    assert len(ids) == 1000
+    assert all(len(each) == 32 and int(each, 16) >= 0 for each in ids)
+    state = random.getstate()
+    try:
+        random.seed(35)  # a program seeding the random module for repeatable runs
+        first = new_id()
+        random.seed(35)
+        assert new_id() != first
+    finally:
+        random.setstate(state)
 
 
 # -- Vercel --------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from ._ag_ui_events import AGUIEvents
 from ._decisions import Decision, DecisionRefused
 from ._history import ClientMessage, HistoryRefused
 from ._runs import RunRequest, start_run
-from ._sse import run_events, sse_response
+from ._sse import run_events, sse_response, utf8_string
 from ._threads import SessionFactory, ThreadBusy, Threads
 
 __all__ = ["ag_ui_app", "ag_ui_stream", "run_request"]
@@ -106,12 +106,19 @@ async def ag_ui_stream(
     translate = AGUIEvents(run_input.thread_id, run_input.run_id, state_snapshots=state_snapshots)
     yield translate.started()
     try:
-        async with threads.hold(run_input.thread_id) as thread:
+        with threads.hold(run_input.thread_id) as thread:
             result = await start_run(agent, thread, run_request(run_input), run_config)
             async with contextlib.aclosing(run_events(result)) as stream_events:
                 events_of = translate.translate  # looked up once: it runs per event
                 async for stream_event in stream_events:
-                    if events := events_of(stream_event):
+                    # most events are a piece of the open text message: written without a call
+                    if (
+                        stream_event.type == "text_delta_event"
+                        and (prefix := translate.open_text) is not None
+                        and stream_event.delta
+                    ):
+                        yield f"{prefix}{utf8_string(stream_event.delta)}}}\n\n"
+                    elif events := events_of(stream_event):
                         yield events
             thread.keep(result)
         yield translate.finished(result)

@@ -11,13 +11,17 @@ Each event is written as the text `ag_ui.encoder.EventEncoder` writes for the sa
 `ag_ui.core` model (the same camelCase fields in the same order, absent values left
 out, compact, non-ASCII as is), without building the model: the models cost more per
 event than the run that made it. The frequent events, text and argument deltas, are a
-prefix kept per message or call and the delta as a JSON string. Tests compare the text
-with the encoder's, event by event.
+prefix kept per message or call and the delta as a JSON string; the open message's
+deltas are written by the stream's loop itself (`open_text`), without a call. The events
+made once a message, call, turn or run are f-strings of their fields; pydantic's
+serializer (`utf8_json`, the models' own) writes only what has no fixed shape: floats
+(it writes 1e-5 as 0.00001, where `repr` writes 1e-05), a final output that is not text,
+the interrupt outcome, `STATE_SNAPSHOT` and `RUN_ERROR`. Tests compare the text with the
+encoder's, event by event, and hypothesis drives the fields written by hand.
 """
 
 from __future__ import annotations
 
-import secrets
 import time
 from typing import Any
 
@@ -26,7 +30,7 @@ from ..core._state import ToolApproval
 from ..run._result import RunResultStreaming
 from ..run._stream_events import RunStreamEvent, UsageStreamEvent
 from ._history import output_text
-from ._sse import utf8_json, utf8_string
+from ._sse import new_id, utf8_json, utf8_string
 
 __all__ = ["APPROVAL_SCHEMA", "AGUIEvents"]
 
@@ -42,13 +46,31 @@ def _frame(fields: dict[str, Any]) -> str:
     return f"data: {utf8_json(fields)}\n\n"
 
 
-# The events made once or twice a message, call or step: their few fields written
+# The events made once or twice a message, call, step or run: their fields written
 # directly, in the models' order.
 
 
-def _started(thread_id: str, run_id: str) -> str:
-    ids = f'"threadId":{utf8_string(thread_id)},"runId":{utf8_string(run_id)}'
-    return f'data: {{"type":"RUN_STARTED",{ids}}}\n\n'
+def _ids(thread_id: str, run_id: str) -> str:
+    return f'"threadId":{utf8_string(thread_id)},"runId":{utf8_string(run_id)}'
+
+
+def _run_finished(ids: str, result: RunResultStreaming) -> str:
+    usage = result.usage
+    tokens = (
+        f'[{{"inputTokens":{usage.input_tokens},"outputTokens":{usage.output_tokens},'
+        f'"totalTokens":{usage.total_tokens}}}]'
+    )
+    if result.interruptions:
+        interrupts = [_interrupt(call) for call in result.interruptions]
+        outcome = utf8_json({"type": "interrupt", "interrupts": interrupts})
+        return f'data: {{"type":"RUN_FINISHED",{ids},"outcome":{outcome},"usage":{tokens}}}\n\n'
+    output = result.final_output
+    fields = ids
+    if output is not None:  # the models leave out what has no value
+        written = utf8_string(output) if isinstance(output, str) else utf8_json(output)
+        fields = f'{fields},"result":{written}'
+    fields = f'{fields},"outcome":{{"type":"success"}},"usage":{tokens}'
+    return f'data: {{"type":"RUN_FINISHED",{fields}}}\n\n'
 
 
 def _step(kind: str, name: str) -> str:
@@ -73,8 +95,16 @@ def _call_end(call_id: str) -> str:
     return f'data: {{"type":"TOOL_CALL_END","toolCallId":{utf8_string(call_id)}}}\n\n'
 
 
-def _new_id() -> str:
-    return secrets.token_hex(16)  # as unique as a uuid4's hex, at a third of its cost
+def _result(message_id: str, call_id: str, content: str) -> str:
+    fields = f'"messageId":"{message_id}","toolCallId":{utf8_string(call_id)}'
+    fields = f'{fields},"content":{utf8_string(content)},"role":"tool"'
+    return f'data: {{"type":"TOOL_CALL_RESULT",{fields}}}\n\n'
+
+
+def _call_timing(call_id: str, seconds: float) -> str:
+    # The float through pydantic's serializer: it writes 1e-5 as 0.00001, repr as 1e-05.
+    value = f'{{"call_id":{utf8_string(call_id)},"duration_seconds":{utf8_json(seconds)}}}'
+    return f'data: {{"type":"CUSTOM","name":"tooluse.call","value":{value}}}\n\n'
 
 
 class AGUIEvents:
@@ -83,9 +113,15 @@ class AGUIEvents:
     def __init__(self, thread_id: str, run_id: str, *, state_snapshots: bool = False) -> None:
         self.thread_id = thread_id
         self.run_id = run_id
+        self.ids = _ids(thread_id, run_id)  # RUN_STARTED's and RUN_FINISHED's fields
         self.state_snapshots = state_snapshots
         self.message_id: str | None = None  # the text message open, if any
-        self.content: str = ""  # the open message's TEXT_MESSAGE_CONTENT text before the delta
+        self.open_text: str | None = None
+        """The open text message's `TEXT_MESSAGE_CONTENT` frame up to its delta, or None.
+
+        A delta's frame is this, the delta as a JSON string, and `}` with a blank line:
+        the stream writes most of its frames so, without a call per event.
+        """
         self.open_calls: set[str] = set()
         self.args: dict[str, str] = {}  # call id -> its TOOL_CALL_ARGS text before the delta
         self.agent: str | None = None
@@ -95,7 +131,7 @@ class AGUIEvents:
 
     def started(self) -> str:
         """The run's first event."""
-        return _started(self.thread_id, self.run_id)
+        return f'data: {{"type":"RUN_STARTED",{self.ids}}}\n\n'
 
     def translate(self, event: RunStreamEvent) -> str:
         """The AG-UI events for one stream event (often none).
@@ -108,8 +144,8 @@ class AGUIEvents:
         """
         if event.type == "text_delta_event":  # most events: a piece of the open message
             delta = event.delta
-            if self.message_id is not None and delta:
-                return f"{self.content}{utf8_string(delta)}}}\n\n"
+            if (prefix := self.open_text) is not None and delta:
+                return f"{prefix}{utf8_string(delta)}}}\n\n"
             return self._text(delta)
         if event.type == "tool_call_arguments_delta_event":
             return self._arguments(event.call_id, event.tool_name, event.delta)
@@ -135,24 +171,7 @@ class AGUIEvents:
             events += _step("STEP_FINISHED", self.agent)
         if self.state_snapshots:
             events += _frame({"type": "STATE_SNAPSHOT", "snapshot": _snapshot(result)})
-        usage = result.usage
-        fields: dict[str, Any] = {"type": "RUN_FINISHED", "threadId": self.thread_id}
-        fields["runId"] = self.run_id
-        if result.interruptions:
-            interrupts = [_interrupt(call) for call in result.interruptions]
-            fields["outcome"] = {"type": "interrupt", "interrupts": interrupts}
-        else:
-            if result.final_output is not None:  # the models leave out what has no value
-                fields["result"] = result.final_output
-            fields["outcome"] = {"type": "success"}
-        fields["usage"] = [
-            {
-                "inputTokens": usage.input_tokens,
-                "outputTokens": usage.output_tokens,
-                "totalTokens": usage.total_tokens,
-            }
-        ]
-        return events + _frame(fields)
+        return events + _run_finished(self.ids, result)
 
     def failed(self, message: str, code: str) -> str:
         """The events that end a failed run: open messages and calls closed, `RUN_ERROR`.
@@ -174,12 +193,12 @@ class AGUIEvents:
         events = ""
         if self.message_id is None:
             events = self._close_calls()
-            self.message_id = message_id = _new_id()
+            self.message_id = message_id = new_id()
             events += _text_start(message_id)
-            self.content = (
+            self.open_text = (
                 f'data: {{"type":"TEXT_MESSAGE_CONTENT","messageId":"{message_id}","delta":'
             )
-        return f"{events}{self.content}{utf8_string(delta)}}}\n\n"
+        return f"{events}{self.open_text}{utf8_string(delta)}}}\n\n"
 
     def _arguments(self, call_id: str, name: str, delta: str) -> str:
         start = self._call_started(call_id, name)  # "" for most: the call has started
@@ -189,7 +208,7 @@ class AGUIEvents:
         if self.message_id is None:
             return ""
         ended = _text_end(self.message_id)
-        self.message_id = None
+        self.message_id = self.open_text = None
         return ended
 
     def _call_started(self, call_id: str, name: str) -> str:
@@ -203,6 +222,8 @@ class AGUIEvents:
         return events + _call_start(call_id, name)
 
     def _close_calls(self) -> str:
+        if not self.open_calls:  # most of the time: none is open
+            return ""
         events = "".join(_call_end(call_id) for call_id in sorted(self.open_calls))
         self.open_calls.clear()
         return events
@@ -212,8 +233,8 @@ class AGUIEvents:
 
     def _item(self, name: str, item: Item) -> str:
         if name == "message_output_created":
-            text = message_text(item) or ""
-            if self.message_id is None and text:  # a model that does not stream
+            # the text is read only when no deltas came: a model that does not stream
+            if self.message_id is None and (text := message_text(item)):
                 return self._text(text) + self._close_text()
             return self._close_text()
         if name in {"tool_called", "handoff_requested"}:
@@ -237,16 +258,8 @@ class AGUIEvents:
         call_id = item["call_id"]
         # a call approved in an earlier run started running when this one did
         seconds = time.monotonic() - self.called_at.get(call_id, self.started_at)
-        result = {
-            "type": "TOOL_CALL_RESULT",
-            "messageId": _new_id(),
-            "toolCallId": call_id,
-            "content": output_text(item),
-            "role": "tool",
-        }
-        value = {"call_id": call_id, "duration_seconds": round(seconds, 6)}
-        called = {"type": "CUSTOM", "name": "tooluse.call", "value": value}
-        return self._close_all() + _frame(result) + _frame(called)
+        result = _result(new_id(), call_id, output_text(item))
+        return f"{self._close_all()}{result}{_call_timing(call_id, round(seconds, 6))}"
 
     def _agent(self, name: str) -> str:
         if name == self.agent:
@@ -260,16 +273,18 @@ class AGUIEvents:
     def _usage(self, event: UsageStreamEvent) -> str:
         self.turns += 1
         request = event.request
-        value = {
-            "turn": self.turns,
-            "agent": request.agent_name or self.agent,
-            "model": request.model,
-            "input_tokens": request.input_tokens,
-            "output_tokens": request.output_tokens,
-            "total_tokens": request.total_tokens,
-            "duration_seconds": request.duration_seconds,
-        }
-        return _frame({"type": "CUSTOM", "name": "tooluse.usage", "value": value})
+        agent = request.agent_name or self.agent
+        value = (
+            f'{{"turn":{self.turns},"agent":{_text_or_null(agent)},'
+            f'"model":{_text_or_null(request.model)},"input_tokens":{request.input_tokens},'
+            f'"output_tokens":{request.output_tokens},"total_tokens":{request.total_tokens},'
+            f'"duration_seconds":{utf8_json(request.duration_seconds)}}}'
+        )
+        return f'data: {{"type":"CUSTOM","name":"tooluse.usage","value":{value}}}\n\n'
+
+
+def _text_or_null(text: str | None) -> str:
+    return "null" if text is None else utf8_string(text)
 
 
 def _interrupt(call: ToolApproval) -> dict[str, Any]:

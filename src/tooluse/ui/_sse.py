@@ -1,11 +1,11 @@
 """Server-sent events: the text of a frame, and the response that streams the frames.
 
 The adapters write each frame's JSON themselves: a frequent event is a prefix and its
-delta as a JSON string, a rare one a dict through pydantic's serializer (AG-UI) or an
-encoder built once (Vercel). Building an `ag_ui` model per event, or calling
-`json.dumps` with options (a new encoder each time), cost more than the run that made
-the event. The response pulls the next frame only
-once the last is written to the socket, and the run is read with no patience
+delta as a JSON string, most others an f-string of their fields, and what has no fixed
+shape a value through pydantic's serializer (AG-UI) or an encoder built once (Vercel).
+Building an `ag_ui` model per event, or calling `json.dumps` with options (a new encoder
+each time), cost more than the run that made the event. The response pulls the next
+frame only once the last is written to the socket, and the run is read with no patience
 (`stream_events(patience=math.inf)`): a client that reads slowly, or not at all,
 pauses the run at its buffer's bound instead of growing the server's memory.
 """
@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
+import random
 from collections.abc import AsyncGenerator, Mapping
 from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any
@@ -30,6 +32,7 @@ __all__ = [
     "EventStream",
     "ascii_json",
     "ascii_string",
+    "new_id",
     "run_events",
     "sse_response",
     "utf8_json",
@@ -55,6 +58,23 @@ utf8_string = encode_basestring
 
 ascii_string = encode_basestring_ascii
 """A string as a JSON string, quotes included, non-ASCII characters escaped."""
+
+
+# The ids' own generator, seeded from the system's randomness: a program that seeds
+# `random` (for repeatable runs) does not make ids repeat, nor do forked workers.
+_ids = random.Random()
+if hasattr(os, "register_at_fork"):  # not on Windows, which does not fork
+    os.register_at_fork(after_in_child=_ids.seed)
+
+
+def new_id() -> str:
+    """A new message or part id: 128 random bits in hex, as a uuid4's.
+
+    Not a secret (a client sees it, the server looks nothing up by it): the bits come from
+    a generator of this module's own, without the system call per id that cost more than
+    the frame it went in.
+    """
+    return _ids.getrandbits(128).to_bytes(16, "big").hex()
 
 
 def run_events(result: RunResultStreaming) -> AsyncGenerator[RunStreamEvent]:

@@ -7,10 +7,8 @@ kept here, taken once (`_decisions.py`), so a replayed decision finds nothing to
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections import OrderedDict
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core._items import Item
@@ -18,7 +16,7 @@ from ..core._state import RunState
 from ..run._result import RunResult
 from ..sessions import RunSession, Session
 
-__all__ = ["SessionFactory", "Thread", "ThreadBusy", "Threads"]
+__all__ = ["Held", "SessionFactory", "Thread", "ThreadBusy", "Threads"]
 
 SessionFactory = Callable[[str], Session]
 """Makes the session of a thread id, e.g. `lambda thread_id: SQLiteSession(thread_id, "db")`."""
@@ -40,7 +38,8 @@ class Thread:
     """The history, when no session keeps it."""
     paused: RunState | None = None
     """The run waiting for approval, when no session keeps it."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    held: bool = False
+    """Whether a request holds the thread (its run has not ended)."""
 
     async def history(self) -> list[Item]:
         """The conversation so far, oldest first."""
@@ -80,18 +79,15 @@ class Threads:
         self._sessions = sessions
         self._threads: OrderedDict[str, Thread] = OrderedDict()
 
-    @contextlib.asynccontextmanager
-    async def hold(self, thread_id: str) -> AsyncGenerator[Thread]:
-        """Hold a thread for one request; a second request meanwhile gets `ThreadBusy`.
+    def hold(self, thread_id: str) -> Held:
+        """Hold a thread for one request (`with threads.hold(id) as thread:`).
 
         Args:
             thread_id: The client's thread id.
 
-        Yields:
-            The thread.
-
-        Raises:
-            ThreadBusy: If a run on the thread has not ended.
+        Returns:
+            The thread's hold: entering it while another request holds the thread
+            raises `ThreadBusy`.
         """
         thread = self._threads.get(thread_id)
         if thread is None:
@@ -100,10 +96,39 @@ class Threads:
             while len(self._threads) > _KEPT_THREADS:
                 _, dropped = self._threads.popitem(last=False)
                 close = getattr(dropped.session, "close", None)
-                if callable(close) and not dropped.lock.locked():
+                if callable(close) and not dropped.held:
                     close()  # SQLiteSession's connection; the store keeps the thread
         self._threads.move_to_end(thread_id)
-        if thread.lock.locked():
-            raise ThreadBusy(thread_id)
-        async with thread.lock:
-            yield thread
+        return Held(thread)
+
+
+class Held:
+    """A thread held for one request, from entering the `with` block to leaving it.
+
+    A flag, not a lock: a request checks and takes it with nothing awaited in between,
+    on the loop's thread, and a second request is refused rather than made to wait.
+    """
+
+    __slots__ = ("thread",)
+
+    def __init__(self, thread: Thread) -> None:
+        self.thread = thread
+
+    def __enter__(self) -> Thread:
+        """Take the thread.
+
+        Returns:
+            The thread.
+
+        Raises:
+            ThreadBusy: If another request holds it (a run on it has not ended).
+        """
+        thread = self.thread
+        if thread.held:
+            raise ThreadBusy(thread.thread_id)
+        thread.held = True
+        return thread
+
+    def __exit__(self, *exc_info: object) -> None:
+        """Let the thread go, however the request ended."""
+        self.thread.held = False

@@ -93,7 +93,7 @@ async def vercel_stream(
     translate = VercelParts(rejected, continued)
     yield translate.started()
     try:
-        async with threads.hold(chat_id) as thread:
+        with threads.hold(chat_id) as thread:
             result = await start_run(agent, thread, request, run_config)
             async with contextlib.aclosing(run_events(result)) as events:
                 parts_of = translate.translate  # looked up once: it runs per event

@@ -11,14 +11,13 @@ kept per text or call and the delta as a JSON string.
 from __future__ import annotations
 
 import json
-import secrets
 from typing import Any
 
 from ..core._items import Item, message_text
 from ..run._result import RunResultStreaming
 from ..run._stream_events import RunStreamEvent
 from ._history import output_text
-from ._sse import ascii_json, ascii_string
+from ._sse import ascii_json, ascii_string, new_id
 
 __all__ = ["DONE", "HEADERS", "Part", "VercelParts"]
 
@@ -47,10 +46,6 @@ _FINISH = {
 }
 
 
-def _new_id() -> str:
-    return secrets.token_hex(16)  # as unique as a uuid4's hex, at a third of its cost
-
-
 class VercelParts:
     """Turns one run's stream events into UI message stream parts' SSE text, in order."""
 
@@ -62,7 +57,7 @@ class VercelParts:
             message_id: The assistant message this stream continues (a resumed run's
                 answers go on in the message that asked for approval); None for a new one.
         """
-        self.message_id = message_id or _new_id()
+        self.message_id = message_id or new_id()
         self.text_id: str | None = None
         self.delta: str = ""  # the open text's text-delta frame before the delta
         self.inputs: dict[str, str] = {}  # call id -> its tool-input-delta frame before the delta
@@ -159,7 +154,7 @@ class VercelParts:
         parts = self._step()
         self.streamed = True
         if self.text_id is None:
-            self.text_id = text_id = _new_id()
+            self.text_id = text_id = new_id()
             parts += f'data: {{"type":"text-start","id":"{text_id}"}}\n\n'
             self.delta = f'data: {{"type":"text-delta","id":"{text_id}","delta":'
         return f"{parts}{self.delta}{ascii_string(delta)}}}\n\n"

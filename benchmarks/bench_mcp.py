@@ -106,7 +106,12 @@ async def tooluse_tool(stack: AsyncExitStack, server: Any) -> Runner:
     tools: list[FunctionTool] = await server.list_tools()
     tool = next(t for t in tools if t.name == "echo")
     ctx = ToolContext(context=None, tool_name="echo", tool_call_id="c1", tool_arguments=ARGUMENTS)
-    return lambda: tool.on_invoke_tool(ctx, ARGUMENTS)
+
+    async def call() -> Any:
+        output = await tool.on_invoke_tool(ctx, ARGUMENTS)
+        return output["text"] if isinstance(output, dict) else output  # its one text block
+
+    return call
 
 
 async def agents_tool(stack: AsyncExitStack) -> Runner | None:

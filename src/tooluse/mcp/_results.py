@@ -1,12 +1,12 @@
 """What the model is told of an MCP tool's result, and of a failed call.
 
-Each content block is one part of the output, as openai-agents sends it: a text
-block as a text part (a single block is a one-part list, which the model reads as
-its text), an image as a `ToolOutputImage` with a `data:` URL, an embedded file
-(a blob resource) as a `ToolOutputFileContent`; audio and resource links become one
-short line, an embedded text resource its text. The model API takes them as input
-parts (Chat Completions, whose tool messages hold text only, gets a line saying
-what each rich part is). With the server's `use_structured_content`,
+Each content block is one output, as openai-agents gives it (`ToolOutputTextDict`
+and the other output dicts; a run sends each as an input part, so that a single text
+block is a one-part list, which the model reads as its text): a text block as text,
+an image with a `data:` URL, an embedded file (a blob resource) as a file with its
+`data:` URL; audio and resource links become one short line, an embedded text
+resource its text. Chat Completions, whose tool messages hold text only, gets a line
+saying what each image or file is. With the server's `use_structured_content`,
 `structuredContent` is written as JSON in place of the text blocks (which servers
 fill with the same data); without it, structured content is sent only when a
 result has no content blocks.

@@ -50,8 +50,7 @@ from tooluse.mcp._options import approval_for
 from tooluse.mcp._results import error_message, result_output, result_text
 from tooluse.mcp._schemas import tool_schema
 from tooluse.run._scope import TurnTools
-from tooluse.testing import FunctionModel, ModelReply, ToolCall
-from tooluse.tools._outputs import parts_text
+from tooluse.testing import FunctionModel, ModelReply, ToolCall, tool_outputs
 
 from . import preforked
 from .conftest import tool_context
@@ -452,9 +451,8 @@ async def test_an_agent_calls_mcp_tools_next_to_function_tools() -> None:
 
     def reply(items: list[Any], tools: Sequence[Any]) -> ModelReply | str:
         offered.append([tool.name for tool in tools])
-        outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
-        if outputs:
-            return " | ".join(o if isinstance(o, str) else parts_text(o) for o in outputs)
+        if outputs := tool_outputs(items):
+            return " | ".join(outputs)
         return ModelReply(
             tool_calls=[
                 ToolCall("srv_add", {"a": 20, "b": 22}),
@@ -667,9 +665,8 @@ async def test_calls_can_wait_for_approval() -> None:
     server = stdio(require_approval={"always": {"tool_names": ["add"]}})
 
     def reply(items: list[Any], tools: Sequence[Any]) -> ModelReply | str:
-        outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
-        if outputs:
-            return " | ".join(o if isinstance(o, str) else parts_text(o) for o in outputs)
+        if outputs := tool_outputs(items):
+            return " | ".join(outputs)
         return ModelReply(
             tool_calls=[ToolCall("add", {"a": 1, "b": 1}), ToolCall("echo", {"text": "e"})]
         )

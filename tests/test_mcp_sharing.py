@@ -19,8 +19,7 @@ import pytest
 from tooluse import Agent, RunHooks, Runner
 from tooluse.exceptions import MCPServerError, RunStopped, UserError
 from tooluse.mcp import MCPServerStdio, server_error_message
-from tooluse.testing import FunctionModel, ModelReply, ToolCall
-from tooluse.tools._outputs import parts_text
+from tooluse.testing import FunctionModel, ModelReply, ToolCall, tool_outputs
 
 from . import preforked
 
@@ -41,10 +40,8 @@ def calling(name: str, arguments: dict[str, Any]) -> FunctionModel:
 
     def reply(items: list[Any], tools: Any) -> ModelReply | str:
         del tools
-        outputs = [item["output"] for item in items if item.get("type") == "function_call_output"]
-        if not outputs:
-            return ModelReply(tool_calls=[ToolCall(name, arguments)])
-        return outputs[0] if isinstance(outputs[0], str) else parts_text(outputs[0])
+        outputs = tool_outputs(items)
+        return outputs[0] if outputs else ModelReply(tool_calls=[ToolCall(name, arguments)])
 
     return FunctionModel(reply)
 

@@ -115,7 +115,6 @@ async def ag_ui_stream(
                     if (
                         stream_event.type == "text_delta_event"
                         and (prefix := translate.open_text) is not None
-                        and stream_event.delta
                     ):
                         yield f"{prefix}{utf8_string(stream_event.delta)}}}\n\n"
                     elif events := events_of(stream_event):

@@ -142,11 +142,8 @@ class AGUIEvents:
         Returns:
             The events' text, "" for none.
         """
-        if event.type == "text_delta_event":  # most events: a piece of the open message
-            delta = event.delta
-            if (prefix := self.open_text) is not None and delta:
-                return f"{prefix}{utf8_string(delta)}}}\n\n"
-            return self._text(delta)
+        if event.type == "text_delta_event":  # the open message's pieces: ag_ui_stream writes them
+            return self._text(event.delta)
         if event.type == "tool_call_arguments_delta_event":
             return self._arguments(event.call_id, event.tool_name, event.delta)
         if event.type == "run_item_stream_event":

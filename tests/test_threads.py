@@ -14,6 +14,7 @@ import gc
 import logging
 import operator
 import os
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -346,6 +347,17 @@ def test_windows_and_loops_without_weak_references_use_call_soon_threadsafe(
     finally:
         monkeypatch.undo()
         loop.close()
+
+
+async def test_without_eventfd_jobs_wait_in_a_simple_queue(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(os, "eventfd")  # as on macOS and Windows
+    fresh = Pool(CAP)
+    assert type(fresh._jobs) is queue.SimpleQueue  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(_threads, "_pool", fresh)
+    results = await asyncio.gather(*(run_in_thread(operator.add, [i, 1], {}) for i in range(200)))
+    assert results == [i + 1 for i in range(200)]
+    with pytest.raises(ZeroDivisionError):
+        await run_in_thread(divmod, [1, 0], {})
 
 
 async def test_many_results_arriving_together_are_all_delivered() -> None:

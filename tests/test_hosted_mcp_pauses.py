@@ -25,6 +25,7 @@ from tooluse import (
     ToolApprovalItem,
     function_tool,
 )
+from tooluse.testing import FunctionModel, ModelReply, ToolCall, current_turn
 
 from .openai_server import Call, ScriptedServer, Turn
 
@@ -281,3 +282,33 @@ async def test_the_server_refuses_a_malformed_answer_as_the_api_does(
     with pytest.raises(openai.BadRequestError):
         await openai_server.client().responses.create(model="m", input=given)  # type: ignore[arg-type]
     assert openai_server.refused == [refusal]
+
+
+async def test_a_request_in_an_agent_used_as_a_tool_pauses_the_caller(
+    openai_server: ScriptedServer,
+) -> None:
+    def desk_script(items: list[Any], tools: Any) -> ModelReply | str:
+        done = [i["output"] for i in current_turn(items) if i.get("type") == "function_call_output"]
+        if done:
+            return f"desk: {done[0]}"
+        return ModelReply(tool_calls=[ToolCall("ask_wiki", {"input": "Which language?"})])
+
+    openai_server.script(Turn(items=[asked("apr_1")]), Turn(text="Rust."))
+    wiki = wiki_agent(openai_server)
+    desk = Agent(
+        "desk", tools=[wiki.as_tool("ask_wiki", "Ask the wiki.")], model=FunctionModel(desk_script)
+    )
+    paused = await run(desk, "go")
+
+    (waiting,) = paused.interruptions
+    assert (waiting.item_type, waiting.raw_item["id"], waiting.agent.name) == (
+        "mcp_approval_request",
+        "apr_1",
+        "a",
+    )
+    state = resumable(paused)
+    state.reject(waiting, rejection_message="Not now.")
+    done = await run(desk, state)
+
+    assert done.final_output == "desk: Rust."
+    assert sent(openai_server)[-1] == answer("apr_1", False, reason="Not now.")

@@ -8,7 +8,9 @@ The server answers every request by the same rule, from the request alone: a
 request that offers function tools and ends with the user's message calls the first
 of them with arguments made from its schema; any other request is answered with
 text naming what it answered (or, when a JSON schema is asked for, a value made
-from it); a request the real API refuses is refused (`refused`). The examples' code is never copied into the repository: the sdist is
+from it); a request offering a hosted MCP server that requires approval is answered with
+the server's `mcp_approval_request`, and its answer with text saying whether it was
+approved; a request the real API refuses is refused (`refused`). The examples' code is never copied into the repository: the sdist is
 downloaded from the package index (`pip download`) into a cache outside it.
 
 Run with: `python -m tests.agents_examples [EXAMPLE ...]` (prints each example's
@@ -122,7 +124,8 @@ EXAMPLES: tuple[str, ...] = (
 """The examples measured: every one of openai-agents' `examples/` whose original runs to its
 end (exit status 0, at least one model request) against the local server alone, found by
 running each of them but voice and realtime. Hosted tools count (the server answers a
-request offering them with text, as it answers any other), and so do the local sandbox,
+request offering them with text, as it answers any other, but a hosted MCP server that
+requires approval asks for it first), and so do the local sandbox,
 shell and Codex examples.
 Left out because the original fails or hangs against the local server: voice and
 realtime (audio and websockets), `live/`, model providers other than OpenAI (LiteLLM,
@@ -321,12 +324,43 @@ def _mcp_choice_offered(body: dict[str, Any]) -> bool:
     return any(tool.get("type") == "mcp" and tool.get("server_label") == label for tool in tools)
 
 
+def _mcp_approval(body: dict[str, Any], last: dict[str, Any]) -> Turn | None:
+    """The turn of a hosted MCP server that requires approval (`"require_approval": "always"`).
+
+    To the user's message, the server asks to run the tool the `tool_choice` names (else
+    `ask_question`); to the answer, the model says whether it was approved (the tool's run,
+    an `mcp_call`, is left out: neither SDK does anything with it).
+    """
+    tools = cast(list[dict[str, Any]], body.get("tools") or [])
+    servers = [t for t in tools if t.get("type") == "mcp" and t.get("require_approval") == "always"]
+    if not servers:
+        return None
+    if last.get("type") == "mcp_approval_response":
+        verdict = "approved" if last.get("approve") is True else "refused"
+        return Turn(text=f"The MCP call was {verdict} ({last.get('reason') or 'no reason'}).")
+    if last.get("role") != "user":
+        return None
+    choice: object = body.get("tool_choice")
+    named = cast(dict[str, Any], choice).get("name") if isinstance(choice, dict) else None
+    request = {
+        "type": "mcp_approval_request",
+        "id": "mcpr_1",
+        "server_label": servers[0].get("server_label"),
+        "name": named or "ask_question",
+        "arguments": json.dumps({"question": _text_of(last)[:80]}),
+    }
+    return Turn(items=[request])
+
+
 def reply(body: dict[str, Any]) -> Turn:
     """The server's answer to one request, chosen from the request alone."""
     if refused(body):
         return Turn(status=400)
     items = _input_items(body)
     last = items[-1] if items else {}
+    approval = _mcp_approval(body, last)
+    if approval is not None:
+        return approval
     tools = _function_tools(body)
     if tools and last.get("type") != "function_call_output" and last.get("role") == "user":
         name, schema = tools[0]

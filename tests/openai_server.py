@@ -278,10 +278,11 @@ _SHELL_ENVIRONMENTS = ("local", "container_auto", "container_reference")
 
 
 def refusal(path: str, body: dict[str, Any]) -> str | None:
-    """Why the real API would refuse this request's shell tool or shell items, or None.
+    """Why the real API would refuse this request's shell tool, shell or MCP items, or None.
 
-    Only the `shell` tool's rules are checked: its param, and that every `shell_call`
-    in the input has a well-formed `shell_call_output` (and every output a call).
+    Only what the API is known to refuse is checked: the `shell` tool's param, that every
+    `shell_call` in the input has a well-formed `shell_call_output` (and every output a
+    call), and the form of `mcp_approval_response` items (their published schema).
     """
     tools: list[dict[str, Any]] = body.get("tools") or []
     if not path.endswith("/responses"):
@@ -296,9 +297,44 @@ def refusal(path: str, body: dict[str, Any]) -> str | None:
         if tool.get("type") == "shell" and environment.get("type") not in _SHELL_ENVIRONMENTS:
             return f"Invalid value for tools[].environment.type: {environment.get('type')!r}"
     given: Any = body.get("input")
-    return (
-        _shell_items_refusal(cast(list[dict[str, Any]], given)) if isinstance(given, list) else None
-    )
+    if not isinstance(given, list):
+        return None
+    items = cast(list[dict[str, Any]], given)
+    return _shell_items_refusal(items) or _mcp_answers_refusal(items)
+
+
+_MCP_ANSWER_FIELDS = {
+    "type": str,
+    "id": str,
+    "approval_request_id": str,
+    "approve": bool,
+    "reason": str,
+}
+_OPTIONAL = ("id", "reason")
+
+
+def _mcp_answers_refusal(items: list[dict[str, Any]]) -> str | None:
+    """A malformed `mcp_approval_response`, worded as the API words a 400.
+
+    The API validates input items against their schema (openai's `McpApprovalResponse`:
+    `approval_request_id` and `approve` required, `id` and `reason` optional, nothing
+    else), as for every item. Whether the id names a request the conversation holds is not
+    judged: a `previous_response_id` can hold the request where this body does not.
+    """
+    for index, item in enumerate(items):
+        if item.get("type") != "mcp_approval_response":
+            continue
+        where = f"input[{index}]"
+        for name in ("approval_request_id", "approve"):
+            if name not in item:
+                return f"Missing required parameter: '{where}.{name}'."
+        for name, value in item.items():
+            expected = _MCP_ANSWER_FIELDS.get(name)
+            if expected is None:
+                return f"Unknown parameter: '{where}.{name}'."
+            if not isinstance(value, expected) and not (name in _OPTIONAL and value is None):
+                return f"Invalid type for '{where}.{name}'."
+    return None
 
 
 def _shell_items_refusal(items: list[dict[str, Any]]) -> str | None:

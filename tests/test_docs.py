@@ -509,6 +509,11 @@ NOT_ON_CLAUDE: dict[tuple[str, str], NotOnClaude] = {
         "(`anthropic.messages.create`): the collector takes 4 spans, not the page's 3",
         "does not print ['spans the collector took: 3']",
     ),
+    ("docs/hosted-tools.md", "class DeepWikiStandIn(Model):"): NotOnClaude(
+        "a hosted MCP server's approval request is an item of OpenAI's Responses API, which "
+        "Claude's Messages API has no form for (hosted tools are OpenAI's)",
+        "a 'mcp_approval_request' item has no Messages API form",
+    ),
     ("docs/errors.md", "def clumsy(items, tools):"): NotOnClaude(
         "the model sends arguments that are not JSON, and Claude's `tool_use` input is "
         "always a JSON object",

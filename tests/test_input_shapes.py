@@ -720,6 +720,10 @@ def _responses_only_types() -> list[str]:
 
 
 RESPONSES_ONLY = _responses_only_types()
+WELL_FORMED: dict[str, dict[str, Any]] = {
+    "mcp_approval_response": {"approval_request_id": "mcpr_1", "approve": True},
+}
+"""The fields an item needs beyond its type and id, where the test server checks them."""
 
 
 def test_the_responses_only_types_are_found() -> None:
@@ -734,7 +738,7 @@ def test_the_responses_only_types_are_found() -> None:
 
 @pytest.mark.parametrize("kind", RESPONSES_ONLY)
 async def test_responses_only_items(openai_server: ScriptedServer, kind: str) -> None:
-    item = {"type": kind, "id": "x_1"}
+    item = {"type": kind, "id": "x_1", **WELL_FORMED.get(kind, {})}
     shape = Shape(
         kind,
         [HI, item],

@@ -71,8 +71,12 @@ class ToolApproval:
     """The id to approve or reject it by: the call id, or `<call id>:<n>` for the n-th
     entry of a `multi_tool_use.parallel` call. Defaults to the call id."""
     item_type: str = "function_call"
-    """The kind of call waiting: `function_call`, or `shell_call` for a `ShellTool`'s
-    commands (then `arguments` is the action's JSON: `commands`, `timeout_ms`, ...)."""
+    """The kind of call waiting: `function_call`; `shell_call` for a `ShellTool`'s
+    commands (then `arguments` is the action's JSON: `commands`, `timeout_ms`, ...); or
+    `mcp_approval_request` for a hosted MCP server asking to run one of its tools (then
+    `call_id` is the request's id and `tool_name` the MCP tool's name)."""
+    server_label: str = ""
+    """The hosted MCP server asking, for an `mcp_approval_request`; empty otherwise."""
 
     def __post_init__(self) -> None:
         if not self.approval_id:
@@ -81,6 +85,17 @@ class ToolApproval:
     @property
     def name(self) -> str:
         """The tool's name, as openai-agents' approval items spell it."""
+        return self.tool_name
+
+    @property
+    def standing_key(self) -> str:
+        """What an `always_approve` or `always_reject` decision on it stands for.
+
+        The tool's name; for a hosted MCP server's tool, `mcp:<server_label>/<name>`,
+        which no function tool's name can be (as openai-agents keys it by server and tool).
+        """
+        if self.item_type == "mcp_approval_request":
+            return f"mcp:{self.server_label}/{self.tool_name}"
         return self.tool_name
 
 
@@ -148,8 +163,9 @@ class RunState:
     decisions: dict[str, Decision] = field(default_factory=dict[str, Decision])
     """The human's decisions, by approval id."""
     standing: dict[str, Decision] = field(default_factory=dict[str, Decision])
-    """Decisions for every later call of a tool in this run, by tool name
-    (`always_approve`, `always_reject`)."""
+    """Decisions for every later call of a tool in this run (`always_approve`,
+    `always_reject`), by tool name, or `mcp:<server_label>/<name>` for a hosted MCP
+    server's tool (`ToolApproval.standing_key`)."""
     interruptions: list[ToolApproval] = field(default_factory=list[ToolApproval])
     """The calls the run paused for."""
     filtered_history: list[Item] | None = None
@@ -210,6 +226,9 @@ class RunState:
     ) -> None:
         """Refuse a waiting call: the model gets `rejection_message` as its output.
 
+        A hosted MCP server's request is answered with `approve: false`, and with the
+        message as its `reason` when one is given.
+
         Args:
             call: The approval item, or its approval id.
             always_reject: Also refuse every later call of the same tool in this run.
@@ -238,12 +257,12 @@ class RunState:
         approval_id = self._waiting(call)
         self.decisions[approval_id] = decision
         if always:
-            self.standing[self._tool_name(call, approval_id)] = decision
+            self.standing[self._standing_key(call, approval_id)] = decision
 
-    def _tool_name(self, call: ToolApproval | str, approval_id: str) -> str:
+    def _standing_key(self, call: ToolApproval | str, approval_id: str) -> str:
         if isinstance(call, ToolApproval):
-            return call.tool_name
-        named = [i.tool_name for i in self.interruptions if i.approval_id == approval_id]
+            return call.standing_key
+        named = [i.standing_key for i in self.interruptions if i.approval_id == approval_id]
         if not named:
             raise UserError(
                 f"always_approve/always_reject need a waiting call to know its tool; no call "

@@ -165,10 +165,22 @@ class ToolApprovalItem(ToolApproval):
 
     @property
     def raw_item(self) -> RawItem:
-        """The call waiting, as the API writes it (a `shell_call` with its `action`)."""
+        """The call waiting, as the API writes it.
+
+        A `function_call`; a `shell_call` with its `action`; or an `mcp_approval_request`
+        with its `id`, `name`, `arguments` and `server_label`.
+        """
         if self.item_type == "shell_call":
             return RawItem(
                 type="shell_call", call_id=self.call_id, action=_raw(json.loads(self.arguments))
+            )
+        if self.item_type == "mcp_approval_request":
+            return RawItem(
+                type="mcp_approval_request",
+                id=self.call_id,
+                name=self.tool_name,
+                arguments=self.arguments,
+                server_label=self.server_label,
             )
         return RawItem(
             type="function_call", call_id=self.call_id, name=self.name, arguments=self.arguments
@@ -191,6 +203,7 @@ class ToolApprovalItem(ToolApproval):
             approval.arguments,
             approval.approval_id,
             approval.item_type,
+            approval.server_label,
             agent=agent,
         )
 

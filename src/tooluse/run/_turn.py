@@ -11,7 +11,8 @@ call model ──► plan ──► approve ──► run ──► apply ──
   call id (each with its own approval id), handoffs, and items answered here
   (computer actions, shell commands, MCP approval requests). Nothing changes.
 - **approve**: each call that needs approval is decided by the state's
-  decisions, or the turn stops at `Interrupted` before anything has run.
+  decisions, or the turn stops at `Interrupted` before anything has run (an MCP
+  approval request whose `HostedMCPTool` has no `on_approval_request` is such a call).
 - **run**: local items, then every function call at once, then the handoff's
   `on_handoff`; the answers are recorded in the turn in progress.
 - **apply**: the answers join the conversation in the order of the calls, the
@@ -35,9 +36,11 @@ from ..agents._tool_use import FunctionToolResult, StopAtTools
 from ..core._context import RunContextWrapper
 from ..core._items import Item, function_call_output, valid_text
 from ..core._state import REJECTION, Decision, RunState, ToolApproval, TurnInProgress
-from ..exceptions import ToolErrorBudgetExceeded, UserError
+from ..exceptions import ModelBehaviorError, ToolErrorBudgetExceeded, UserError
+from ..tools._hosted import HostedMCPTool
 from ..tools._invocation import ToolOutcome
 from ..tools._local import LOCAL_ITEM_TYPES, LocalTool, answer_id, local_handler
+from ..tools._mcp_approval import approval_response
 from ..tools._returns import apply_context_variables
 from ..tools._shell import ShellTool, approval_arguments, shell_rejection
 from ._approvals import needs_approval, shell_needs_approval
@@ -178,8 +181,9 @@ class LocalCall(NamedTuple):
 
     item: Item
     tool: LocalTool
-    rejection: str | None = None
-    """What the model is told instead of running it: a human refused it (shell calls)."""
+    answer: Item | None = None
+    """What answers it in place of running it: a human's decision (a refused shell call's
+    output, an MCP approval request's response)."""
 
 
 class TurnPlan(NamedTuple):
@@ -235,6 +239,7 @@ def plan_turn(output: list[Item], tools: TurnTools, setup: AgentSetup) -> TurnPl
         for item in output
         if item.get("type") in LOCAL_ITEM_TYPES and (tool := local_handler(item, tools.tools))
     ]
+    _refuse_unknown_mcp_servers(output, local_calls, tools, setup)
     answered = {c["call_id"] for c in calls} | {answer_id(c.item) for c in local_calls}
     order = [key for item in output if (key := _answer_key(item)) in answered]
     return TurnPlan(
@@ -247,6 +252,30 @@ def plan_turn(output: list[Item], tools: TurnTools, setup: AgentSetup) -> TurnPl
 
 
 _NOTHING_ASKED = TurnPlan((), (), (), (), ())
+
+
+def _refuse_unknown_mcp_servers(
+    output: list[Item], local_calls: list[LocalCall], tools: TurnTools, setup: AgentSetup
+) -> None:
+    """Stop at an MCP approval request of a server the agent does not offer (as openai-agents).
+
+    Raises:
+        ModelBehaviorError: Naming the server's label, and the labels the agent has.
+    """
+    handled = {id(local.item) for local in local_calls}
+    for item in output:
+        if item.get("type") != "mcp_approval_request" or id(item) in handled:
+            continue
+        label = item.get("server_label")
+        labels = [
+            t.tool_config.get("server_label") for t in tools.tools if isinstance(t, HostedMCPTool)
+        ]
+        raise ModelBehaviorError(
+            f"MCP server label {label!r} not found: the model sent an mcp_approval_request "
+            f"(id {item.get('id')!r}) for it, and agent '{setup.agent.name}' has no HostedMCPTool "
+            f"with that server_label (its hosted MCP servers: {labels or 'none'}). Give the "
+            f"agent HostedMCPTool({{'type': 'mcp', 'server_label': {label!r}, ...}})"
+        )
 
 
 def _answer_key(item: Item) -> str:
@@ -307,7 +336,7 @@ async def approve(
         changed = any(new is not old for new, old in zip(calls, group.calls, strict=True))
         groups.append(replace(group, calls=calls) if changed else group)
     local_calls = plan.local_calls
-    if any(isinstance(local.tool, ShellTool) for local in local_calls):
+    if any(_asks_a_human(local.tool) for local in local_calls):
         local_calls = tuple(
             [await _decide_local(run, state, local, agent, waiting) for local in local_calls]
         )
@@ -338,6 +367,14 @@ async def _decide(
     return replace(call, tool=None, error=decision.get("message") or REJECTION, rejected=True)
 
 
+def _asks_a_human(tool: LocalTool) -> bool:
+    """Whether a tool's items may wait for a human: a shell, or an MCP server's tool."""
+    # A hosted MCP server's requests wait only when no `on_approval_request` answers them.
+    if isinstance(tool, HostedMCPTool):
+        return tool.on_approval_request is None
+    return isinstance(tool, ShellTool)
+
+
 async def _decide_local(
     run: RunSetup,
     state: RunState,
@@ -345,10 +382,12 @@ async def _decide_local(
     agent: Agent[object],
     waiting: list[ToolApproval],
 ) -> LocalCall:
-    """A shell call's decision: made, standing, asked of `on_approval`, or waited for."""
+    """A local item's decision: made, standing, asked of `on_approval` (shells), or waited for."""
     tool, key = local.tool, answer_id(local.item)
-    if not isinstance(tool, ShellTool) or key in _turn(state).answers:
+    if key in _turn(state).answers or not _asks_a_human(tool):
         return local
+    if not isinstance(tool, ShellTool):
+        return _decide_mcp(state, local, waiting)
     decision = state.decisions.get(key)
     if decision is None:
         if not await shell_needs_approval(run.context, tool, local.item):
@@ -364,7 +403,29 @@ async def _decide_local(
         return local
     if decision["approved"]:
         return local
-    return local._replace(rejection=decision.get("message") or REJECTION)
+    return local._replace(answer=shell_rejection(local.item, decision.get("message") or REJECTION))
+
+
+def _decide_mcp(state: RunState, local: LocalCall, waiting: list[ToolApproval]) -> LocalCall:
+    """An MCP approval request's answer from a decision made or standing, or it waits."""
+    item, key = local.item, answer_id(local.item)
+    approval = ToolApproval(
+        key,
+        str(item.get("name", "")),
+        str(item.get("arguments") or ""),
+        key,
+        "mcp_approval_request",
+        str(item.get("server_label", "")),
+    )
+    decision = state.decisions.get(key) or state.standing.get(approval.standing_key)
+    if decision is None:
+        waiting.append(approval)
+        return local
+    # `reject` records openai-agents' default words when the human gave none: those are
+    # no reason of theirs, and openai-agents then sends the answer without one.
+    message = decision.get("message")
+    reason = None if decision["approved"] or message == REJECTION else message
+    return local._replace(answer=approval_response(key, decision["approved"], reason))
 
 
 async def _on_approval(run: RunSetup, tool: ShellTool, item: ToolApprovalItem) -> Decision | None:
@@ -424,8 +485,8 @@ async def run_calls(
         key = answer_id(local.item)
         if key in answers:
             continue
-        if local.rejection is not None:
-            answers[key] = shell_rejection(local.item, local.rejection)
+        if local.answer is not None:
+            answers[key] = local.answer
         else:
             answers[key] = await run.executor.answer_local(agent, local.item, local.tool)
     groups = _unanswered(plan.groups, answers)

@@ -188,7 +188,7 @@ class AgentWorkflow:
         return [
             call
             for call in state.interruptions
-            if call.approval_id not in state.decisions and call.tool_name not in state.standing
+            if call.approval_id not in state.decisions and call.standing_key not in state.standing
         ]
 
     def _waiting(self, handler: str, approval_id: str) -> RunState:

@@ -1,7 +1,8 @@
 """Items the model sends for tools that run here: computer actions, shell commands, MCP approvals.
 
 Hosted tools otherwise run on the provider's side; these four need us (`shell_call`s
-only when the `ShellTool`'s shell is local).
+only when the `ShellTool`'s shell is local; MCP approval requests of a `HostedMCPTool`
+without `on_approval_request` wait for a human, in the turn's approve step).
 `local_handler` (pure) finds the tool that answers an output item;
 `answer_local_item` runs it and returns the input item that answers it.
 """
@@ -53,6 +54,9 @@ LocalTool = ComputerTool | LocalShellTool | ShellTool | HostedMCPTool
 def local_handler(item: Item, tools: Sequence[Any]) -> LocalTool | None:
     """The tool that answers a locally handled item, or None when no tool here does.
 
+    An MCP approval request's tool is the `HostedMCPTool` of its server: its
+    `on_approval_request` answers, or, without one, a human (the run pauses).
+
     Args:
         item: A `computer_call`, `local_shell_call`, `shell_call` or
             `mcp_approval_request` item.
@@ -73,9 +77,7 @@ def local_handler(item: Item, tools: Sequence[Any]) -> LocalTool | None:
         (
             t
             for t in tools
-            if isinstance(t, HostedMCPTool)
-            and t.on_approval_request
-            and t.tool_config.get("server_label") == label
+            if isinstance(t, HostedMCPTool) and t.tool_config.get("server_label") == label
         ),
         None,
     )
@@ -151,7 +153,8 @@ async def _shell_command(item: Item, tool: LocalShellTool) -> Item:
 
 
 async def _approval(item: Item, tool: HostedMCPTool, context: RunContextWrapper[Any]) -> Item:
-    assert tool.on_approval_request is not None  # local_handler picks only tools that have one
+    # Without a function, a human decides: the turn's approve step answers such a request.
+    assert tool.on_approval_request is not None, "an MCP request waiting for a human ran"
     request = MCPToolApprovalRequest(item, context)
     return approval_answer(request, await _maybe_await(tool.on_approval_request(request)))
 

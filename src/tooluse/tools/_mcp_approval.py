@@ -24,6 +24,7 @@ __all__ = [
     "MCPToolApprovalFunctionResult",
     "MCPToolApprovalRequest",
     "approval_answer",
+    "approval_response",
 ]
 
 
@@ -109,11 +110,25 @@ def approval_answer(request: MCPToolApprovalRequest, decision: object) -> dict[s
             "{'approve': False, 'reason': '...'} (an MCPToolApprovalFunctionResult)"
         )
     given = cast(Mapping[str, Any], decision)
+    return approval_response(request["id"], bool(given["approve"]), given.get("reason"))
+
+
+def approval_response(request_id: str, approve: bool, reason: object = None) -> dict[str, Any]:
+    """The `mcp_approval_response` input item answering a request, as the API takes it.
+
+    Args:
+        request_id: The `mcp_approval_request` item's id.
+        approve: Whether the server may run the tool.
+        reason: Why; sent only when it is non-empty text.
+
+    Returns:
+        The answering input item.
+    """
     answer: dict[str, Any] = {
         "type": "mcp_approval_response",
-        "approval_request_id": request["id"],
-        "approve": bool(given["approve"]),
+        "approval_request_id": request_id,
+        "approve": approve,
     }
-    if given.get("reason"):
-        answer["reason"] = given["reason"]
+    if isinstance(reason, str) and reason:
+        answer["reason"] = reason
     return answer

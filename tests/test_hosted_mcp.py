@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+from ag_ui.core import RunAgentInput
 
 from tooluse import (
     Agent,
@@ -24,8 +25,12 @@ from tooluse import (
 from tooluse.exceptions import UserError
 from tooluse.models import ModelRequest
 from tooluse.temporal._payloads import request_from_payload, request_payload
+from tooluse.ui._ag_ui import ag_ui_stream
+from tooluse.ui._threads import Threads
+from tooluse.ui._vercel import vercel_request, vercel_stream
 
 from .openai_server import ScriptedServer, Turn
+from .test_ui_ag_ui import run_input
 
 CONFIG: Any = {"type": "mcp", "server_label": "wiki", "server_url": "https://example.invalid/mcp"}
 ASKED: dict[str, Any] = {
@@ -158,3 +163,52 @@ async def test_an_answer_that_is_not_a_decision_is_refused(
     with pytest.raises(UserError, match=r"server_label='wiki'\): on_approval_request returned"):
         await run(agent, False)
     assert len(openai_server.requests) == 1
+
+
+async def test_an_answered_request_streams_to_both_ui_protocols(
+    openai_server: ScriptedServer,
+) -> None:
+    # The answer is a tool_output event with no call id: the UIs never saw its request
+    # as a call, so they write nothing for it (both raised KeyError before).
+    agent = Agent(
+        "a",
+        tools=[HostedMCPTool(CONFIG, on_approval_request=lambda request: {"approve": True})],
+        model=openai_server.model("responses"),
+    )
+    openai_server.script(Turn(items=[ASKED]), Turn(text="Rust."))
+    body = run_input("t", [{"id": "u1", "role": "user", "content": "hi"}])
+    ag_ui = [c async for c in ag_ui_stream(agent, Threads(None), RunAgentInput(**body))]
+    openai_server.script(Turn(items=[ASKED]), Turn(text="Rust."))
+    message = {"id": "u", "role": "user", "parts": [{"type": "text", "text": "hi"}]}
+    chat_id, request, continued = vercel_request({"id": "c", "messages": [message]})
+    vercel = [
+        c async for c in vercel_stream(agent, Threads(None), chat_id, request, None, continued)
+    ]
+    for written in (ag_ui, vercel):
+        text = "".join(written)
+        assert "Rust." in text
+        assert "error" not in text.lower()
+        assert "apr_1" not in text
+
+
+async def test_a_request_waiting_for_a_human_is_an_ag_ui_interrupt_and_resumes(
+    openai_server: ScriptedServer,
+) -> None:
+    agent = Agent("a", tools=[HostedMCPTool(CONFIG)], model=openai_server.model("responses"))
+    openai_server.script(Turn(items=[ASKED]), Turn(text="Rust."))
+    threads = Threads(None)
+    body = run_input("t", [{"id": "u1", "role": "user", "content": "hi"}])
+    paused = "".join([c async for c in ag_ui_stream(agent, threads, RunAgentInput(**body))])
+    finished = json.loads(paused.rstrip().rsplit("data: ", 1)[1])
+    (interrupt,) = finished["outcome"]["interrupts"]
+    answer = {"interruptId": interrupt["id"], "status": "resolved", "payload": {"approved": True}}
+    resumed_body = run_input("t", [], resume=[answer])
+    resumed = "".join(
+        [c async for c in ag_ui_stream(agent, threads, RunAgentInput(**resumed_body))]
+    )
+    assert "Rust." in resumed
+    assert openai_server.requests[1]["body"]["input"][-1] == {
+        "type": "mcp_approval_response",
+        "approval_request_id": "apr_1",
+        "approve": True,
+    }

@@ -236,9 +236,9 @@ class AGUIEvents:
             return self._close_text()
         if name in {"tool_called", "handoff_requested"}:
             return self._called(item)
-        if name in {"tool_output", "handoff_occured"}:
+        if name in {"tool_output", "handoff_occured"} and "call_id" in item:
             return self._output(item)
-        return ""
+        return ""  # (and an MCP approval's answer: its request was no call the client saw)
 
     def _called(self, item: Item) -> str:
         call_id = item["call_id"]

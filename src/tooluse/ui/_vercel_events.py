@@ -191,9 +191,9 @@ class VercelParts:
                 "input": _arguments(item["arguments"]),
             }
             return self._call_started(item["call_id"], item["name"]) + _frame(available)
-        if name in {"tool_output", "handoff_occured"}:
+        if name in {"tool_output", "handoff_occured"} and "call_id" in item:
             return self._output(item)
-        return ""
+        return ""  # (and an MCP approval's answer: its request was no call the client saw)
 
     def _output(self, item: Item) -> str:
         parts = self._close_text()

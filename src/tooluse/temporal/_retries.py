@@ -1,0 +1,137 @@
+"""`ModelSettings.retry` inside a workflow: the model activity's `RetryPolicy`, or a refusal.
+
+In a workflow the run makes one attempt per model call and Temporal retries the
+model activity, so an agent's retry settings count by changing that call's
+activity `RetryPolicy` (the plugin's `ActivityOptions.retry_policy` gives the rest,
+`non_retryable_error_types` included):
+
+```
+ModelRetrySettings          Temporal RetryPolicy
+max_retries                 maximum_attempts = max_retries + 1
+backoff.initial_delay       initial_interval
+backoff.max_delay           maximum_interval
+backoff.multiplier          backoff_coefficient
+backoff.jitter=False        (Temporal's backoff has no jitter)
+```
+
+What Temporal's `RetryPolicy` cannot express is refused with one `UserError`
+before any activity is scheduled: a `policy` function (it would have to decide
+where the call failed, on the worker, and only JSON reaches the activity),
+`jitter=True`, a delay of 0 (Temporal reads a zero interval as its default), and
+a backoff whose longest wait would fall below its first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import timedelta
+from typing import Any
+
+from temporalio.common import RetryPolicy
+
+from ..core._retry_settings import ModelRetrySettings
+from ..exceptions import UserError
+
+__all__ = ["model_retry_policy"]
+
+_HONOURED = (
+    "Temporal's activity RetryPolicy retries the model call there: max_retries and backoff's "
+    "initial_delay, max_delay and multiplier become its maximum_attempts, initial_interval, "
+    "maximum_interval and backoff_coefficient; set anything else on the worker's plugin, "
+    "TooluseTemporalPlugin(activity_options=ActivityOptions(retry_policy=RetryPolicy(...)))"
+)
+
+
+def model_retry_policy(
+    base: RetryPolicy | None, retry: ModelRetrySettings, owner: str
+) -> RetryPolicy:
+    """The model activity's `RetryPolicy`: `base` with what `retry` sets in its place.
+
+    Args:
+        base: The plugin's `ActivityOptions.retry_policy`; None for Temporal's default.
+        retry: The agent's resolved `ModelSettings.retry`.
+        owner: Who set them, for the message (`"Agent 'support'"`).
+
+    Returns:
+        The policy to schedule the agent's model calls with.
+
+    Raises:
+        UserError: If a field cannot be honoured by Temporal, naming each with its fix.
+    """
+    base = base or RetryPolicy()
+    problems = _unexpressible(retry)
+    changes = _changes(retry)
+    policy = dataclasses.replace(base, **changes)
+    if not problems:
+        problems += _crossed(policy, changes)
+    if problems:
+        raise UserError(
+            f"{owner}: model_settings.retry cannot be honoured inside a Temporal workflow: "
+            f"{'; '.join(problems)}. {_HONOURED}"
+        )
+    return policy
+
+
+def _unexpressible(retry: ModelRetrySettings) -> list[str]:
+    """What of `retry` no Temporal `RetryPolicy` can hold, each with what to do instead."""
+    problems: list[str] = []
+    if retry.policy is not None:
+        name = getattr(retry.policy, "__qualname__", repr(retry.policy))
+        problems.append(
+            f"policy={name} is a function, which would have to decide where the call failed, "
+            "on the worker, but only JSON reaches the model activity and Temporal's "
+            "RetryPolicy takes no function: leave it out (the model activity never retries "
+            "an error tooluse does not retry, such as a 400 or a missing key) or stop "
+            "retrying by error type with RetryPolicy(non_retryable_error_types=[...])"
+        )
+    backoff = retry.backoff_settings
+    if backoff.jitter:
+        problems.append(
+            "backoff jitter=True: Temporal waits its backoff exactly, with no jitter; "
+            "set jitter=False or leave it out"
+        )
+    for name, value in (("initial_delay", backoff.initial_delay), ("max_delay", backoff.max_delay)):
+        if value == 0:
+            problems.append(
+                f"backoff {name}=0: Temporal reads a zero interval as its default "
+                f"(1 s, or 100 times the first); set a small delay such as {name}=0.001"
+            )
+    return problems
+
+
+def _changes(retry: ModelRetrySettings) -> dict[str, Any]:
+    """The `RetryPolicy` fields `retry` sets, in Temporal's terms."""
+    backoff = retry.backoff_settings
+    changes: dict[str, Any] = {}
+    if retry.max_retries is not None:
+        changes["maximum_attempts"] = retry.max_retries + 1
+    if backoff.initial_delay:
+        changes["initial_interval"] = timedelta(seconds=backoff.initial_delay)
+    if backoff.max_delay:
+        changes["maximum_interval"] = timedelta(seconds=backoff.max_delay)
+    if backoff.multiplier is not None:
+        changes["backoff_coefficient"] = float(backoff.multiplier)
+    return changes
+
+
+def _crossed(policy: RetryPolicy, changes: dict[str, Any]) -> list[str]:
+    """A longest wait below the first, where one of the two is the plugin's (Temporal refuses it).
+
+    Settings that set both are checked when they are made (`ModelRetryBackoffSettings`).
+    """
+    longest, first = policy.maximum_interval, policy.initial_interval
+    if longest is None or longest >= first or policy.maximum_attempts == 1:
+        return []  # a single attempt never waits: Temporal checks nothing then
+    if "maximum_interval" in changes:
+        return [
+            f"backoff max_delay={longest.total_seconds():g} is below the plugin's "
+            f"RetryPolicy.initial_interval ({first.total_seconds():g} s): raise max_delay or "
+            "set initial_delay too"
+        ]
+    if "initial_interval" not in changes:
+        return []  # the plugin's own policy: Temporal names the problem
+    return [
+        f"backoff initial_delay={first.total_seconds():g} is above the plugin's "
+        f"RetryPolicy.maximum_interval ({longest.total_seconds():g} s): lower initial_delay "
+        "or set max_delay too"
+    ]

@@ -1,0 +1,140 @@
+"""`ModelSettings(retry=...)` inside a Temporal workflow: honoured by the model activity's
+`RetryPolicy`, or refused before any call.
+
+One worker on the session's dev server runs the workflows; the local OpenAI server
+counts the attempts.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from temporalio.api.enums.v1 import EventType
+from temporalio.client import Client, WorkflowHandle
+from temporalio.common import RetryPolicy
+from temporalio.worker import Replayer, Worker
+
+from tooluse import Agent, ModelRetrySettings, ModelSettings, UserError, retry_policies
+from tooluse.temporal import ActivityOptions, TooluseTemporalPlugin
+from tooluse.temporal._retries import model_retry_policy
+
+from .openai_server import ScriptedServer, Turn
+from .temporal_retry_workflows import AGENTS, RetryWorkflow
+from .temporal_server import TemporalDevServer
+
+ONCE = ActivityOptions(
+    start_to_close_timeout=timedelta(seconds=10),
+    retry_policy=RetryPolicy(maximum_attempts=1, non_retryable_error_types=["Custom"]),
+)
+"""The plugin's policy: one attempt, waits of Temporal's defaults (from 1 s)."""
+
+
+async def _retry_policies(handle: WorkflowHandle[Any, Any]) -> list[RetryPolicy]:
+    """The `RetryPolicy` each activity of the run was scheduled with."""
+    return [
+        RetryPolicy.from_proto(event.activity_task_scheduled_event_attributes.retry_policy)
+        async for event in handle.fetch_history_events()
+        if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+    ]
+
+
+@pytest.mark.xdist_group("temporal")
+async def test_max_retries_and_backoff_count_and_the_rest_is_refused_before_the_call(
+    temporal_server: TemporalDevServer, openai_server: ScriptedServer
+) -> None:
+    # A model failing twice, then answering; then twice more, then answering.
+    openai_server.script(*[Turn(status=500)] * 4, Turn(text="at last"))
+    plugin = TooluseTemporalPlugin(
+        agents=list(AGENTS.values()),
+        model_provider=lambda name: openai_server.model("chat"),
+        activity_options=ONCE,
+    )
+    client = await Client.connect(temporal_server.target)
+    queue = f"q-{uuid.uuid4()}"
+
+    async def run(*args: Any) -> tuple[dict[str, Any], WorkflowHandle[Any, Any]]:
+        handle = await client.start_workflow(
+            RetryWorkflow.run, args=list(args), id=f"wf-{uuid.uuid4()}", task_queue=queue
+        )
+        return await handle.result(), handle
+
+    async with Worker(client, task_queue=queue, workflows=[RetryWorkflow], plugins=[plugin]):
+        hasty, _ = await run("hasty")  # max_retries=1: 2 attempts, where the plugin makes 1
+        assert hasty["error"].startswith(
+            "ModelAPIError: The run stopped: the model activity failed after Temporal's retries"
+        )
+        assert len(openai_server.requests) == 2
+        patient, handle = await run("patient")  # max_retries=2: 3 attempts, the last answers
+        assert patient == {"output": "at last"}
+        assert len(openai_server.requests) == 5
+        # RunConfig.model_settings is merged in at the call: refused there, with no request.
+        refused, refused_handle = await run("plain", {"backoff": {"jitter": True}})
+    assert len(openai_server.requests) == 5
+    assert refused["error"] == (
+        "UserError: Agent 'plain': model_settings.retry cannot be honoured inside a Temporal "
+        "workflow: backoff jitter=True: Temporal waits its backoff exactly, with no jitter; "
+        "set jitter=False or leave it out. Temporal's activity RetryPolicy retries the model "
+        "call there: max_retries and backoff's initial_delay, max_delay and multiplier become "
+        "its maximum_attempts, initial_interval, maximum_interval and backoff_coefficient; set "
+        "anything else on the worker's plugin, TooluseTemporalPlugin(activity_options="
+        "ActivityOptions(retry_policy=RetryPolicy(...)))"
+    )
+    assert await _retry_policies(refused_handle) == []
+    # The backoff's waits are the activity's, and the plugin's other fields are kept.
+    assert await _retry_policies(handle) == [
+        RetryPolicy(
+            initial_interval=timedelta(seconds=0.01),
+            backoff_coefficient=1.5,
+            maximum_interval=timedelta(seconds=0.05),
+            maximum_attempts=3,
+            non_retryable_error_types=["Custom"],
+        )
+    ]
+    # Replayed from its history, the run schedules the same commands.
+    await Replayer(workflows=[RetryWorkflow], plugins=[plugin]).replay_workflow(
+        await handle.fetch_history()
+    )
+
+
+def test_a_policy_function_is_refused_when_the_worker_is_set_up() -> None:
+    picky = Agent(
+        "picky",
+        model_settings=ModelSettings(
+            retry=ModelRetrySettings(max_retries=2, policy=retry_policies.http_status([503]))
+        ),
+    )
+    front = Agent("front", handoffs=[picky])  # reached through a handoff
+    with pytest.raises(UserError) as refused:
+        TooluseTemporalPlugin(agents=[front])
+    message = str(refused.value)
+    assert message.startswith(
+        "Agent 'picky': model_settings.retry cannot be honoured inside a Temporal workflow: "
+        "policy=_RetryPolicies.http_status.<locals>.<lambda> is a function, which would have "
+        "to decide where the call failed, on the worker"
+    )
+    assert "RetryPolicy(non_retryable_error_types=[...])" in message
+
+
+def test_what_temporal_cannot_express_is_named_field_by_field() -> None:
+    every = ModelRetrySettings(backoff={"jitter": True, "initial_delay": 0, "max_delay": 0})
+    with pytest.raises(UserError) as refused:
+        model_retry_policy(None, every, "Agent 'a'")
+    message = str(refused.value)
+    assert "backoff jitter=True" in message
+    assert "backoff initial_delay=0: Temporal reads a zero interval as its default" in message
+    assert "set a small delay such as max_delay=0.001" in message
+    # A wait set alone that crosses the plugin's other one: Temporal would refuse the pair.
+    slow_start = RetryPolicy(initial_interval=timedelta(seconds=1))
+    with pytest.raises(UserError, match=r"max_delay=0.5 is below the plugin's RetryPolicy\.init"):
+        model_retry_policy(slow_start, ModelRetrySettings(backoff={"max_delay": 0.5}), "A")
+    capped = RetryPolicy(maximum_interval=timedelta(seconds=2))
+    with pytest.raises(UserError, match=r"initial_delay=5 is above the plugin's RetryPolicy\.max"):
+        model_retry_policy(capped, ModelRetrySettings(backoff={"initial_delay": 5}), "A")
+    # What is left unset keeps the plugin's value (None: Temporal's default policy).
+    kept = RetryPolicy(maximum_attempts=7, non_retryable_error_types=["X"])
+    no_retries = model_retry_policy(kept, ModelRetrySettings(max_retries=0), "A")
+    assert no_retries == RetryPolicy(maximum_attempts=1, non_retryable_error_types=["X"])
+    assert model_retry_policy(None, ModelRetrySettings(), "A") == RetryPolicy()

@@ -17,20 +17,22 @@ from tooluse import (
     ModelSettings,
     RunConfig,
     Runner,
+    retry_policies,
 )
 
 QUICK = ModelRetryBackoffSettings(initial_delay=0.01, max_delay=0.05, multiplier=1.5, jitter=False)
 """Waits short enough for a test, each field one Temporal's `RetryPolicy` has."""
 
 
-def _retrying(name: str, max_retries: int) -> Agent[Any]:
-    retry = ModelRetrySettings(max_retries=max_retries, backoff=QUICK)
+def _retrying(name: str, max_retries: int, policy: Any = None) -> Agent[Any]:
+    retry = ModelRetrySettings(max_retries=max_retries, backoff=QUICK, policy=policy)
     return Agent(name, instructions="Answer.", model_settings=ModelSettings(retry=retry))
 
 
 AGENTS: dict[str, Agent[Any]] = {
     "hasty": _retrying("hasty", 1),
     "patient": _retrying("patient", 2),
+    "choosy": _retrying("choosy", 2, retry_policies.http_status([503])),  # decided on the worker
     "plain": Agent("plain", instructions="Answer."),
 }
 """The agents `RetryWorkflow` runs, by name."""
@@ -48,5 +50,8 @@ class RetryWorkflow:
                 AGENTS[name], "hi", run_config=RunConfig(model_settings=settings)
             )
         except Exception as error:
-            return {"error": f"{type(error).__name__}: {error}"}
+            return {
+                "error": f"{type(error).__name__}: {error}",
+                "status": getattr(error, "status_code", None),
+            }
         return {"output": str(result.final_output)}

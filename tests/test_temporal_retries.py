@@ -7,6 +7,8 @@ counts the attempts.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import uuid
 from datetime import timedelta
 from typing import Any
@@ -15,11 +17,24 @@ import pytest
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import Client, WorkflowHandle
 from temporalio.common import RetryPolicy
+from temporalio.exceptions import ApplicationError
+from temporalio.testing import ActivityEnvironment
 from temporalio.worker import Replayer, Worker
 
-from tooluse import Agent, ModelRetrySettings, ModelSettings, UserError, retry_policies
-from tooluse.temporal import ActivityOptions, TooluseTemporalPlugin
+from tooluse import (
+    Agent,
+    ModelRetrySettings,
+    ModelSettings,
+    RetryPolicyContext,
+    UserError,
+    retry_policies,
+)
+from tooluse.models import ModelRequest, ModelTransportError
+from tooluse.run._retry_rules import rule_from_spec, rule_spec
+from tooluse.temporal import ActivityOptions, TooluseTemporalPlugin, model_activity
+from tooluse.temporal._payloads import ModelCall, request_payload
 from tooluse.temporal._retries import model_retry_policy
+from tooluse.testing import FunctionModel
 
 from .openai_server import ScriptedServer, Turn
 from .temporal_retry_workflows import AGENTS, RetryWorkflow
@@ -45,8 +60,8 @@ async def _retry_policies(handle: WorkflowHandle[Any, Any]) -> list[RetryPolicy]
 async def test_max_retries_and_backoff_count_and_the_rest_is_refused_before_the_call(
     temporal_server: TemporalDevServer, openai_server: ScriptedServer
 ) -> None:
-    # A model failing twice, then answering; then twice more, then answering.
-    openai_server.script(*[Turn(status=500)] * 4, Turn(text="at last"))
+    # A model failing twice, then answering; then twice more, then answering; then a 500.
+    openai_server.script(*[Turn(status=500)] * 4, Turn(text="at last"), Turn(status=500))
     plugin = TooluseTemporalPlugin(
         agents=list(AGENTS.values()),
         model_provider=lambda name: openai_server.model("chat"),
@@ -70,9 +85,12 @@ async def test_max_retries_and_backoff_count_and_the_rest_is_refused_before_the_
         patient, handle = await run("patient")  # max_retries=2: 3 attempts, the last answers
         assert patient == {"output": "at last"}
         assert len(openai_server.requests) == 5
+        # retry_policies.http_status([503]) decides on the worker: a 500 is not retried.
+        choosy, _ = await run("choosy")
+        assert (choosy["status"], len(openai_server.requests)) == (500, 6)
         # RunConfig.model_settings is merged in at the call: refused there, with no request.
         refused, refused_handle = await run("plain", {"backoff": {"jitter": True}})
-    assert len(openai_server.requests) == 5
+    assert len(openai_server.requests) == 6
     assert refused["error"] == (
         "UserError: Agent 'plain': model_settings.retry cannot be honoured inside a Temporal "
         "workflow: backoff jitter=True: Temporal waits its backoff exactly, with no jitter; "
@@ -99,23 +117,60 @@ async def test_max_retries_and_backoff_count_and_the_rest_is_refused_before_the_
     )
 
 
-def test_a_policy_function_is_refused_when_the_worker_is_set_up() -> None:
-    picky = Agent(
-        "picky",
-        model_settings=ModelSettings(
-            retry=ModelRetrySettings(max_retries=2, policy=retry_policies.http_status([503]))
-        ),
+def test_a_policy_function_of_ones_own_is_refused_when_the_worker_is_set_up() -> None:
+    def overloaded(context: RetryPolicyContext) -> bool:
+        return context.normalized.status_code == 503
+
+    built = retry_policies.any(retry_policies.retry_after(), retry_policies.http_status([503]))
+    for policy in (overloaded, retry_policies.any(built, overloaded)):
+        picky = Agent(
+            "picky", model_settings=ModelSettings(retry=ModelRetrySettings(policy=policy))
+        )
+        front = Agent("front", handoffs=[picky])  # reached through a handoff
+        with pytest.raises(UserError) as refused:
+            TooluseTemporalPlugin(agents=[front])
+        message = str(refused.value)
+        assert message.startswith(
+            "Agent 'picky': model_settings.retry cannot be honoured inside a Temporal workflow: "
+            "policy="
+        )
+        assert "is a function of your own, which would have to decide where the call" in message
+        assert "build the policy with retry_policies" in message
+    # Built by retry_policies, it travels to the worker as JSON.
+    TooluseTemporalPlugin(agents=[Agent("a", model_settings=_settings(built))])
+
+
+def _settings(policy: Any) -> ModelSettings:
+    return ModelSettings(retry=ModelRetrySettings(max_retries=2, policy=policy))
+
+
+async def test_the_worker_decides_by_the_rule_and_names_the_next_wait() -> None:
+    failures = [
+        ModelTransportError("overloaded", 503, retry_after=2.5),  # retried after its wait
+        ModelTransportError("broken", 500),  # not one of the rule's statuses
+        ModelTransportError("overloaded", 503, retry_after=3600),  # past max_retry_after
+        ModelTransportError("overloaded", 503, retry_after=2.5),  # no rule: Temporal's backoff
+    ]
+
+    def reply(items: object, tools: object) -> str:
+        raise failures.pop(0)
+
+    invoke = model_activity(lambda name: FunctionModel(reply))
+    rule = retry_policies.any(retry_policies.retry_after(), retry_policies.http_status([503]))
+    call = ModelCall(
+        model=None, request=request_payload(ModelRequest(None, [])), retry_rule=rule_spec(rule)
     )
-    front = Agent("front", handoffs=[picky])  # reached through a handoff
-    with pytest.raises(UserError) as refused:
-        TooluseTemporalPlugin(agents=[front])
-    message = str(refused.value)
-    assert message.startswith(
-        "Agent 'picky': model_settings.retry cannot be honoured inside a Temporal workflow: "
-        "policy=_RetryPolicies.http_status.<locals>.<lambda> is a function, which would have "
-        "to decide where the call failed, on the worker"
+    environment = ActivityEnvironment()
+    environment.info = dataclasses.replace(
+        environment.info, attempt=2, retry_policy=RetryPolicy(maximum_attempts=3)
     )
-    assert "RetryPolicy(non_retryable_error_types=[...])" in message
+    outcomes: list[tuple[bool, timedelta | None]] = []
+    without_rule = ModelCall(model=None, request=call["request"])
+    for sent in (call, call, call, without_rule):
+        with pytest.raises(ApplicationError) as failed:
+            await environment.run(invoke, sent)
+        outcomes.append((failed.value.non_retryable, failed.value.next_retry_delay))
+    assert outcomes == [(False, timedelta(seconds=2.5)), (True, None), (True, None), (False, None)]
 
 
 def test_what_temporal_cannot_express_is_named_field_by_field() -> None:
@@ -138,3 +193,17 @@ def test_what_temporal_cannot_express_is_named_field_by_field() -> None:
     no_retries = model_retry_policy(kept, ModelRetrySettings(max_retries=0), "A")
     assert no_retries == RetryPolicy(maximum_attempts=1, non_retryable_error_types=["X"])
     assert model_retry_policy(None, ModelRetrySettings(), "A") == RetryPolicy()
+
+
+def test_every_rule_retry_policies_builds_travels_as_json() -> None:
+    policies = retry_policies
+    rule = policies.all(
+        policies.any(policies.never(), policies.provider_suggested(), policies.network_error()),
+        policies.any(policies.retry_after(), policies.http_status([503, 429])),
+    )
+    spec = rule_spec(rule)
+    assert spec is not None
+    assert rule_spec(rule_from_spec(json.loads(json.dumps(spec)))) == spec
+    assert spec["rules"][1]["rules"][1] == {"rule": "http_status", "statuses": [429, 503]}
+    with pytest.raises(UserError, match="no retry rule is named 'jittered' in this tooluse"):
+        rule_from_spec({"rule": "jittered"})

@@ -12,13 +12,19 @@ backoff.initial_delay       initial_interval
 backoff.max_delay           maximum_interval
 backoff.multiplier          backoff_coefficient
 backoff.jitter=False        (Temporal's backoff has no jitter)
+policy (retry_policies)     decided on the worker, at each failed attempt
 ```
 
-What Temporal's `RetryPolicy` cannot express is refused with one `UserError`
-before any activity is scheduled: a `policy` function (it would have to decide
-where the call failed, on the worker, and only JSON reaches the activity),
-`jitter=True`, a delay of 0 (Temporal reads a zero interval as its default), and
-a backoff whose longest wait would fall below its first.
+A `policy` built with `retry_policies` travels too, as JSON (`rule_spec`): the
+model activity rebuilds the rule and decides by it at each failed attempt, its
+no as a non-retryable failure and its delay (else the server's `Retry-After`) as
+the next attempt's (`ApplicationError.next_retry_delay`).
+
+What cannot be honoured is refused with one `UserError` before any activity is
+scheduled: a `policy` function of the user's own (it would have to decide where
+the call failed, on the worker, and only JSON reaches the activity), `jitter=True`,
+a delay of 0 (Temporal reads a zero interval as its default), and a backoff whose
+longest wait would fall below its first.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from temporalio.common import RetryPolicy
 
 from ..core._retry_settings import ModelRetrySettings
 from ..exceptions import UserError
+from ..run._retry_rules import rule_spec
 
 __all__ = ["model_retry_policy"]
 
@@ -75,14 +82,16 @@ def model_retry_policy(
 def _unexpressible(retry: ModelRetrySettings) -> list[str]:
     """What of `retry` no Temporal `RetryPolicy` can hold, each with what to do instead."""
     problems: list[str] = []
-    if retry.policy is not None:
+    if retry.policy is not None and rule_spec(retry.policy) is None:
         name = getattr(retry.policy, "__qualname__", repr(retry.policy))
         problems.append(
-            f"policy={name} is a function, which would have to decide where the call failed, "
-            "on the worker, but only JSON reaches the model activity and Temporal's "
-            "RetryPolicy takes no function: leave it out (the model activity never retries "
-            "an error tooluse does not retry, such as a 400 or a missing key) or stop "
-            "retrying by error type with RetryPolicy(non_retryable_error_types=[...])"
+            f"policy={name} is a function of your own, which would have to decide where the "
+            "call failed, on the worker, but only JSON reaches the model activity: build the "
+            "policy with retry_policies (http_status, retry_after, network_error, "
+            "provider_suggested, never, any, all), whose rules the worker rebuilds, or leave "
+            "it out (the model activity never retries an error tooluse does not retry, such "
+            "as a 400 or a missing key), or stop retrying by error type with "
+            "RetryPolicy(non_retryable_error_types=[...])"
         )
     backoff = retry.backoff_settings
     if backoff.jitter:

@@ -54,6 +54,7 @@ from ..core._retry_settings import ModelRetrySettings
 from ..exceptions import RunError, ToolTimeoutError, UserError
 from ..models import Model, ModelRequest, ModelResponse, ModelTransportError, StreamEvent
 from ..run._backend import run_backend
+from ..run._retry_rules import rule_spec
 from ..tools._calls import RemoteInvoker
 from ..tools._function_tool import FunctionTool
 from ..tools._invocation import InvokeSettings, ToolOutcome
@@ -132,15 +133,22 @@ class ActivityModel(Model):
     """A model whose calls run as the model activity, on a worker."""
 
     def __init__(
-        self, name: str | None, backend: TemporalBackend, retry_policy: RetryPolicy | None = None
+        self,
+        name: str | None,
+        backend: TemporalBackend,
+        retry_policy: RetryPolicy | None = None,
+        retry_rule: dict[str, Any] | None = None,
     ) -> None:
         self.model = name
         self._backend = backend
         self._retry_policy = backend.options.retry_policy if retry_policy is None else retry_policy
+        self._retry_rule = retry_rule
 
     async def get_response(self, request: ModelRequest) -> ModelResponse:
         options = self._backend.options
-        call = ModelCall(model=self.model, request=request_payload(request))
+        call = ModelCall(
+            model=self.model, request=request_payload(request), retry_rule=self._retry_rule
+        )
         try:
             reply: ModelReply = await workflow.execute_activity(
                 MODEL_ACTIVITY,
@@ -275,7 +283,7 @@ class TemporalBackend:
         """
         policy = model_retry_policy(self.options.retry_policy, retry, f"Agent '{agent_name}'")
         name = model.model if isinstance(model, ActivityModel) else self.model(model).model
-        return ActivityModel(name, self, policy)
+        return ActivityModel(name, self, policy, rule_spec(retry.policy))
 
     def function_tool(self, tool: FunctionTool) -> FunctionTool:
         if tool_agent(tool) is not None:  # its nested run stays here, with this backend

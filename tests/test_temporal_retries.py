@@ -33,7 +33,7 @@ from tooluse.models import ModelRequest, ModelTransportError
 from tooluse.run._retry_rules import rule_from_spec, rule_spec
 from tooluse.temporal import ActivityOptions, TooluseTemporalPlugin, model_activity
 from tooluse.temporal._payloads import ModelCall, request_payload
-from tooluse.temporal._retries import model_retry_policy
+from tooluse.temporal._retries import ActivityRetries, activity_retries
 from tooluse.testing import FunctionModel
 
 from .openai_server import ScriptedServer, Turn
@@ -89,16 +89,17 @@ async def test_max_retries_and_backoff_count_and_the_rest_is_refused_before_the_
         choosy, _ = await run("choosy")
         assert (choosy["status"], len(openai_server.requests)) == (500, 6)
         # RunConfig.model_settings is merged in at the call: refused there, with no request.
-        refused, refused_handle = await run("plain", {"backoff": {"jitter": True}})
+        refused, refused_handle = await run("plain", {"backoff": {"initial_delay": 0}})
     assert len(openai_server.requests) == 6
     assert refused["error"] == (
         "UserError: Agent 'plain': model_settings.retry cannot be honoured inside a Temporal "
-        "workflow: backoff jitter=True: Temporal waits its backoff exactly, with no jitter; "
-        "set jitter=False or leave it out. Temporal's activity RetryPolicy retries the model "
-        "call there: max_retries and backoff's initial_delay, max_delay and multiplier become "
-        "its maximum_attempts, initial_interval, maximum_interval and backoff_coefficient; set "
-        "anything else on the worker's plugin, TooluseTemporalPlugin(activity_options="
-        "ActivityOptions(retry_policy=RetryPolicy(...)))"
+        "workflow: backoff initial_delay=0: Temporal reads a zero interval as its default (1 s, "
+        "or 100 times the first); set a small delay such as initial_delay=0.001. Temporal's "
+        "activity RetryPolicy retries the model call there: max_retries and backoff's "
+        "initial_delay, max_delay and multiplier become its maximum_attempts, "
+        "initial_interval, maximum_interval and backoff_coefficient, and the worker applies "
+        "jitter and a retry_policies rule; set anything else on the worker's plugin, "
+        "TooluseTemporalPlugin(activity_options=ActivityOptions(retry_policy=RetryPolicy(...)))"
     )
     assert await _retry_policies(refused_handle) == []
     # The backoff's waits are the activity's, and the plugin's other fields are kept.
@@ -150,6 +151,7 @@ async def test_the_worker_decides_by_the_rule_and_names_the_next_wait() -> None:
         ModelTransportError("broken", 500),  # not one of the rule's statuses
         ModelTransportError("overloaded", 503, retry_after=3600),  # past max_retry_after
         ModelTransportError("overloaded", 503, retry_after=2.5),  # no rule: Temporal's backoff
+        ModelTransportError("broken", 500),  # no rule, jitter: the backoff (2 s), shortened
     ]
 
     def reply(items: object, tools: object) -> str:
@@ -166,33 +168,40 @@ async def test_the_worker_decides_by_the_rule_and_names_the_next_wait() -> None:
     )
     outcomes: list[tuple[bool, timedelta | None]] = []
     without_rule = ModelCall(model=None, request=call["request"])
-    for sent in (call, call, call, without_rule):
+    jittered = ModelCall(model=None, request=call["request"], retry_jitter=0.25)
+    for sent in (call, call, call, without_rule, jittered):
         with pytest.raises(ApplicationError) as failed:
             await environment.run(invoke, sent)
         outcomes.append((failed.value.non_retryable, failed.value.next_retry_delay))
-    assert outcomes == [(False, timedelta(seconds=2.5)), (True, None), (True, None), (False, None)]
+    *decided, (non_retryable, wait) = outcomes
+    assert decided == [(False, timedelta(seconds=2.5)), (True, None), (True, None), (False, None)]
+    assert not non_retryable
+    assert wait is not None
+    assert timedelta(seconds=1.5) <= wait <= timedelta(seconds=2)
 
 
 def test_what_temporal_cannot_express_is_named_field_by_field() -> None:
-    every = ModelRetrySettings(backoff={"jitter": True, "initial_delay": 0, "max_delay": 0})
+    zeros = ModelRetrySettings(backoff={"initial_delay": 0, "max_delay": 0})
     with pytest.raises(UserError) as refused:
-        model_retry_policy(None, every, "Agent 'a'")
+        activity_retries(None, zeros, "Agent 'a'")
     message = str(refused.value)
-    assert "backoff jitter=True" in message
     assert "backoff initial_delay=0: Temporal reads a zero interval as its default" in message
     assert "set a small delay such as max_delay=0.001" in message
     # A wait set alone that crosses the plugin's other one: Temporal would refuse the pair.
     slow_start = RetryPolicy(initial_interval=timedelta(seconds=1))
     with pytest.raises(UserError, match=r"max_delay=0.5 is below the plugin's RetryPolicy\.init"):
-        model_retry_policy(slow_start, ModelRetrySettings(backoff={"max_delay": 0.5}), "A")
+        activity_retries(slow_start, ModelRetrySettings(backoff={"max_delay": 0.5}), "A")
     capped = RetryPolicy(maximum_interval=timedelta(seconds=2))
     with pytest.raises(UserError, match=r"initial_delay=5 is above the plugin's RetryPolicy\.max"):
-        model_retry_policy(capped, ModelRetrySettings(backoff={"initial_delay": 5}), "A")
+        activity_retries(capped, ModelRetrySettings(backoff={"initial_delay": 5}), "A")
     # What is left unset keeps the plugin's value (None: Temporal's default policy).
     kept = RetryPolicy(maximum_attempts=7, non_retryable_error_types=["X"])
-    no_retries = model_retry_policy(kept, ModelRetrySettings(max_retries=0), "A")
-    assert no_retries == RetryPolicy(maximum_attempts=1, non_retryable_error_types=["X"])
-    assert model_retry_policy(None, ModelRetrySettings(), "A") == RetryPolicy()
+    no_retries = activity_retries(kept, ModelRetrySettings(max_retries=0), "A")
+    assert no_retries.policy == RetryPolicy(maximum_attempts=1, non_retryable_error_types=["X"])
+    assert activity_retries(None, ModelRetrySettings(), "A") == ActivityRetries(RetryPolicy())
+    # Jitter is the worker's: the run's default fraction, as `jitter=True` sets it elsewhere.
+    jittered = activity_retries(None, ModelRetrySettings(backoff={"jitter": True}), "A")
+    assert (jittered.policy, jittered.jitter) == (RetryPolicy(), 0.25)
 
 
 def test_every_rule_retry_policies_builds_travels_as_json() -> None:

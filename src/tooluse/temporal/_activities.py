@@ -97,7 +97,7 @@ def model_activity(
             # A test's cassette, if one is set, wraps the model (and leaves closing it here).
             response = await wrapped(model).get_response(request)
         except Exception as error:
-            raise await _model_failure(error, call.get("retry_rule")) from error
+            raise await _model_failure(error, call) from error
         finally:
             await model.close()  # the activity opened it, as a run closes what it opened
         return reply_payload(response, time.perf_counter() - started)
@@ -112,12 +112,12 @@ def _model_getter(provider: ModelSource | None) -> Callable[[str | None], Model]
     return provider.get_model if isinstance(provider, ModelProvider) else provider
 
 
-async def _model_failure(error: Exception, rule: dict[str, Any] | None) -> ApplicationError:
+async def _model_failure(error: Exception, call: ModelCall) -> ApplicationError:
     """The activity's error for a failed call, with the HTTP status if there was one."""
     status = getattr(error, "status_code", None)
     status = status if isinstance(status, int) else None
     described = error.description if isinstance(error, ModelTransportError) else str(error)
-    retried, delay = await _retry(error, rule)
+    retried, delay = await _retry(error, call)
     return ApplicationError(
         described,
         {"status": status},
@@ -127,25 +127,30 @@ async def _model_failure(error: Exception, rule: dict[str, Any] | None) -> Appli
     )
 
 
-async def _retry(error: Exception, rule: dict[str, Any] | None) -> tuple[bool, timedelta | None]:
+async def _retry(error: Exception, call: ModelCall) -> tuple[bool, timedelta | None]:
     """Whether Temporal may try the call again, and after how long (None: its backoff).
 
     With the agent's retry rule, the rule decides (as in a run out of a workflow): its
     delay, else the server's `Retry-After`, becomes the next attempt's; a wait beyond
-    `RetryPolicy.max_retry_after` gives up.
+    `RetryPolicy.max_retry_after` gives up. Otherwise, with the agent's jitter, the
+    backoff shortened at random.
     """
     if isinstance(error, UserError):
         return False, None
+    rule = call.get("retry_rule")
     if rule is None or not isinstance(error, ModelTransportError):
-        return _ONE_TRY.retry_delay(error, 0) is not None, None
-    info = activity.info()
-    context = retry_context(error, info.attempt, _scheduled(info.retry_policy), stream=False)
-    decision = await decide(rule_from_spec(rule), context)
-    if not decision.retry:
+        asked = None
+        retried = _ONE_TRY.retry_delay(error, 0) is not None
+    else:
+        info = activity.info()
+        context = retry_context(error, info.attempt, _scheduled(info.retry_policy), stream=False)
+        decision = await decide(rule_from_spec(rule), context)
+        asked = error.retry_after if decision.delay is None else decision.delay
+        retried = decision.retry
+    if not retried:
         return False, None
-    asked = error.retry_after if decision.delay is None else decision.delay
     if asked is None:
-        return True, None
+        return True, _jittered(call.get("retry_jitter"))
     wait = _ONE_TRY.wait(asked, 0)
     return (False, None) if wait is None else (True, timedelta(seconds=wait))
 
@@ -154,6 +159,22 @@ def _scheduled(policy: TemporalRetryPolicy | None) -> RetryPolicy:
     """The retries the activity was scheduled with, as the rule's context counts them."""
     attempts = 0 if policy is None else policy.maximum_attempts
     return RetryPolicy(max_retries=attempts - 1 if attempts > 0 else sys.maxsize)
+
+
+def _jittered(jitter: float | None) -> timedelta | None:
+    """The scheduled policy's backoff before the next attempt, shortened at random by `jitter`."""
+    if not jitter:
+        return None
+    info = activity.info()
+    policy = info.retry_policy
+    if policy is None:  # a server too old to say: its backoff as it is
+        return None
+    first = policy.initial_interval.total_seconds()
+    longest = (policy.maximum_interval or policy.initial_interval * 100).total_seconds()
+    backoff = RetryPolicy(
+        initial_delay=first, max_delay=longest, multiplier=policy.backoff_coefficient, jitter=jitter
+    )
+    return timedelta(seconds=backoff.backoff(info.attempt - 1))
 
 
 def tool_activity(tool: FunctionTool) -> Callable[[ToolCall], Awaitable[ToolResult]]:

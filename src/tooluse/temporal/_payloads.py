@@ -102,6 +102,9 @@ class ModelCall(_ModelCallKeys, total=False):
     """The agent's `ModelSettings.retry` policy, a `retry_policies` rule as `rule_spec`
     names it: the worker decides by it at each failed attempt. Absent or None: tooluse's
     statuses decide."""
+    retry_jitter: float | None
+    """The fraction by which the worker shortens each backoff wait at random (the agent's
+    `jitter=True`). Absent or None: Temporal's waits as they are."""
 
 
 class ModelReply(TypedDict):

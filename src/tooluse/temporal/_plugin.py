@@ -16,7 +16,7 @@ from ..agents._handoffs import Handoff
 from ..exceptions import TooluseError, UserError
 from ..tools._function_tool import FunctionTool
 from ._activities import ModelSource, model_activity, tool_activity
-from ._retries import model_retry_policy
+from ._retries import activity_retries
 from ._workflow import ActivityOptions, TooluseInterceptor
 
 __all__ = ["PASSTHROUGH_MODULES", "TooluseTemporalPlugin", "check_model_retries", "collect_tools"]
@@ -57,8 +57,8 @@ class TooluseTemporalPlugin(SimplePlugin):
 
         Raises:
             UserError: If two different tools have one name, or an agent's
-                `ModelSettings.retry` sets what Temporal cannot honour (a `policy` function,
-                `jitter=True`, a delay of 0).
+                `ModelSettings.retry` sets what cannot be honoured (a `policy` function
+                of one's own, a delay of 0).
         """
         registered = collect_tools(tools, agents)
         check_model_retries(agents, activity_options)
@@ -152,7 +152,7 @@ def check_model_retries(agents: Sequence[Agent[Any]], options: ActivityOptions |
     for agent in _reached(agents):
         retry = agent.model_settings.retry
         if retry is not None:
-            model_retry_policy(base, retry, f"Agent '{agent.name}'")
+            activity_retries(base, retry, f"Agent '{agent.name}'")
 
 
 def _with_passthrough(runner: WorkflowRunner | None) -> WorkflowRunner:

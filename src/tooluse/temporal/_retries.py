@@ -11,25 +11,28 @@ max_retries                 maximum_attempts = max_retries + 1
 backoff.initial_delay       initial_interval
 backoff.max_delay           maximum_interval
 backoff.multiplier          backoff_coefficient
-backoff.jitter=False        (Temporal's backoff has no jitter)
+backoff.jitter              False: as it is; True: the worker shortens each wait
 policy (retry_policies)     decided on the worker, at each failed attempt
 ```
 
-A `policy` built with `retry_policies` travels too, as JSON (`rule_spec`): the
-model activity rebuilds the rule and decides by it at each failed attempt, its
-no as a non-retryable failure and its delay (else the server's `Retry-After`) as
-the next attempt's (`ApplicationError.next_retry_delay`).
+The worker's part travels with each call (`ModelCall`): a `policy` built with
+`retry_policies` as JSON (`rule_spec`), which the model activity rebuilds and asks
+at each failed attempt, its no a non-retryable failure and its delay (else the
+server's `Retry-After`) the next attempt's (`ApplicationError.next_retry_delay`);
+and the jitter, by which the activity shortens the backoff of the policy it was
+scheduled with, naming that wait the same way.
 
 What cannot be honoured is refused with one `UserError` before any activity is
 scheduled: a `policy` function of the user's own (it would have to decide where
-the call failed, on the worker, and only JSON reaches the activity), `jitter=True`,
-a delay of 0 (Temporal reads a zero interval as its default), and a backoff whose
-longest wait would fall below its first.
+the call failed, on the worker, and only JSON reaches the activity), a delay of 0
+(Temporal reads a zero interval as its default), and a backoff whose longest wait
+would fall below its first.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -37,22 +40,37 @@ from temporalio.common import RetryPolicy
 
 from ..core._retry_settings import ModelRetrySettings
 from ..exceptions import UserError
+from ..run._retries import RetryPolicy as ToolusePolicy
 from ..run._retry_rules import rule_spec
 
-__all__ = ["model_retry_policy"]
+__all__ = ["ActivityRetries", "activity_retries"]
 
 _HONOURED = (
     "Temporal's activity RetryPolicy retries the model call there: max_retries and backoff's "
     "initial_delay, max_delay and multiplier become its maximum_attempts, initial_interval, "
-    "maximum_interval and backoff_coefficient; set anything else on the worker's plugin, "
+    "maximum_interval and backoff_coefficient, and the worker applies jitter and a "
+    "retry_policies rule; set anything else on the worker's plugin, "
     "TooluseTemporalPlugin(activity_options=ActivityOptions(retry_policy=RetryPolicy(...)))"
 )
 
 
-def model_retry_policy(
+@dataclass(frozen=True)
+class ActivityRetries:
+    """How an agent's model calls are retried as activities."""
+
+    policy: RetryPolicy
+    """Temporal's policy the model activity is scheduled with."""
+    rule: dict[str, Any] | None = None
+    """The settings' `retry_policies` rule as `rule_spec` names it, decided on the worker."""
+    jitter: float | None = None
+    """The fraction by which the worker shortens each backoff wait at random; None leaves
+    Temporal's waits as they are."""
+
+
+def activity_retries(
     base: RetryPolicy | None, retry: ModelRetrySettings, owner: str
-) -> RetryPolicy:
-    """The model activity's `RetryPolicy`: `base` with what `retry` sets in its place.
+) -> ActivityRetries:
+    """The model activity's retries: `base` with what `retry` sets in its place.
 
     Args:
         base: The plugin's `ActivityOptions.retry_policy`; None for Temporal's default.
@@ -60,10 +78,10 @@ def model_retry_policy(
         owner: Who set them, for the message (`"Agent 'support'"`).
 
     Returns:
-        The policy to schedule the agent's model calls with.
+        The policy to schedule the agent's model calls with, and what the worker applies.
 
     Raises:
-        UserError: If a field cannot be honoured by Temporal, naming each with its fix.
+        UserError: If a field cannot be honoured, naming each with its fix.
     """
     base = base or RetryPolicy()
     problems = _unexpressible(retry)
@@ -76,7 +94,12 @@ def model_retry_policy(
             f"{owner}: model_settings.retry cannot be honoured inside a Temporal workflow: "
             f"{'; '.join(problems)}. {_HONOURED}"
         )
-    return policy
+    jitter = _JITTER if retry.backoff_settings.jitter else None
+    return ActivityRetries(policy, rule_spec(retry.policy), jitter)
+
+
+_JITTER = ToolusePolicy().jitter
+"""The run's default jitter, which `jitter=True` turns on outside a workflow too."""
 
 
 def _unexpressible(retry: ModelRetrySettings) -> list[str]:
@@ -94,11 +117,6 @@ def _unexpressible(retry: ModelRetrySettings) -> list[str]:
             "RetryPolicy(non_retryable_error_types=[...])"
         )
     backoff = retry.backoff_settings
-    if backoff.jitter:
-        problems.append(
-            "backoff jitter=True: Temporal waits its backoff exactly, with no jitter; "
-            "set jitter=False or leave it out"
-        )
     for name, value in (("initial_delay", backoff.initial_delay), ("max_delay", backoff.max_delay)):
         if value == 0:
             problems.append(

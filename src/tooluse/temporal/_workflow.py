@@ -54,7 +54,6 @@ from ..core._retry_settings import ModelRetrySettings
 from ..exceptions import RunError, ToolTimeoutError, UserError
 from ..models import Model, ModelRequest, ModelResponse, ModelTransportError, StreamEvent
 from ..run._backend import run_backend
-from ..run._retry_rules import rule_spec
 from ..tools._calls import RemoteInvoker
 from ..tools._function_tool import FunctionTool
 from ..tools._invocation import InvokeSettings, ToolOutcome
@@ -67,7 +66,7 @@ from ._payloads import (
     request_payload,
     response_from_payload,
 )
-from ._retries import model_retry_policy
+from ._retries import ActivityRetries, activity_retries
 
 __all__ = [
     "ActivityModel",
@@ -133,28 +132,23 @@ class ActivityModel(Model):
     """A model whose calls run as the model activity, on a worker."""
 
     def __init__(
-        self,
-        name: str | None,
-        backend: TemporalBackend,
-        retry_policy: RetryPolicy | None = None,
-        retry_rule: dict[str, Any] | None = None,
+        self, name: str | None, backend: TemporalBackend, retries: ActivityRetries | None = None
     ) -> None:
         self.model = name
         self._backend = backend
-        self._retry_policy = backend.options.retry_policy if retry_policy is None else retry_policy
-        self._retry_rule = retry_rule
+        self._retries = retries  # the agent's ModelSettings.retry; None: the plugin's policy
 
     async def get_response(self, request: ModelRequest) -> ModelResponse:
-        options = self._backend.options
-        call = ModelCall(
-            model=self.model, request=request_payload(request), retry_rule=self._retry_rule
-        )
+        options, retries = self._backend.options, self._retries
+        call = ModelCall(model=self.model, request=request_payload(request))
+        if retries is not None:
+            call["retry_rule"], call["retry_jitter"] = retries.rule, retries.jitter
         try:
             reply: ModelReply = await workflow.execute_activity(
                 MODEL_ACTIVITY,
                 call,
                 start_to_close_timeout=options.start_to_close_timeout,
-                retry_policy=self._retry_policy,
+                retry_policy=options.retry_policy if retries is None else retries.policy,
                 result_type=dict,
             )
         except ActivityError as error:
@@ -281,9 +275,9 @@ class TemporalBackend:
         Raises:
             UserError: If Temporal cannot honour a field (see `tooluse.temporal._retries`).
         """
-        policy = model_retry_policy(self.options.retry_policy, retry, f"Agent '{agent_name}'")
+        retries = activity_retries(self.options.retry_policy, retry, f"Agent '{agent_name}'")
         name = model.model if isinstance(model, ActivityModel) else self.model(model).model
-        return ActivityModel(name, self, policy, rule_spec(retry.policy))
+        return ActivityModel(name, self, retries)
 
     def function_tool(self, tool: FunctionTool) -> FunctionTool:
         if tool_agent(tool) is not None:  # its nested run stays here, with this backend

@@ -103,7 +103,7 @@ _JITTER = ToolusePolicy().jitter
 
 
 def _unexpressible(retry: ModelRetrySettings) -> list[str]:
-    """What of `retry` no Temporal `RetryPolicy` can hold, each with what to do instead."""
+    """What of `retry` a workflow cannot honour, each with what to do instead."""
     problems: list[str] = []
     if retry.policy is not None and rule_spec(retry.policy) is None:
         name = getattr(retry.policy, "__qualname__", repr(retry.policy))

@@ -19,6 +19,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from ..core._retry_settings import ModelRetrySettings
     from ..models import Model, ModelResponse
     from ..tools._function_tool import FunctionTool
 
@@ -39,6 +40,18 @@ class RunBackend(Protocol):
 
     def model(self, model: str | Model | None) -> Model:
         """The model to call for what the agent or run config names."""
+        ...
+
+    def model_with_retry(self, model: Model, retry: ModelRetrySettings, agent_name: str) -> Model:
+        """`model` (as `model()` gave it), its calls retried as the agent's settings say.
+
+        Asked only of a backend that retries model calls itself, for an agent whose
+        resolved `ModelSettings.retry` is set: the backend honours the settings in its
+        own terms, or refuses them before the call.
+
+        Raises:
+            UserError: If the backend cannot honour a field, naming the agent and the field.
+        """
         ...
 
     def function_tool(self, tool: FunctionTool) -> FunctionTool:

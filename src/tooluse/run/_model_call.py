@@ -88,14 +88,14 @@ async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools:
         model = named if isinstance(named, Model) else _resolved(run, record, named)
         model = wrapped(model)  # a test's cassette, if one is set
     request = await _request(run, record, setup, tools)
+    request, retry = _retry_apart(request)
+    if retry is not None and backend is not None and backend.retries_model_calls:
+        model = backend.model_with_retry(model, retry, agent.name)  # or refused: no call yet
     policy = run.config.context
     if policy is not None and not fits_as_it_is(policy, record, request):
         request = await fit_context(run, record, setup, model, request)  # the context step
     if limits is not None:  # refused before any hook; counted by the first attempt
         limits.check_before_request(state.usage)
-    retry = request.settings.retry
-    if retry is not None:  # read by the run, never sent
-        request = replace(request, settings=replace(request.settings, retry=None))
     state.turns += 1
     response, duration = await _fetch(run, record, agent, model, request, retry)
     record.raw_responses.append(response)
@@ -112,6 +112,14 @@ async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools:
     _record(run, record, setup, response)
     if limits is not None:  # after recording: resuming from the error's state keeps the answer
         limits.check_tokens(state.usage)
+
+
+def _retry_apart(request: ModelRequest) -> tuple[ModelRequest, ModelRetrySettings | None]:
+    """The request without its `ModelSettings.retry`, which the run reads and never sends."""
+    retry = request.settings.retry
+    if retry is None:
+        return request, None
+    return replace(request, settings=replace(request.settings, retry=None)), retry
 
 
 def _resolved(run: RunSetup, record: RunRecord, named: str | None) -> Model:

@@ -14,6 +14,11 @@ A retry waits for the decision's `delay` when it names one (the server's own
 the server's `Retry-After`, else for the backoff. A wait beyond
 `RetryPolicy.max_retry_after`, whoever names it, makes the run give up, as without
 settings.
+
+A rule `retry_policies` builds is a `BuiltRule`, named by JSON (`rule_spec`), so a
+durable backend can rebuild it where the call runs (`rule_from_spec`): a Temporal
+worker decides by it in the model activity. A function of the user's own has no name
+that travels.
 """
 
 from __future__ import annotations
@@ -30,13 +35,17 @@ from ..models import ModelTransportError
 from ._retries import RetryPolicy
 
 __all__ = [
+    "BuiltRule",
     "ModelRetryAdvice",
     "ModelRetryNormalizedError",
     "RetryDecision",
     "RetryPolicyContext",
     "RetryRule",
     "SettingsRetries",
+    "retry_context",
     "retry_policies",
+    "rule_from_spec",
+    "rule_spec",
     "settings_retries",
 ]
 
@@ -135,7 +144,7 @@ class _RetryPolicies:
 
     def never(self) -> RetryRule:
         """A rule that never retries."""
-        return lambda _context: False
+        return _built({"rule": "never"}, lambda _context: False)
 
     def provider_suggested(self) -> RetryRule:
         """Retry where the provider suggests it, after the wait it names; its no is final."""
@@ -150,11 +159,14 @@ class _RetryPolicies:
                 return veto
             return RetryDecision(retry=True, delay=advice.retry_after, reason=advice.reason)
 
-        return rule
+        return _built({"rule": "provider_suggested"}, rule)
 
     def network_error(self) -> RetryRule:
         """Retry when no answer came (a connection lost, a timeout)."""
-        return lambda context: context.normalized.is_network_error or context.normalized.is_timeout
+        return _built(
+            {"rule": "network_error"},
+            lambda context: context.normalized.is_network_error or context.normalized.is_timeout,
+        )
 
     def retry_after(self) -> RetryRule:
         """Retry when the server named a wait, after that wait."""
@@ -165,12 +177,13 @@ class _RetryPolicies:
                 delay = context.provider_advice.retry_after
             return False if delay is None else RetryDecision(retry=True, delay=delay)
 
-        return rule
+        return _built({"rule": "retry_after"}, rule)
 
     def http_status(self, statuses: Iterable[int]) -> RetryRule:
         """Retry when the API answered with one of `statuses`."""
         allowed = frozenset(statuses)
-        return lambda context: context.normalized.status_code in allowed
+        spec = {"rule": "http_status", "statuses": sorted(allowed)}
+        return _built(spec, lambda context: context.normalized.status_code in allowed)
 
     def any(self, *rules: RetryRule) -> RetryRule:
         """Retry when one of `rules` says so (the first yes's delay, unless a later names one)."""
@@ -190,7 +203,7 @@ class _RetryPolicies:
                     chosen = _joined(chosen, decision)
             return chosen or last_no
 
-        return rule
+        return _combined("any", rules, rule)
 
     def all(self, *rules: RetryRule) -> RetryRule:
         """Retry when every one of `rules` says so (the last delay named); none never retries."""
@@ -206,7 +219,81 @@ class _RetryPolicies:
                 chosen = _joined(chosen, decision)
             return chosen
 
-        return rule
+        return _combined("all", rules, rule)
+
+
+@dataclass(frozen=True, eq=False)
+class BuiltRule:
+    """A rule `retry_policies` built: called as a function, and named by JSON (`spec`).
+
+    The JSON lets a durable backend rebuild the rule where the model call runs (a
+    Temporal worker), which a function of your own cannot reach.
+    """
+
+    spec: dict[str, Any]
+    """The builder and its arguments, e.g. `{"rule": "http_status", "statuses": [503]}`."""
+    rule: RetryRule
+    """The function deciding."""
+
+    def __call__(self, context: RetryPolicyContext) -> bool | RetryDecision | Awaitable[Any]:
+        return self.rule(context)
+
+    def __repr__(self) -> str:
+        return f"retry_policies.{self.spec['rule']}(...)"
+
+
+def _built(spec: dict[str, Any], rule: RetryRule) -> RetryRule:
+    return BuiltRule(spec, rule)
+
+
+def _combined(kind: str, rules: tuple[RetryRule, ...], rule: RetryRule) -> RetryRule:
+    """`any`'s or `all`'s rule, named by JSON when every rule it combines is."""
+    specs = [rule_spec(each) for each in rules]
+    if any(spec is None for spec in specs):
+        return rule  # a function of the user's inside: only this process can run it
+    return BuiltRule({"rule": kind, "rules": specs}, rule)
+
+
+def rule_spec(rule: object) -> dict[str, Any] | None:
+    """The JSON naming a rule `retry_policies` built, or None for any other function.
+
+    Args:
+        rule: `ModelRetrySettings.policy`.
+
+    Returns:
+        The rule's spec, which `rule_from_spec` rebuilds it from.
+    """
+    return rule.spec if isinstance(rule, BuiltRule) else None
+
+
+_PLAIN_RULES = frozenset({"never", "provider_suggested", "network_error", "retry_after"})
+
+
+def rule_from_spec(spec: dict[str, Any]) -> RetryRule:
+    """The rule `rule_spec` named, built again by `retry_policies`.
+
+    Args:
+        spec: A rule's spec.
+
+    Returns:
+        The rule.
+
+    Raises:
+        UserError: If the spec names no rule this tooluse builds (one from a newer release).
+    """
+    kind = spec.get("rule")
+    if kind in ("any", "all"):
+        combine = retry_policies.any if kind == "any" else retry_policies.all
+        return combine(*[rule_from_spec(each) for each in spec["rules"]])
+    if kind == "http_status":
+        return retry_policies.http_status(spec["statuses"])
+    if kind in _PLAIN_RULES:
+        return cast("Callable[[], RetryRule]", getattr(retry_policies, kind))()
+    raise UserError(
+        f"ModelRetrySettings.policy: no retry rule is named {kind!r} in this tooluse "
+        f"(it knows {', '.join(sorted({*_PLAIN_RULES, 'http_status', 'any', 'all'}))}): "
+        "install the same tooluse release where the rule is built and where it runs"
+    )
 
 
 def _joined(first: RetryDecision, then: RetryDecision) -> RetryDecision:
@@ -250,7 +337,7 @@ class SettingsRetries:
             return self.policy.retry_delay(error, attempt - 1)
         if attempt > self.policy.max_retries or not isinstance(error, ModelTransportError):
             return None
-        context = _context(error, attempt, self.policy, stream)
+        context = retry_context(error, attempt, self.policy, stream)
         decision = await _decided(self.rule, context)
         if not decision.retry:
             return None
@@ -318,9 +405,21 @@ def settings_retries(base: RetryPolicy, retry: ModelRetrySettings) -> SettingsRe
 _DEFAULT_JITTER = RetryPolicy().jitter
 
 
-def _context(
+def retry_context(
     error: ModelTransportError, attempt: int, policy: RetryPolicy, stream: bool
 ) -> RetryPolicyContext:
+    """What a retry rule decides from, for a failed attempt.
+
+    Args:
+        error: What the attempt raised.
+        attempt: The attempt that failed (1 for the first).
+        policy: The retries in force (its `max_retries`, and `retry_statuses` for the
+            provider's advice when the error does not say whether a retry may help).
+        stream: Whether the call was streamed.
+
+    Returns:
+        The context.
+    """
     status, retryable = error.status_code, error.retryable
     no_answer = status is None and bool(retryable)
     suggested = retryable

@@ -4,7 +4,8 @@ Install with `pip install 'tooluse[temporal]'`. Give the worker a
 `TooluseTemporalPlugin(agents=[...])` (or `tools=[...]`); in the workflow,
 `await Runner.run(agent, input)` as anywhere else. `ActivityOptions` sets the
 activities' timeouts and retries (Temporal's `RetryPolicy`: the run's own
-model-call retries are off inside a workflow).
+model-call retries are off inside a workflow; an agent's `ModelSettings.retry` sets
+its model calls' policy, or is refused where Temporal cannot honour it).
 
 Imports: any layer up to the run loop (`run`); it is an integration on top of it.
 """

@@ -3,7 +3,9 @@
 Errors leave an activity as Temporal `ApplicationError`s whose `type` is the
 error's class name; the workflow's side turns them back into tooluse's errors.
 The model activity adds the HTTP status (its `details`) and is not retried for
-an error tooluse's `RetryPolicy` would not retry (a 400, a missing key). A
+an error tooluse's `RetryPolicy` would not retry (a 400, a missing key); with the
+agent's retry rule (`ModelSettings.retry`'s `retry_policies` policy), the rule
+decides, and names the next attempt's delay. A
 tool's developer mistake (`UserError`) and a tool that raises at its timeout
 are not retried either; any other exception a tool lets through is, by the
 activity's retry policy.
@@ -11,12 +13,15 @@ activity's retry policy.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from datetime import timedelta
 from typing import Any
 
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 from temporalio import activity
+from temporalio.common import RetryPolicy as TemporalRetryPolicy
 from temporalio.exceptions import ApplicationError
 
 from ..core._context import ToolContext
@@ -25,6 +30,7 @@ from ..models import Model, ModelProvider, ModelTransportError
 from ..models._multi import DEFAULT_PROVIDER
 from ..run._model_wrapper import wrapped
 from ..run._retries import RetryPolicy
+from ..run._retry_rules import decide, retry_context, rule_from_spec
 from ..tools._calls import invoke_within, timed_out
 from ..tools._function_tool import FunctionTool
 from ..tools._invocation import InvokeSettings, ToolOutcome
@@ -91,7 +97,7 @@ def model_activity(
             # A test's cassette, if one is set, wraps the model (and leaves closing it here).
             response = await wrapped(model).get_response(request)
         except Exception as error:
-            raise _model_failure(error) from error
+            raise await _model_failure(error, call) from error
         finally:
             await model.close()  # the activity opened it, as a run closes what it opened
         return reply_payload(response, time.perf_counter() - started)
@@ -106,15 +112,69 @@ def _model_getter(provider: ModelSource | None) -> Callable[[str | None], Model]
     return provider.get_model if isinstance(provider, ModelProvider) else provider
 
 
-def _model_failure(error: Exception) -> ApplicationError:
+async def _model_failure(error: Exception, call: ModelCall) -> ApplicationError:
     """The activity's error for a failed call, with the HTTP status if there was one."""
     status = getattr(error, "status_code", None)
     status = status if isinstance(status, int) else None
     described = error.description if isinstance(error, ModelTransportError) else str(error)
-    retried = not isinstance(error, UserError) and _ONE_TRY.retry_delay(error, 0) is not None
+    retried, delay = await _retry(error, call)
     return ApplicationError(
-        described, {"status": status}, type=type(error).__name__, non_retryable=not retried
+        described,
+        {"status": status},
+        type=type(error).__name__,
+        non_retryable=not retried,
+        next_retry_delay=delay,
     )
+
+
+async def _retry(error: Exception, call: ModelCall) -> tuple[bool, timedelta | None]:
+    """Whether Temporal may try the call again, and after how long (None: its backoff).
+
+    With the agent's retry rule, the rule decides (as in a run out of a workflow): its
+    delay, else the server's `Retry-After`, becomes the next attempt's; a wait beyond
+    `RetryPolicy.max_retry_after` gives up. Otherwise, with the agent's jitter, the
+    backoff shortened at random.
+    """
+    if isinstance(error, UserError):
+        return False, None
+    rule = call.get("retry_rule")
+    if rule is None or not isinstance(error, ModelTransportError):
+        asked = None
+        retried = _ONE_TRY.retry_delay(error, 0) is not None
+    else:
+        info = activity.info()
+        context = retry_context(error, info.attempt, _scheduled(info.retry_policy), stream=False)
+        decision = await decide(rule_from_spec(rule), context)
+        asked = error.retry_after if decision.delay is None else decision.delay
+        retried = decision.retry
+    if not retried:
+        return False, None
+    if asked is None:
+        return True, _jittered(call.get("retry_jitter"))
+    wait = _ONE_TRY.wait(asked, 0)
+    return (False, None) if wait is None else (True, timedelta(seconds=wait))
+
+
+def _scheduled(policy: TemporalRetryPolicy | None) -> RetryPolicy:
+    """The retries the activity was scheduled with, as the rule's context counts them."""
+    attempts = 0 if policy is None else policy.maximum_attempts
+    return RetryPolicy(max_retries=attempts - 1 if attempts > 0 else sys.maxsize)
+
+
+def _jittered(jitter: float | None) -> timedelta | None:
+    """The scheduled policy's backoff before the next attempt, shortened at random by `jitter`."""
+    if not jitter:
+        return None
+    info = activity.info()
+    policy = info.retry_policy
+    if policy is None:  # a server too old to say: its backoff as it is
+        return None
+    first = policy.initial_interval.total_seconds()
+    longest = (policy.maximum_interval or policy.initial_interval * 100).total_seconds()
+    backoff = RetryPolicy(
+        initial_delay=first, max_delay=longest, multiplier=policy.backoff_coefficient, jitter=jitter
+    )
+    return timedelta(seconds=backoff.backoff(info.attempt - 1))
 
 
 def tool_activity(tool: FunctionTool) -> Callable[[ToolCall], Awaitable[ToolResult]]:

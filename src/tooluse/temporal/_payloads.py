@@ -86,13 +86,25 @@ class RequestPayload(TypedDict):
     """The response the request continues (absent in earlier releases' payloads: None)."""
 
 
-class ModelCall(TypedDict):
-    """The model activity's input."""
-
+class _ModelCallKeys(TypedDict):
     model: str | None
     """The model's name, for the worker's model provider; None for its default."""
     request: RequestPayload
     """The `ModelRequest`."""
+
+
+class ModelCall(_ModelCallKeys, total=False):
+    """The model activity's input."""
+
+    # Optional (`total=False`, not `NotRequired`, which Temporal's converter cannot read
+    # on Python 3.10): payloads of earlier releases have no such key.
+    retry_rule: dict[str, Any] | None
+    """The agent's `ModelSettings.retry` policy, a `retry_policies` rule as `rule_spec`
+    names it: the worker decides by it at each failed attempt. Absent or None: tooluse's
+    statuses decide."""
+    retry_jitter: float | None
+    """The fraction by which the worker shortens each backoff wait at random (the agent's
+    `jitter=True`). Absent or None: Temporal's waits as they are."""
 
 
 class ModelReply(TypedDict):

@@ -16,9 +16,10 @@ from ..agents._handoffs import Handoff
 from ..exceptions import TooluseError, UserError
 from ..tools._function_tool import FunctionTool
 from ._activities import ModelSource, model_activity, tool_activity
+from ._retries import activity_retries
 from ._workflow import ActivityOptions, TooluseInterceptor
 
-__all__ = ["PASSTHROUGH_MODULES", "TooluseTemporalPlugin", "collect_tools"]
+__all__ = ["PASSTHROUGH_MODULES", "TooluseTemporalPlugin", "check_model_retries", "collect_tools"]
 
 PASSTHROUGH_MODULES = ("tooluse", "openai", "pydantic", "pydantic_core", "griffe", "httpx")
 """Imported once, outside the workflow sandbox: tooluse's loop and what it imports.
@@ -55,9 +56,12 @@ class TooluseTemporalPlugin(SimplePlugin):
             activity_options: Timeouts and retries of the model and tool activities.
 
         Raises:
-            UserError: If two different tools have one name.
+            UserError: If two different tools have one name, or an agent's
+                `ModelSettings.retry` sets what cannot be honoured (a `policy` function
+                of one's own, a delay of 0).
         """
         registered = collect_tools(tools, agents)
+        check_model_retries(agents, activity_options)
         activities: list[Callable[..., object]] = [model_activity(model_provider)]
         activities += [tool_activity(tool) for tool in registered]
         interceptor = TooluseInterceptor(activity_options)
@@ -105,7 +109,17 @@ def collect_tools(
 
 def _agents_tools(agents: Sequence[Agent[Any]]) -> list[FunctionTool]:
     """Every function tool of the agents and those they reach, agent tools left out."""
-    tools: list[FunctionTool] = []
+    return [
+        entry
+        for agent in _reached(agents)
+        for entry in agent.tools
+        if isinstance(entry, FunctionTool) and tool_agent(entry) is None
+    ]
+
+
+def _reached(agents: Sequence[Agent[Any]]) -> list[Agent[Any]]:
+    """The agents, then those they hand off to and use as tools, each once, in the order met."""
+    found: list[Agent[Any]] = []
     seen: set[int] = set()
     waiting = list(agents)
     while waiting:
@@ -113,14 +127,32 @@ def _agents_tools(agents: Sequence[Agent[Any]]) -> list[FunctionTool]:
         if id(agent) in seen:
             continue
         seen.add(id(agent))
+        found.append(agent)
         for entry in agent.tools:
             nested = as_agent(tool_agent(entry)) if isinstance(entry, FunctionTool) else None
             if nested is not None:
                 waiting.append(nested)
-            elif isinstance(entry, FunctionTool):
-                tools.append(entry)
         waiting += [h.agent if isinstance(h, Handoff) else h for h in agent.handoffs]
-    return tools
+    return found
+
+
+def check_model_retries(agents: Sequence[Agent[Any]], options: ActivityOptions | None) -> None:
+    """Refuse, when the worker is set up, an agent's `ModelSettings.retry` Temporal cannot honour.
+
+    The run checks again at each model call, with `RunConfig.model_settings` merged in.
+
+    Args:
+        agents: Agents, followed through handoffs and agents used as tools.
+        options: The plugin's activity options; None for the defaults.
+
+    Raises:
+        UserError: If an agent's retry settings cannot be honoured, naming it and each field.
+    """
+    base = (options or ActivityOptions()).retry_policy
+    for agent in _reached(agents):
+        retry = agent.model_settings.retry
+        if retry is not None:
+            activity_retries(base, retry, f"Agent '{agent.name}'")
 
 
 def _with_passthrough(runner: WorkflowRunner | None) -> WorkflowRunner:

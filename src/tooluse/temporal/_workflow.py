@@ -9,7 +9,9 @@ Determinism: the loop in a workflow never reads a clock or draws a random
 number. The model activity measures each call (`duration`); the run makes one
 attempt per model call and leaves retries to the activity's `RetryPolicy`
 (Temporal's), so no backoff jitter or `Retry-After` date is computed in the
-workflow. `run_timeout` and tool timeouts are workflow time (durable timers).
+workflow. An agent's `ModelSettings.retry` changes its calls' `RetryPolicy`, or is
+refused before the call (`_retries`). `run_timeout` and tool timeouts are workflow
+time (durable timers).
 
 The errors a run in a workflow raises besides tooluse's own:
 
@@ -48,6 +50,7 @@ from temporalio.worker import (
 
 from ..agents._agent_tool import tool_agent
 from ..core._context import ToolContext
+from ..core._retry_settings import ModelRetrySettings
 from ..exceptions import RunError, ToolTimeoutError, UserError
 from ..models import Model, ModelRequest, ModelResponse, ModelTransportError, StreamEvent
 from ..run._backend import run_backend
@@ -63,6 +66,7 @@ from ._payloads import (
     request_payload,
     response_from_payload,
 )
+from ._retries import ActivityRetries, activity_retries
 
 __all__ = [
     "ActivityModel",
@@ -127,19 +131,24 @@ class ToolActivityError(RunError):
 class ActivityModel(Model):
     """A model whose calls run as the model activity, on a worker."""
 
-    def __init__(self, name: str | None, backend: TemporalBackend) -> None:
+    def __init__(
+        self, name: str | None, backend: TemporalBackend, retries: ActivityRetries | None = None
+    ) -> None:
         self.model = name
         self._backend = backend
+        self._retries = retries  # the agent's ModelSettings.retry; None: the plugin's policy
 
     async def get_response(self, request: ModelRequest) -> ModelResponse:
-        options = self._backend.options
+        options, retries = self._backend.options, self._retries
         call = ModelCall(model=self.model, request=request_payload(request))
+        if retries is not None:
+            call["retry_rule"], call["retry_jitter"] = retries.rule, retries.jitter
         try:
             reply: ModelReply = await workflow.execute_activity(
                 MODEL_ACTIVITY,
                 call,
                 start_to_close_timeout=options.start_to_close_timeout,
-                retry_policy=options.retry_policy,
+                retry_policy=options.retry_policy if retries is None else retries.policy,
                 result_type=dict,
             )
         except ActivityError as error:
@@ -255,10 +264,20 @@ class TemporalBackend:
         self._tools: dict[int, tuple[FunctionTool, FunctionTool]] = {}
         self._durations: dict[int, float] = {}
 
-    def model(self, model: str | Model | None) -> Model:
+    def model(self, model: str | Model | None) -> ActivityModel:
         if isinstance(model, Model):  # only its name travels: the worker's provider makes it
             model = getattr(model, "model", None)
         return ActivityModel(model if isinstance(model, str) else None, self)
+
+    def model_with_retry(self, model: Model, retry: ModelRetrySettings, agent_name: str) -> Model:
+        """The model activity with the agent's `ModelSettings.retry` in its `RetryPolicy`.
+
+        Raises:
+            UserError: If Temporal cannot honour a field (see `tooluse.temporal._retries`).
+        """
+        retries = activity_retries(self.options.retry_policy, retry, f"Agent '{agent_name}'")
+        name = model.model if isinstance(model, ActivityModel) else self.model(model).model
+        return ActivityModel(name, self, retries)
 
     def function_tool(self, tool: FunctionTool) -> FunctionTool:
         if tool_agent(tool) is not None:  # its nested run stays here, with this backend

@@ -4,6 +4,7 @@ stream's usage and handoff events."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -146,8 +147,11 @@ def test_adding_usage_keeps_entries_in_order_and_details_apart() -> None:
     first.add(second)
     assert [e.input_tokens for e in first.request_usage_entries] == [1, 2]
     assert first.reasoning_tokens == 7
-    second.output_tokens_details.reasoning_tokens = 0
-    assert first.reasoning_tokens == 7  # the totals do not share the details objects
+    with pytest.raises(dataclasses.FrozenInstanceError):  # shared, so never changed in place
+        second.output_tokens_details.reasoning_tokens = 0  # type: ignore[misc]
+    first.add(second)
+    assert (first.reasoning_tokens, second.reasoning_tokens) == (14, 7)
+    assert Usage().input_tokens_details is Usage().input_tokens_details  # one zero for all
 
 
 async def test_the_stream_reports_usage_and_handoffs_in_order() -> None:

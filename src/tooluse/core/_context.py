@@ -25,9 +25,13 @@ TContext = TypeVar("TContext", default=object)
 _MAKING_EVENTS = threading.Lock()
 
 
-@dataclass
+@dataclass(frozen=True)
 class InputTokensDetails:
-    """What the input tokens of a call (or a run) were made of."""
+    """What the input tokens of a call (or a run) were made of.
+
+    Frozen, so that every usage record with nothing cached shares one (a run keeps
+    several records alive, and each object costs the cyclic collector at every pass).
+    """
 
     cached_tokens: int = 0
     """Input tokens read from the provider's prompt cache (billed at a lower rate)."""
@@ -36,12 +40,16 @@ class InputTokensDetails:
     higher rate; providers that cache by themselves report none)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class OutputTokensDetails:
-    """What the output tokens of a call (or a run) were made of."""
+    """What the output tokens of a call (or a run) were made of (frozen, as the input's)."""
 
     reasoning_tokens: int = 0
     """Output tokens a reasoning model spent thinking (billed, never shown)."""
+
+
+_NO_INPUT_DETAILS = InputTokensDetails()
+_NO_OUTPUT_DETAILS = OutputTokensDetails()
 
 
 @dataclass
@@ -54,9 +62,9 @@ class RequestUsage:
     """Tokens produced."""
     total_tokens: int = 0
     """Both together."""
-    input_tokens_details: InputTokensDetails = field(default_factory=InputTokensDetails)
+    input_tokens_details: InputTokensDetails = _NO_INPUT_DETAILS
     """Cached input tokens."""
-    output_tokens_details: OutputTokensDetails = field(default_factory=OutputTokensDetails)
+    output_tokens_details: OutputTokensDetails = _NO_OUTPUT_DETAILS
     """Reasoning tokens."""
     model: str | None = None
     """The model called, as the agent (or the run's settings) named it."""
@@ -86,9 +94,9 @@ class Usage:
     """Tokens the model produced."""
     total_tokens: int = 0
     """Input and output tokens together."""
-    input_tokens_details: InputTokensDetails = field(default_factory=InputTokensDetails)
+    input_tokens_details: InputTokensDetails = _NO_INPUT_DETAILS
     """Of the input tokens: those read from the prompt cache."""
-    output_tokens_details: OutputTokensDetails = field(default_factory=OutputTokensDetails)
+    output_tokens_details: OutputTokensDetails = _NO_OUTPUT_DETAILS
     """Of the output tokens: those spent reasoning."""
     tool_calls: int = 0
     """Function tool calls run (`UsageLimits.tool_calls_limit` counts these)."""
@@ -115,11 +123,17 @@ class Usage:
         self.input_tokens += other.input_tokens
         self.output_tokens += other.output_tokens
         self.total_tokens += other.total_tokens
-        self.input_tokens_details.cached_tokens += other.input_tokens_details.cached_tokens
-        self.input_tokens_details.cache_write_tokens += (
-            other.input_tokens_details.cache_write_tokens
-        )
-        self.output_tokens_details.reasoning_tokens += other.output_tokens_details.reasoning_tokens
+        mine, theirs = self.input_tokens_details, other.input_tokens_details
+        if theirs != _NO_INPUT_DETAILS:
+            self.input_tokens_details = InputTokensDetails(
+                mine.cached_tokens + theirs.cached_tokens,
+                mine.cache_write_tokens + theirs.cache_write_tokens,
+            )
+        reasoning = other.output_tokens_details.reasoning_tokens
+        if reasoning:
+            self.output_tokens_details = OutputTokensDetails(
+                self.output_tokens_details.reasoning_tokens + reasoning
+            )
         self.tool_calls += other.tool_calls
         self.request_usage_entries.extend(other.request_usage_entries)
 
@@ -134,17 +148,14 @@ class Usage:
             duration_seconds: How long the call took.
 
         Returns:
-            The entry (the details are copies: adding to this usage later leaves it alone).
+            The entry (its details are frozen: adding to this usage later leaves it alone).
         """
         return RequestUsage(
             self.input_tokens,
             self.output_tokens,
             self.total_tokens,
-            InputTokensDetails(
-                self.input_tokens_details.cached_tokens,
-                self.input_tokens_details.cache_write_tokens,
-            ),
-            OutputTokensDetails(self.output_tokens_details.reasoning_tokens),
+            self.input_tokens_details,
+            self.output_tokens_details,
             model,
             agent_name,
             duration_seconds,

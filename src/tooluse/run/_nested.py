@@ -15,10 +15,8 @@ running them see it).
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from contextvars import ContextVar, Token
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..core._state import RunState, ToolApproval
@@ -33,7 +31,6 @@ __all__ = [
     "is_paused",
     "is_resumed",
     "nested_approvals",
-    "nested_runs",
     "pause_nested",
     "resumed_nested",
     "settle_nested",
@@ -54,37 +51,41 @@ class NestedPause:
     """Each call it waits for, and the (nested) agent whose tool it calls."""
 
 
-@dataclass
 class NestedRuns:
-    """The turn's nested runs: the states to resume, and the pauses met."""
+    """The turn's nested runs: the states to resume, and the pauses met.
 
-    resuming: dict[str, RunState]
-    """The nested states the turn's calls resume, by call id."""
-    decisions: RunState
-    """The caller's state, whose decisions (and standing decisions) the nested runs take."""
-    paused: dict[str, NestedPause] = field(default_factory=dict[str, NestedPause])
-    """The nested runs that paused in this turn, by call id."""
+    Entered around a turn's calls (`with NestedRuns(state):`), it is what the calls'
+    tasks see through the context variable. A class rather than a generator-based
+    context manager: every run keeps this alive while its tools run, and each object
+    it keeps costs the cyclic collector at every pass.
+    """
+
+    __slots__ = ("_token", "decisions", "paused", "resuming")
+
+    def __init__(self, state: RunState) -> None:
+        """Take the caller's state: its nested states to resume, and its decisions.
+
+        Args:
+            state: The caller's state.
+        """
+        self.resuming: dict[str, RunState] = state.nested
+        """The nested states the turn's calls resume, by call id."""
+        self.decisions = state
+        """The caller's state, whose decisions (and standing decisions) the nested runs take."""
+        self.paused: dict[str, NestedPause] = {}
+        """The nested runs that paused in this turn, by call id."""
+        self._token: Token[NestedRuns | None] | None = None
+
+    def __enter__(self) -> NestedRuns:
+        self._token = _turn_runs.set(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._token is not None  # entered first
+        _turn_runs.reset(self._token)
 
 
 _turn_runs: ContextVar[NestedRuns | None] = ContextVar("tooluse_nested_runs", default=None)
-
-
-@contextmanager
-def nested_runs(state: RunState) -> Generator[NestedRuns]:
-    """Run a turn's calls with the nested states of `state` to resume, and collect pauses.
-
-    Args:
-        state: The caller's state.
-
-    Yields:
-        What the calls leave: the nested runs that paused.
-    """
-    runs = NestedRuns(state.nested, state)
-    token = _turn_runs.set(runs)
-    try:
-        yield runs
-    finally:
-        _turn_runs.reset(token)
 
 
 def resumed_nested(call_id: str) -> RunState | None:

@@ -48,7 +48,7 @@ from ._handoffs import AgentHandoff, HandoffCall, read_handoff, run_on_handoff
 from ._lean import later
 from ._limits import reserve_tool_calls
 from ._model_call import call_model, final_output
-from ._nested import nested_runs, settle_nested
+from ._nested import NestedRuns, settle_nested
 from ._record import RunRecord
 from ._run_items import ToolApprovalItem
 from ._scope import AgentSetup, RunSetup, TurnTools
@@ -146,7 +146,7 @@ async def take_turn(run: RunSetup, record: RunRecord, setup: AgentSetup) -> Next
     approved = await approve(run, state, plan, setup.agent)
     if isinstance(approved, Interrupted):
         return approved
-    with nested_runs(state) as nested:
+    with NestedRuns(state) as nested:
         outcomes = await run_calls(run, state, setup, approved)
     if nested.paused or state.nested:
         waiting = settle_nested(state, nested)

@@ -8,6 +8,7 @@ calls keep their answers and are not run again.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from dataclasses import replace
@@ -25,9 +26,12 @@ from tooluse import (
     RunHooks,
     Runner,
     RunState,
+    ToolContext,
     ToolGuardrailFunctionOutput,
     ToolInputGuardrailData,
     ToolOutputGuardrailData,
+    UserError,
+    function_tool,
     tool_input_guardrail,
     tool_output_guardrail,
 )
@@ -104,6 +108,51 @@ async def test_an_approved_agent_tool_then_its_nested_call_are_decided_apart() -
     state.approve(nested)
     done = await Runner.run(agent, state)
     assert done.final_output == "outer: clerk: refunded A-17"
+
+
+async def test_an_agent_tool_wrapped_by_a_tool_of_yours_pauses_through_its_context() -> None:
+    # The pause reaches the run through the call's context: a tool that hands its own
+    # context to an agent tool pauses the run as the agent tool would.
+    ask_clerk = clerk.as_tool(tool_name="ask_clerk", tool_description="Ask the clerk.")
+
+    @function_tool
+    async def ask_politely(ctx: ToolContext[Any], request: str) -> str:
+        """Ask the clerk, politely.
+
+        Args:
+            request: What to ask.
+        """
+        answer = await ask_clerk.on_invoke_tool(ctx, json.dumps({"input": f"please {request}"}))
+        return f"{answer} (thanks)"
+
+    def outer(items: list[Any], tools: Any) -> ModelReply | str:
+        answered = [i for i in items if i.get("type") == "function_call_output"]
+        if answered:
+            return f"outer: {answered[-1]['output']}"
+        return ModelReply(tool_calls=[ToolCall("ask_politely", {"request": "refund A-17"})])
+
+    agent = Agent("outer", tools=[ask_politely], model=FunctionModel(outer))
+    paused = await Runner.run(agent, "go")
+    assert [(i.name, i.agent.name) for i in paused.interruptions] == [("refund", "clerk")]
+    state = paused.to_state()
+    state.approve(paused.interruptions[0])
+    done = await Runner.run(agent, state)
+    assert done.final_output == "outer: clerk: refunded A-17 (thanks)"
+    assert dict(RAN) == {"refund": 1}
+
+
+async def test_a_nested_pause_outside_a_runs_turn_says_where_to_call_the_agent_tool() -> None:
+    ask_clerk = clerk.as_tool(tool_name="ask_clerk", tool_description="Ask the clerk.")
+    ctx = ToolContext.for_testing(tool_name="ask_clerk", tool_call_id="call_1")
+    with pytest.raises(UserError) as raised:
+        await ask_clerk.on_invoke_tool(ctx, json.dumps({"input": "refund A-17"}))
+    assert str(raised.value) == (
+        "Agent 'clerk', used as a tool, paused for approval where the pause cannot reach a "
+        "run (the tool called outside a run's turn, with a context the run did not make, or "
+        "beside another agent tool in one parallel call): call the agent tool from an "
+        "agent's run with the context the run gives, one call each"
+    )
+    assert "refund" not in RAN
 
 
 async def test_a_nested_run_streamed_to_on_stream_pauses_and_resumes() -> None:

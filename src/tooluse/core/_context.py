@@ -19,6 +19,8 @@ __all__ = [
     "RunContextWrapper",
     "ToolContext",
     "Usage",
+    "made_by_run",
+    "run_of",
 ]
 
 TContext = TypeVar("TContext", default=object)
@@ -202,6 +204,9 @@ class ToolContext(RunContextWrapper[TContext]):
     # Made on first use: an Event costs more than the rest of the context, and most calls
     # never look at it. The runner makes it before a call with a timeout starts.
     _cancelled: threading.Event | None = field(default=None, init=False, repr=False)
+    # The run whose steps made the call (`made_by_run`): how an agent tool's nested run
+    # reaches its caller's turn. Typed `Any`: the run loop's layer is above this one.
+    _run: Any = field(default=None, init=False, repr=False)
 
     @classmethod
     def for_testing(
@@ -295,3 +300,30 @@ class AgentHookContext(RunContextWrapper[TContext]):
 
     turn_input: list[Mapping[str, Any]] = field(default_factory=list[Mapping[str, Any]])
     """The conversation the agent is given: the run's input, then what came before it."""
+
+
+def made_by_run(ctx: ToolContext[Any], run: object) -> ToolContext[Any]:
+    """Mark a call's context as made by a run's steps (the run loop's own use).
+
+    Args:
+        ctx: The context.
+        run: What the run's steps keep (the run loop's `RunRecord`).
+
+    Returns:
+        `ctx`.
+    """
+    ctx._run = run  # pyright: ignore[reportPrivateUsage] - the field's own accessor
+    return ctx
+
+
+def run_of(ctx: ToolContext[Any]) -> Any:
+    """What the run whose steps made `ctx` keeps (`made_by_run`).
+
+    Args:
+        ctx: A call's context.
+
+    Returns:
+        The run loop's `RunRecord`; None for a context made elsewhere (a test's, a served
+        tool's, or one a tool made itself).
+    """
+    return ctx._run  # pyright: ignore[reportPrivateUsage] - the field's own accessor

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..core._items import Item
 from ..core._state import RunState
@@ -17,6 +17,9 @@ from ..guardrails._agent_guardrails import InputGuardrailResult, OutputGuardrail
 from ..guardrails._tool_guardrails import ToolInputGuardrailResult, ToolOutputGuardrailResult
 from ..models import Model, ModelResponse
 from ._context_view import ViewCache
+
+if TYPE_CHECKING:
+    from ._nested import NestedPause
 
 __all__ = ["InputChecks", "RunRecord"]
 
@@ -49,6 +52,9 @@ class RunRecord:
     context_views: ViewCache | None = None
     """The last history a context policy sent, extended at the next request (made at a
     run's first request with a policy)."""
+    nested_paused: dict[str, NestedPause] | None = None
+    """The nested runs of agents used as tools that paused in the turn's calls, by call
+    id (made at the first; `_nested.settle_nested` takes them after the calls)."""
     models: dict[str | None, Model] | None = None
     """The models the run resolved by name (through the run's provider), by name: each
     is resolved once a run, and closed when the run ends (None until the first)."""

@@ -654,7 +654,7 @@ async def run_agent_tool(call: AgentToolCall) -> str:
         call.context.run_config if given_config is None else as_run_config(given_config)
     )
     call_id = call.context.tool_call_id
-    given: RunInput = resumed_nested(call_id) or call.input
+    given: RunInput = resumed_nested(call.context) or call.input
     try:
         # The caller's Usage itself: the nested run counts toward the caller's totals
         # and limits as it goes, whether it answers or stops.
@@ -670,7 +670,7 @@ async def run_agent_tool(call: AgentToolCall) -> str:
         # The state's own approvals (plain data); the result's items name their agents.
         agents = [item.agent for item in result.interruptions]
         approvals = list(zip(nested_approvals(call_id, state), agents, strict=True))
-        pause_nested(call_id, NestedPause(state, approvals), agent.name)
+        pause_nested(call.context, NestedPause(state, approvals), agent.name)
         return ""
     if call.output_extractor is None:
         return tool_output_text(result.final_output)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..agents._agent import Agent
-from ..core._context import RunContextWrapper, ToolContext
+from ..core._context import RunContextWrapper, ToolContext, made_by_run
 from ..core._items import InputPart, Item
 from ..core._state import REJECTION
 from ..tools._calls import RemoteInvoker, invoke_with_timeout, invoke_within
@@ -295,7 +295,8 @@ class ToolExecutor:
                 outcome = await self._guarded(agent, tool, ctx, arguments, settings)
             else:
                 outcome = await invoke_within(tool, ctx, arguments, settings)
-            if not is_paused(ctx.tool_call_id):  # its result is the resumed call's span's
+            # a paused call's result is the span's of the call that resumes it
+            if not is_paused(self.record, ctx.tool_call_id):
                 span.set_result(outcome.output, outcome.failed)
             return outcome
 
@@ -313,7 +314,7 @@ class ToolExecutor:
         guardrails) then; it ends (output guardrails, end hooks) in the run that resumes it.
         """
         events, record = self.events, self.record
-        resumed = is_resumed(ctx.tool_call_id)
+        resumed = is_resumed(record, ctx.tool_call_id)
         if tool.tool_input_guardrails and not resumed:
             if record.tool_input_guardrail_results is None:
                 record.tool_input_guardrail_results = []
@@ -328,7 +329,7 @@ class ToolExecutor:
         if watched and not resumed:
             await events.tool_start(ctx, agent, tool)
         outcome = await invoke_with_timeout(tool, ctx, arguments, settings)
-        if is_paused(ctx.tool_call_id):
+        if is_paused(record, ctx.tool_call_id):
             return outcome
         if tool.tool_output_guardrails:
             if record.tool_output_guardrail_results is None:
@@ -348,7 +349,7 @@ class ToolExecutor:
     def _context(
         self, agent: Agent[object], call_id: str, planned: PlannedCall, tool: FunctionTool
     ) -> ToolContext[object]:
-        return ToolContext(
+        ctx = ToolContext(
             context=self.context.context,
             usage=self.context.usage,
             tool_name=tool.name,
@@ -357,6 +358,7 @@ class ToolExecutor:
             agent=agent,
             run_config=self.config,
         )
+        return made_by_run(ctx, self.record)
 
     async def answer_local(self, agent: Agent[object], item: Item, tool: LocalTool) -> Item:
         """Answer a computer action, shell command or MCP approval request, with hooks around.

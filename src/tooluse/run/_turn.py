@@ -48,7 +48,7 @@ from ._handoffs import AgentHandoff, HandoffCall, read_handoff, run_on_handoff
 from ._lean import later
 from ._limits import reserve_tool_calls
 from ._model_call import call_model, final_output
-from ._nested import NestedRuns, settle_nested
+from ._nested import settle_nested
 from ._record import RunRecord
 from ._run_items import ToolApprovalItem
 from ._scope import AgentSetup, RunSetup, TurnTools
@@ -146,13 +146,12 @@ async def take_turn(run: RunSetup, record: RunRecord, setup: AgentSetup) -> Next
     approved = await approve(run, state, plan, setup.agent)
     if isinstance(approved, Interrupted):
         return approved
-    with NestedRuns(state) as nested:
-        outcomes = await run_calls(run, state, setup, approved)
-    if nested.paused or state.nested:
-        waiting = settle_nested(state, nested)
+    outcomes = await run_calls(run, state, setup, approved)
+    if record.nested_paused or state.nested:
+        waiting = settle_nested(record)
         if waiting:  # an agent tool's run paused: its call waits, the others keep answers
             answers = _turn(state).answers
-            for call_id in nested.paused:
+            for call_id in state.nested:
                 answers.pop(call_id, None)
             return Interrupted(
                 [approval for approval, _ in waiting],

@@ -257,6 +257,22 @@ class CollectorClock:
         gc.callbacks.remove(self)
 
 
+async def tracked_per_waiting_run(runner: Any, count: int) -> float:
+    """The objects the collector tracks that each run keeps while `count` wait in their tool.
+
+    Each run reaches its tool (`asyncio.sleep(0)`) in its task's first step; the count is
+    taken once every task has had its first step, before any has had a second. What each
+    run keeps then is what a full collection walks, run by run, at this concurrency.
+    """
+    gc.collect()
+    before = len(gc.get_objects())
+    counted: list[int] = []
+    batch = asyncio.gather(*(runner() for _ in range(count)))
+    asyncio.get_running_loop().call_soon(lambda: counted.append(len(gc.get_objects())))
+    await batch
+    return (counted[0] - before) / count
+
+
 async def collector_share(mode: str, results: Results) -> None:
     """Where tooluse's CPU per run goes at the ends of the concurrency curve.
 
@@ -267,6 +283,8 @@ async def collector_share(mode: str, results: Results) -> None:
     runner = runners(("tooluse",), turns=2, sync=False, pause=True)["tooluse"]
     await gather(runner, 10)
     ends = [CONCURRENT[mode][0], CONCURRENT[mode][-1]]
+    tracked = await tracked_per_waiting_run(runner, 1000)
+    print(f"objects the collector tracks, per tooluse run waiting on its tool: {tracked:.1f}")
     print("tooluse's CPU per run and the cyclic collector, by concurrent runs:")
     per_run: dict[tuple[int, bool], float] = {}
     for frozen in (False, True):

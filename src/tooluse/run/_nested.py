@@ -11,7 +11,7 @@ The agent tool's call runs inside the tool machinery (`tools`, below this layer)
 which knows nothing of pauses; so the call's context carries its caller's run: the
 runner marks each `ToolContext` it makes (`made_by_run`), and the agent tool reads
 the nested states to resume and leaves its pause there (`RunRecord.nested_paused`).
-(A context variable set around each turn's calls did this before; it kept five more
+(Not a context variable set around each turn's calls: that would keep five more
 objects alive in every run waiting on a tool, for the cyclic collector to walk.)
 """
 

@@ -150,7 +150,9 @@ async def test_the_worker_decides_by_the_rule_and_names_the_next_wait() -> None:
         ModelTransportError("overloaded", 503, retry_after=2.5),  # retried after its wait
         ModelTransportError("broken", 500),  # not one of the rule's statuses
         ModelTransportError("overloaded", 503, retry_after=3600),  # past max_retry_after
-        ModelTransportError("overloaded", 503, retry_after=2.5),  # no rule: Temporal's backoff
+        ModelTransportError("overloaded", 503, retry_after=2.5),  # no rule: still its wait
+        ModelTransportError("overloaded", 429, retry_after=3600),  # no rule, past the most
+        ModelTransportError("overloaded", 503),  # no rule, no wait named: Temporal's backoff
         ModelTransportError("broken", 500),  # no rule, jitter: the backoff (2 s), shortened
     ]
 
@@ -169,12 +171,13 @@ async def test_the_worker_decides_by_the_rule_and_names_the_next_wait() -> None:
     outcomes: list[tuple[bool, timedelta | None]] = []
     without_rule = ModelCall(model=None, request=call["request"])
     jittered = ModelCall(model=None, request=call["request"], retry_jitter=0.25)
-    for sent in (call, call, call, without_rule, jittered):
+    for sent in (call, call, call, without_rule, without_rule, without_rule, jittered):
         with pytest.raises(ApplicationError) as failed:
             await environment.run(invoke, sent)
         outcomes.append((failed.value.non_retryable, failed.value.next_retry_delay))
     *decided, (non_retryable, wait) = outcomes
-    assert decided == [(False, timedelta(seconds=2.5)), (True, None), (True, None), (False, None)]
+    waited = (False, timedelta(seconds=2.5))
+    assert decided == [waited, (True, None), (True, None), waited, (True, None), (False, None)]
     assert not non_retryable
     assert wait is not None
     assert timedelta(seconds=1.5) <= wait <= timedelta(seconds=2)

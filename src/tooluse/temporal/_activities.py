@@ -131,15 +131,16 @@ async def _retry(error: Exception, call: ModelCall) -> tuple[bool, timedelta | N
     """Whether Temporal may try the call again, and after how long (None: its backoff).
 
     With the agent's retry rule, the rule decides (as in a run out of a workflow): its
-    delay, else the server's `Retry-After`, becomes the next attempt's; a wait beyond
-    `RetryPolicy.max_retry_after` gives up. Otherwise, with the agent's jitter, the
-    backoff shortened at random.
+    delay, else the server's `Retry-After`, becomes the next attempt's. Without one, the
+    server's `Retry-After` does, as the default `RetryPolicy` of any run takes it. A wait
+    beyond `RetryPolicy.max_retry_after` gives up. With no wait named: with the agent's
+    jitter, the backoff shortened at random; else Temporal's backoff as it is.
     """
     if isinstance(error, UserError):
         return False, None
     rule = call.get("retry_rule")
     if rule is None or not isinstance(error, ModelTransportError):
-        asked = None
+        asked = error.retry_after if isinstance(error, ModelTransportError) else None
         retried = _ONE_TRY.retry_delay(error, 0) is not None
     else:
         info = activity.info()

@@ -9,7 +9,8 @@ Determinism: the loop in a workflow never reads a clock or draws a random
 number. The model activity measures each call (`duration`); the run makes one
 attempt per model call and leaves retries to the activity's `RetryPolicy`
 (Temporal's), so no backoff jitter or `Retry-After` date is computed in the
-workflow. An agent's `ModelSettings.retry` changes its calls' `RetryPolicy`, or is
+workflow (the model activity names a server's `Retry-After` as Temporal's next
+wait). An agent's `ModelSettings.retry` changes its calls' `RetryPolicy`, or is
 refused before the call (`_retries`). `run_timeout` and tool timeouts are workflow
 time (durable timers).
 

@@ -17,19 +17,18 @@ objects alive in every run waiting on a tool, for the cyclic collector to walk.)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..core._context import ToolContext, run_of
 from ..core._state import RunState, ToolApproval
 from ..exceptions import UserError
-from ._record import RunRecord
+from ._record import NestedPause, RunRecord
 
 if TYPE_CHECKING:
     from ..agents._agent import Agent
 
 __all__ = [
-    "NestedPause",
     "is_paused",
     "is_resumed",
     "nested_approvals",
@@ -41,16 +40,6 @@ __all__ = [
 _SEPARATOR = "/"
 """Between the caller's call id and a nested call's approval id: the caller's approval id
 for the nested call (`call_a/call_b`), which no id of its own can clash with."""
-
-
-@dataclass
-class NestedPause:
-    """A nested run that paused: its state, and its waiting calls with their agents."""
-
-    state: RunState
-    """The nested run's state, to resume."""
-    approvals: list[tuple[ToolApproval, Agent[Any]]]
-    """Each call it waits for, and the (nested) agent whose tool it calls."""
 
 
 def _turn_of(ctx: ToolContext[Any]) -> RunRecord | None:

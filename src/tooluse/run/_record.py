@@ -12,19 +12,29 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..core._items import Item
-from ..core._state import RunState
+from ..core._state import RunState, ToolApproval
 from ..guardrails._agent_guardrails import InputGuardrailResult, OutputGuardrailResult
 from ..guardrails._tool_guardrails import ToolInputGuardrailResult, ToolOutputGuardrailResult
 from ..models import Model, ModelResponse
 from ._context_view import ViewCache
 
 if TYPE_CHECKING:
-    from ._nested import NestedPause
+    from ..agents._agent import Agent
 
-__all__ = ["InputChecks", "RunRecord"]
+__all__ = ["InputChecks", "NestedPause", "RunRecord"]
 
 InputChecks: TypeAlias = Callable[[Callable[[], Awaitable[None]]], Awaitable[None]]
 """Runs the first model call (the function given) with the run's input guardrails."""
+
+
+@dataclass
+class NestedPause:
+    """A nested run that paused: its state, and its waiting calls with their agents."""
+
+    state: RunState
+    """The nested run's state, to resume."""
+    approvals: list[tuple[ToolApproval, Agent[Any]]]
+    """Each call it waits for, and the (nested) agent whose tool it calls."""
 
 
 @dataclass(eq=False)

@@ -43,9 +43,9 @@ from ._guardrails import (
 from ._handoffs import AgentHandoff
 from ._lean import add_made
 from ._model_call import agent_settings
-from ._nested import NestedPause, nested_approvals, pause_nested, resumed_nested
+from ._nested import nested_approvals, pause_nested, resumed_nested
 from ._prepare import PREPARERS, AgentPreparation, AgentPreparer, preparer_of, public_agent
-from ._record import InputChecks, RunRecord
+from ._record import InputChecks, NestedPause, RunRecord
 from ._result import RunResult, RunResultStreaming, StreamedRun
 from ._run_items import RawItem, RunItems, ToolApprovalItem
 from ._scope import AgentSetup, RunSetup, agent_toolsets

@@ -19,7 +19,9 @@ __all__ = [
     "RunContextWrapper",
     "ToolContext",
     "Usage",
+    "input_details",
     "made_by_run",
+    "output_details",
     "run_of",
 ]
 
@@ -52,6 +54,31 @@ class OutputTokensDetails:
 
 _NO_INPUT_DETAILS = InputTokensDetails()
 _NO_OUTPUT_DETAILS = OutputTokensDetails()
+
+
+def input_details(cached: int, written: int = 0) -> InputTokensDetails:
+    """A call's `InputTokensDetails`: the shared zero when nothing was cached.
+
+    Args:
+        cached: Input tokens read from the prompt cache.
+        written: Input tokens written to it.
+
+    Returns:
+        The details.
+    """
+    return InputTokensDetails(cached, written) if cached or written else _NO_INPUT_DETAILS
+
+
+def output_details(reasoning: int) -> OutputTokensDetails:
+    """A call's `OutputTokensDetails`: the shared zero when nothing was spent reasoning.
+
+    Args:
+        reasoning: Output tokens spent reasoning.
+
+    Returns:
+        The details.
+    """
+    return OutputTokensDetails(reasoning) if reasoning else _NO_OUTPUT_DETAILS
 
 
 @dataclass

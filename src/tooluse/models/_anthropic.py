@@ -27,7 +27,7 @@ import json
 from collections.abc import AsyncGenerator, Awaitable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from ..core._context import InputTokensDetails, OutputTokensDetails, Usage
+from ..core._context import Usage, input_details
 from ..core._settings import ModelSettings
 from ..exceptions import UserError
 from ..tools._function_tool import FunctionTool
@@ -417,8 +417,7 @@ def _usage(counts: dict[str, int]) -> Usage:
         input_tokens=input_tokens,
         output_tokens=output_tokens,
         total_tokens=input_tokens + output_tokens,
-        input_tokens_details=InputTokensDetails(read, written),
-        output_tokens_details=OutputTokensDetails(),
+        input_tokens_details=input_details(read, written),
     )
 
 

@@ -28,7 +28,7 @@ import uuid
 from collections.abc import AsyncGenerator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..core._context import InputTokensDetails, OutputTokensDetails, Usage
+from ..core._context import Usage, input_details, output_details
 from ..core._items import Item, assistant_message, is_function_call
 from ..core._settings import MCPToolChoice, ModelSettings
 from ..exceptions import UserError
@@ -404,6 +404,6 @@ def _usage(usage: object) -> Usage:
         input_tokens=input_tokens,
         output_tokens=output_tokens,
         total_tokens=_count(usage, "total_token_count") or input_tokens + output_tokens,
-        input_tokens_details=InputTokensDetails(_count(usage, "cached_content_token_count")),
-        output_tokens_details=OutputTokensDetails(thoughts),
+        input_tokens_details=input_details(_count(usage, "cached_content_token_count")),
+        output_tokens_details=output_details(thoughts),
     )

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar, cast
 
 from pydantic import BaseModel
 
-from ..core._context import InputTokensDetails, OutputTokensDetails, Usage
+from ..core._context import Usage, input_details, output_details
 from ._base import ModelTransportError
 
 if TYPE_CHECKING:  # imported on first use: importing openai costs 0.3 s
@@ -105,10 +105,10 @@ def read_usage(usage: object, input_field: str, output_field: str) -> Usage:
         input_tokens=input_tokens,
         output_tokens=output_tokens,
         total_tokens=token_count(usage, "total_tokens") or input_tokens + output_tokens,
-        input_tokens_details=InputTokensDetails(
+        input_tokens_details=input_details(
             token_count(usage, f"{input_field}_details", "cached_tokens")
         ),
-        output_tokens_details=OutputTokensDetails(
+        output_tokens_details=output_details(
             token_count(usage, f"{output_field}_details", "reasoning_tokens")
         ),
     )

@@ -602,6 +602,8 @@ async def apply(
         state.new_items.append(answers[key])
         if key == taken:
             run.events.item("handoff_occured", answers[key], agent, target and target.agent)
+        elif answers[key].get("type") == "mcp_approval_response":
+            run.events.item("mcp_approval_response", answers[key], agent)
         else:
             run.events.item("tool_output", answers[key], agent)
     state.turn = None

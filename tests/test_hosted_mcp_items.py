@@ -134,6 +134,7 @@ async def test_a_listing_and_a_call_are_items_and_events_of_their_own(
     assert isinstance(called, ToolCallItem)
     assert listed.raw_item == LISTED
     assert listed.raw_item.server_label == "wiki"
+    assert [tool.name for tool in listed.raw_item.tools] == ["ask_wiki_question"]
     assert listed.agent is agent
     assert called.agent is agent
     assert [item.to_input_item() for item in result.new_items][:2] == [LISTED, CALLED]

@@ -31,7 +31,6 @@ from tooluse import (
     RunResult,
     RunResultStreaming,
     RunState,
-    SQLiteSession,
     ToolCallItem,
     function_tool,
 )
@@ -186,17 +185,18 @@ async def test_an_answered_request_and_its_answer_come_in_the_turns_order(
 
 @STREAMED
 async def test_a_paused_request_is_an_item_and_its_answer_one_of_the_resumed_run(
-    openai_server: ScriptedServer, streamed: bool, tmp_path: Path
+    openai_server: ScriptedServer, streamed: bool
 ) -> None:
     openai_server.script(
         Turn(items=[LISTED, ASKED], calls=[Call("note", '{"text": "x"}', "c1")]),
         Turn(text="Done."),
     )
     agent, names = wiki_agent(openai_server), list[str]()
-    session = SQLiteSession("s", str(tmp_path / "s.db"))
 
     paused = await run(agent, "go", streamed, names)
 
+    # (openai-agents adds the ToolApprovalItem to new_items too; here it is in
+    # interruptions only, and the function call waits for the decision.)
     assert kinds(paused) == [
         "mcp_list_tools_item:mcp_list_tools",
         "mcp_approval_request_item:mcp_approval_request",
@@ -230,12 +230,6 @@ async def test_a_paused_request_is_an_item_and_its_answer_one_of_the_resumed_run
             "tool_output:tool_call_output_item",
             "message_output_created:message_output_item",
         ]
-    await session.add_items(done.to_input_list())
-    assert [item.get("type") for item in await session.get_items()][1:4] == [
-        "mcp_list_tools",
-        "mcp_approval_request",
-        "function_call",
-    ]
 
 
 async def test_the_ui_protocols_write_nothing_for_the_servers_items(

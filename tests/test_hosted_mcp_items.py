@@ -184,6 +184,42 @@ async def test_an_answered_request_and_its_answer_come_in_the_turns_order(
 
 
 @STREAMED
+async def test_the_answer_follows_the_turns_function_outputs(
+    openai_server: ScriptedServer, streamed: bool
+) -> None:
+    openai_server.script(
+        Turn(items=[LISTED, ASKED], calls=[Call("note", '{"text": "x"}', "c1")]),
+        Turn(text="Done."),
+    )
+    agent, names = wiki_agent(openai_server, approve=True), list[str]()
+
+    result = await run(agent, "go", streamed, names)
+
+    assert kinds(result) == [
+        "mcp_list_tools_item:mcp_list_tools",
+        "mcp_approval_request_item:mcp_approval_request",
+        "tool_call_item:function_call",
+        "tool_call_output_item:function_call_output",
+        "mcp_approval_response_item:mcp_approval_response",
+        "message_output_item:message",
+    ]
+    assert [item["type"] for item in openai_server.requests[1]["body"]["input"][-3:]] == [
+        "function_call",
+        "function_call_output",
+        "mcp_approval_response",
+    ]
+    if streamed:
+        assert names == [
+            "mcp_list_tools:mcp_list_tools_item",
+            "mcp_approval_requested:mcp_approval_request_item",
+            "tool_called:tool_call_item",
+            "tool_output:tool_call_output_item",
+            "mcp_approval_response:mcp_approval_response_item",
+            "message_output_created:message_output_item",
+        ]
+
+
+@STREAMED
 async def test_a_paused_request_is_an_item_and_its_answer_one_of_the_resumed_run(
     openai_server: ScriptedServer, streamed: bool
 ) -> None:
@@ -215,19 +251,18 @@ async def test_a_paused_request_is_an_item_and_its_answer_one_of_the_resumed_run
 
     done = await run(agent, state, streamed, names)
 
-    # tooluse answers a turn's calls in the order the model made them (openai-agents
-    # sends the MCP answer after the function outputs); the events follow the items.
+    # The MCP answer follows the turn's other answers, as in openai-agents.
     assert kinds(done)[3:] == [
-        "mcp_approval_response_item:mcp_approval_response",
         "tool_call_output_item:function_call_output",
+        "mcp_approval_response_item:mcp_approval_response",
         "message_output_item:message",
     ]
     assert isinstance(done.new_items[1], MCPApprovalRequestItem)
-    assert done.new_items[3].raw_item == APPROVED
+    assert done.new_items[4].raw_item == APPROVED
     if streamed:
         assert names == [
-            "mcp_approval_response:mcp_approval_response_item",
             "tool_output:tool_call_output_item",
+            "mcp_approval_response:mcp_approval_response_item",
             "message_output_created:message_output_item",
         ]
 

@@ -179,17 +179,17 @@ async def test_always_approve_answers_the_servers_later_requests_for_that_tool(
 
     assert done.final_output == "Done."
     assert sent(openai_server)[-2:] == [
-        answer("apr_3", False),
         {
             "type": "function_call_output",
             "call_id": "c1",
             "output": "Tool execution was not approved.",
         },
+        answer("apr_3", False),  # after the turn's other answers, as openai-agents sends it
     ]
     assert openai_server.refused == []
 
 
-async def test_other_calls_of_the_turn_wait_for_the_decision_and_answer_in_order(
+async def test_other_calls_of_the_turn_wait_for_the_decision_and_answer_first(
     openai_server: ScriptedServer,
 ) -> None:
     ran: list[str] = []
@@ -218,11 +218,12 @@ async def test_other_calls_of_the_turn_wait_for_the_decision_and_answer_in_order
     await run(agent, state)
 
     assert ran == ["x"]
+    # The MCP answer follows the turn's other answers, as openai-agents sends it.
     assert [item["type"] for item in sent(openai_server)[-4:]] == [
         "mcp_approval_request",
         "function_call",
-        "mcp_approval_response",
         "function_call_output",
+        "mcp_approval_response",
     ]
 
 

@@ -413,12 +413,15 @@ class _Chat:
             if not self.streamed:
                 self._text(message_text(item) or "")
             self._end_line()
-        elif name == "tool_called":
+        elif name == "tool_called" and "call_id" in item:
             self._end_line()
             self.names[item["call_id"]] = item["name"]
             self.say(f"[tool] {item['name']}({_trim(item['arguments'])})")
         elif name == "tool_output":
             self.say(f"[tool] {self.names.get(item['call_id'], '?')} -> {_output(item)}")
+        elif (line := _hosted_mcp_line(name, item)) is not None:
+            self._end_line()
+            self.say(line)
 
     def _text(self, text: str) -> None:
         if not text:
@@ -496,6 +499,23 @@ async def _drain(result: RunResultStreaming) -> None:
 def _trim(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= _TRIM else f"{text[: _TRIM - 1]}…"
+
+
+def _hosted_mcp_line(name: str, item: Item) -> str | None:
+    """What a hosted MCP server's item says in the chat (None for any other item)."""
+    server = item.get("server_label", "?")
+    kind = item.get("type")
+    if name == "mcp_list_tools":
+        return f"[mcp] {server} lists {len(item.get('tools') or [])} tools"
+    if name == "mcp_approval_requested" or kind == "mcp_call":
+        call = f"{server}.{item.get('name')}({_trim(str(item.get('arguments') or ''))})"
+        if kind == "mcp_call":
+            error = item.get("error")
+            return f"[mcp] {call} -> {_trim(str(error or item.get('output') or ''))}"
+        return f"[mcp] {server} asks to run {call}"
+    if name == "mcp_approval_response":
+        return f"[mcp] {'approved' if item.get('approve') else 'rejected'}"
+    return None
 
 
 def _output(item: Item) -> str:

@@ -52,7 +52,7 @@ from ._model_wrapper import wrapped
 from ._record import RunRecord
 from ._retry_rules import SettingsRetries, settings_retries
 from ._scope import AgentSetup, RunSetup, TurnTools
-from ._stream_events import RawResponsesStreamEvent
+from ._stream_events import ItemEventName, RawResponsesStreamEvent
 from ._tool_calls import normalise_calls
 
 __all__ = ["agent_settings", "call_model", "final_output"]
@@ -427,14 +427,28 @@ def _record(run: RunSetup, record: RunRecord, setup: AgentSetup, response: Model
 
 
 def _announce(events: RunEvents, setup: AgentSetup, output: list[Item]) -> None:
-    """The stream's item events for a response's messages and calls."""
+    """The stream's item events for a response's messages, calls and hosted MCP items.
+
+    In the response's order, as openai-agents emits them once the response is in.
+    """
     handoffs = {tool.name for tool in setup.handoff_tools}
     for item in output:
+        kind = item.get("type")
         if message_text(item) is not None:
             events.item("message_output_created", item, setup.agent)
-        elif item.get("type") == "function_call":
+        elif kind == "function_call":
             handoff = item.get("name") in handoffs
             events.item("handoff_requested" if handoff else "tool_called", item, setup.agent)
+        elif (name := _HOSTED_MCP_EVENTS.get(str(kind))) is not None:
+            events.item(name, item, setup.agent)
+
+
+_HOSTED_MCP_EVENTS: dict[str, ItemEventName] = {
+    "mcp_list_tools": "mcp_list_tools",
+    "mcp_approval_request": "mcp_approval_requested",
+    "mcp_call": "tool_called",
+}
+"""The event of each item a hosted MCP server adds to a response (openai-agents' names)."""
 
 
 def final_output(setup: AgentSetup, output: list[Item]) -> Any:

@@ -28,6 +28,9 @@ __all__ = [
     "HandoffCallItem",
     "HandoffOutputItem",
     "ItemHelpers",
+    "MCPApprovalRequestItem",
+    "MCPApprovalResponseItem",
+    "MCPListToolsItem",
     "MessageOutputItem",
     "RawItem",
     "ReasoningItem",
@@ -152,6 +155,31 @@ class ReasoningItem(RunItemBase):
     type: ClassVar[Literal["reasoning_item"]] = "reasoning_item"  # pyright: ignore[reportIncompatibleVariableOverride]
 
 
+@dataclass(eq=False)
+class MCPListToolsItem(RunItemBase):
+    """A hosted MCP server's list of its tools (an `mcp_list_tools` item), made by the provider."""
+
+    type: ClassVar[Literal["mcp_list_tools_item"]] = "mcp_list_tools_item"  # pyright: ignore[reportIncompatibleVariableOverride]
+
+
+@dataclass(eq=False)
+class MCPApprovalRequestItem(RunItemBase):
+    """A hosted MCP server asking before it runs a tool (an `mcp_approval_request` item).
+
+    Its answer is an `MCPApprovalResponseItem`, from `on_approval_request` or, when the run
+    paused for it (`result.interruptions`), from the decision made on resume.
+    """
+
+    type: ClassVar[Literal["mcp_approval_request_item"]] = "mcp_approval_request_item"  # pyright: ignore[reportIncompatibleVariableOverride]
+
+
+@dataclass(eq=False)
+class MCPApprovalResponseItem(RunItemBase):
+    """The run's answer to a hosted MCP server's approval request (an `mcp_approval_response`)."""
+
+    type: ClassVar[Literal["mcp_approval_response_item"]] = "mcp_approval_response_item"  # pyright: ignore[reportIncompatibleVariableOverride]
+
+
 @dataclass(frozen=True, eq=False)
 class ToolApprovalItem(ToolApproval):
     """A call waiting for approval, with the agent whose tool it calls (`result.interruptions`).
@@ -215,6 +243,9 @@ RunItem = (
     | HandoffCallItem
     | HandoffOutputItem
     | ReasoningItem
+    | MCPListToolsItem
+    | MCPApprovalRequestItem
+    | MCPApprovalResponseItem
 )
 """Any item object a run hands out."""
 
@@ -231,7 +262,14 @@ def _kind(item: Item, handoff_calls: set[str], handoff_names: set[str]) -> type[
     return _OTHER_KINDS.get(kind) or _by_suffix(kind)
 
 
-_OTHER_KINDS: dict[str, type[RunItem]] = {"reasoning": ReasoningItem}
+_OTHER_KINDS: dict[str, type[RunItem]] = {
+    "reasoning": ReasoningItem,
+    "mcp_list_tools": MCPListToolsItem,
+    "mcp_approval_request": MCPApprovalRequestItem,
+    "mcp_approval_response": MCPApprovalResponseItem,
+}
+"""The items with a class of their own; a hosted tool's call (`mcp_call` too) is a
+`ToolCallItem`, as in openai-agents."""
 
 
 def _by_suffix(kind: str) -> type[RunItem]:
@@ -285,6 +323,9 @@ _BY_EVENT: dict[str, type[RunItem]] = {
     "tool_called": ToolCallItem,
     "tool_output": ToolCallOutputItem,
     "handoff_requested": HandoffCallItem,
+    "mcp_list_tools": MCPListToolsItem,
+    "mcp_approval_requested": MCPApprovalRequestItem,
+    "mcp_approval_response": MCPApprovalResponseItem,
 }
 
 

@@ -32,11 +32,21 @@ __all__ = [
 ]
 
 ItemEventName = Literal[
-    "message_output_created", "tool_called", "tool_output", "handoff_requested", "handoff_occured"
+    "message_output_created",
+    "tool_called",
+    "tool_output",
+    "handoff_requested",
+    "handoff_occured",
+    "mcp_list_tools",
+    "mcp_approval_requested",
+    "mcp_approval_response",
 ]
 """What an item event reports. `handoff_requested` is a call of a handoff tool and
 `handoff_occured` (openai-agents' spelling) the answer to the one taken; their items
-are the call and its output, as for `tool_called` and `tool_output`."""
+are the call and its output, as for `tool_called` and `tool_output`. A hosted MCP
+server's items have names of their own, as in openai-agents: `mcp_list_tools` (its
+tools, listed), `mcp_approval_requested` (it asks before running one) and
+`mcp_approval_response` (the run's answer); its `mcp_call` is a `tool_called`."""
 
 
 def _wrong_type(event: object, given: str, expected: str) -> UserError:

@@ -241,6 +241,10 @@ def plan_turn(output: list[Item], tools: TurnTools, setup: AgentSetup) -> TurnPl
     _refuse_unknown_mcp_servers(output, local_calls, tools, setup)
     answered = {c["call_id"] for c in calls} | {answer_id(c.item) for c in local_calls}
     order = [key for item in output if (key := _answer_key(item)) in answered]
+    # A hosted MCP server's approvals are answered after the turn's other calls, as
+    # openai-agents sends them (the order of `new_items`, of stream events, of the input).
+    mcp = {answer_id(c.item) for c in local_calls if c.item.get("type") == "mcp_approval_request"}
+    order = [k for k in order if k not in mcp] + [k for k in order if k in mcp]
     return TurnPlan(
         tuple(groups),
         _plan_handoffs([h for h in asked if h is not None]),
@@ -601,6 +605,8 @@ async def apply(
         state.new_items.append(answers[key])
         if key == taken:
             run.events.item("handoff_occured", answers[key], agent, target and target.agent)
+        elif answers[key].get("type") == "mcp_approval_response":
+            run.events.item("mcp_approval_response", answers[key], agent)
         else:
             run.events.item("tool_output", answers[key], agent)
     state.turn = None

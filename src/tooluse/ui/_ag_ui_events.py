@@ -234,11 +234,13 @@ class AGUIEvents:
             if self.message_id is None and (text := message_text(item)):
                 return self._text(text) + self._close_text()
             return self._close_text()
-        if name in {"tool_called", "handoff_requested"}:
+        if name in {"tool_called", "handoff_requested"} and "call_id" in item:
             return self._called(item)
         if name in {"tool_output", "handoff_occured"} and "call_id" in item:
             return self._output(item)
-        return ""  # (and an MCP approval's answer: its request was no call the client saw)
+        # A hosted MCP server's items (its tool list, its call, made and answered by the
+        # provider, its approval request and the answer) are no call the client runs.
+        return ""
 
     def _called(self, item: Item) -> str:
         call_id = item["call_id"]

@@ -183,7 +183,7 @@ class VercelParts:
             if not streamed and text:  # a model that does not stream
                 return self._text(text) + self._close_text()
             return self._close_text()
-        if name in {"tool_called", "handoff_requested"}:
+        if name in {"tool_called", "handoff_requested"} and "call_id" in item:
             available = {
                 "type": "tool-input-available",
                 "toolCallId": item["call_id"],
@@ -193,7 +193,9 @@ class VercelParts:
             return self._call_started(item["call_id"], item["name"]) + _frame(available)
         if name in {"tool_output", "handoff_occured"} and "call_id" in item:
             return self._output(item)
-        return ""  # (and an MCP approval's answer: its request was no call the client saw)
+        # A hosted MCP server's items (its tool list, its call, made and answered by the
+        # provider, its approval request and the answer) are no call the client runs.
+        return ""
 
     def _output(self, item: Item) -> str:
         parts = self._close_text()

@@ -241,10 +241,13 @@ def plan_turn(output: list[Item], tools: TurnTools, setup: AgentSetup) -> TurnPl
     _refuse_unknown_mcp_servers(output, local_calls, tools, setup)
     answered = {c["call_id"] for c in calls} | {answer_id(c.item) for c in local_calls}
     order = [key for item in output if (key := _answer_key(item)) in answered]
-    # A hosted MCP server's approvals are answered after the turn's other calls, as
-    # openai-agents sends them (the order of `new_items`, of stream events, of the input).
-    mcp = {answer_id(c.item) for c in local_calls if c.item.get("type") == "mcp_approval_request"}
-    order = [k for k in order if k not in mcp] + [k for k in order if k in mcp]
+    if local_calls:
+        # A hosted MCP server's approvals are answered after the turn's other calls, as
+        # openai-agents sends them (the order of `new_items`, stream events and input).
+        mcp = {
+            answer_id(c.item) for c in local_calls if c.item.get("type") == "mcp_approval_request"
+        }
+        order = [k for k in order if k not in mcp] + [k for k in order if k in mcp]
     return TurnPlan(
         tuple(groups),
         _plan_handoffs([h for h in asked if h is not None]),

@@ -30,6 +30,7 @@ from tooluse import (
     ShellTool,
     ToolApprovalItem,
     UserError,
+    function_tool,
 )
 from tooluse.models import Model
 
@@ -339,6 +340,34 @@ async def test_an_undecided_on_approval_pauses_and_always_approve_stands(
     assert result.final_output == "ok"
     assert result.interruptions == []
     assert len(openai_server.requests) == 3
+
+
+async def test_always_approve_on_a_shell_never_covers_a_function_tool_of_its_name(
+    openai_server: ScriptedServer,
+) -> None:
+    @function_tool(name_override="shell", needs_approval=True)
+    def shell_function(command: str) -> str:
+        """Run a command somewhere else.
+
+        Args:
+            command: The command.
+        """
+        return "ran elsewhere"
+
+    tool = ShellTool(executor=lambda request: "ok", needs_approval=True)
+    call = {"type": "function_call", "call_id": "f1", "name": "shell", "arguments": "{}"}
+    call["arguments"] = json.dumps({"command": "ls"})
+    openai_server.script(Turn(items=[shell_call("c1", "ls")]), Turn(items=[call]))
+    agent = _agent(openai_server, tool)
+    agent.tools.append(shell_function)
+    paused = await Runner.run(agent, "go")
+    state = paused.to_state()
+    state.approve(paused.interruptions[0], always_approve=True)
+    assert state.standing == {"shell:shell": {"approved": True, "message": None}}
+
+    again = await Runner.run(agent, state)
+
+    assert [(i.name, i.call_id) for i in again.interruptions] == [("shell", "f1")]
 
 
 async def test_a_hosted_shell_s_calls_are_left_to_openai(openai_server: ScriptedServer) -> None:

@@ -91,11 +91,14 @@ class ToolApproval:
     def standing_key(self) -> str:
         """What an `always_approve` or `always_reject` decision on it stands for.
 
-        The tool's name; for a hosted MCP server's tool, `mcp:<server_label>/<name>`,
-        which no function tool's name can be (as openai-agents keys it by server and tool).
+        The tool's name; for a hosted MCP server's tool, `mcp:<server_label>/<name>` (as
+        openai-agents keys it by server and tool), and for a shell, `shell:<name>`: names
+        no function tool can have, so that a decision on one never covers the other.
         """
         if self.item_type == "mcp_approval_request":
             return f"mcp:{self.server_label}/{self.tool_name}"
+        if self.item_type == "shell_call":
+            return f"shell:{self.tool_name}"
         return self.tool_name
 
 
@@ -164,8 +167,8 @@ class RunState:
     """The human's decisions, by approval id."""
     standing: dict[str, Decision] = field(default_factory=dict[str, Decision])
     """Decisions for every later call of a tool in this run (`always_approve`,
-    `always_reject`), by tool name, or `mcp:<server_label>/<name>` for a hosted MCP
-    server's tool (`ToolApproval.standing_key`)."""
+    `always_reject`), by tool name; `mcp:<server_label>/<name>` for a hosted MCP
+    server's tool and `shell:<name>` for a shell (`ToolApproval.standing_key`)."""
     interruptions: list[ToolApproval] = field(default_factory=list[ToolApproval])
     """The calls the run paused for."""
     filtered_history: list[Item] | None = None

@@ -40,15 +40,17 @@ AGENTS: dict[str, Agent[Any]] = {
 
 @workflow.defn(failure_exception_types=[Exception])  # a mistake fails the test, not hangs
 class RetryWorkflow:
-    """Runs one of `AGENTS`, with `ModelSettings(retry=...)` in the run config if given."""
+    """Runs one of `AGENTS`, with `ModelSettings(retry=...)` and `max_retries` in the run
+    config if given."""
 
     @workflow.run
-    async def run(self, name: str, run_retry: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def run(
+        self, name: str, run_retry: dict[str, Any] | None = None, max_retries: int | None = None
+    ) -> dict[str, Any]:
         settings = ModelSettings(retry=run_retry)  # pyright: ignore[reportArgumentType]  # a dict of its fields, as openai-agents allows
+        config = RunConfig(model_settings=settings, max_retries=max_retries)
         try:
-            result = await Runner.run(
-                AGENTS[name], "hi", run_config=RunConfig(model_settings=settings)
-            )
+            result = await Runner.run(AGENTS[name], "hi", run_config=config)
         except Exception as error:
             return {
                 "error": f"{type(error).__name__}: {error}",

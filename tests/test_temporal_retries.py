@@ -90,7 +90,17 @@ async def test_max_retries_and_backoff_count_and_the_rest_is_refused_before_the_
         assert (choosy["status"], len(openai_server.requests)) == (500, 6)
         # RunConfig.model_settings is merged in at the call: refused there, with no request.
         refused, refused_handle = await run("plain", {"backoff": {"initial_delay": 0}})
+        # The run's own retry settings would be ignored there: refused too, with the fix.
+        ignored, _ = await run("plain", None, 5)
     assert len(openai_server.requests) == 6
+    assert ignored["error"] == (
+        "UserError: RunConfig(max_retries=...) cannot be honoured inside a Temporal workflow, "
+        "where Temporal retries the model activity and the run makes one attempt per call: "
+        "give the retries as ModelSettings(retry=ModelRetrySettings(max_retries=..., "
+        "backoff=...)) in RunConfig(model_settings=...) or on the agent, which become the "
+        "activity's RetryPolicy, or set the worker's TooluseTemporalPlugin(activity_options="
+        "ActivityOptions(retry_policy=...))"
+    )
     assert refused["error"] == (
         "UserError: Agent 'plain': model_settings.retry cannot be honoured inside a Temporal "
         "workflow: backoff initial_delay=0: Temporal reads a zero interval as its default (1 s, "

@@ -44,12 +44,14 @@ from ..models import (
     resolve_model,
 )
 from ..models._base import ERROR_STATUS, name_of
-from ._backend import run_backend
+from ._backend import RunBackend, run_backend
+from ._config import RunConfig
 from ._events import RunEvents
 from ._fit import fit_context, fits_as_it_is, measured
 from ._limits import reserve_request
 from ._model_wrapper import wrapped
 from ._record import RunRecord
+from ._retries import DEFAULT_RETRY_POLICY
 from ._retry_rules import SettingsRetries, settings_retries
 from ._scope import AgentSetup, RunSetup, TurnTools
 from ._stream_events import ItemEventName, RawResponsesStreamEvent
@@ -82,11 +84,7 @@ async def call_model(run: RunSetup, record: RunRecord, setup: AgentSetup, tools:
     limits = run.config.usage_limits
     named = run.config.model or agent.model
     backend = run_backend.get()
-    if backend is not None:
-        model = backend.model(named)
-    else:
-        model = named if isinstance(named, Model) else _resolved(run, record, named)
-        model = wrapped(model)  # a test's cassette, if one is set
+    model = _model_for(run, record, backend, named)
     request = await _request(run, record, setup, tools)
     request, retry = _retry_apart(request)
     if retry is not None and backend is not None and backend.retries_model_calls:
@@ -398,6 +396,49 @@ def _status_failure(status: int, detail: str, run: RunSetup, attempts: int) -> s
             "asked for a longer wait than RetryPolicy.max_retry_after, or not to retry"
         )
     return f"the model's API failed (HTTP {status}{detail}), {_tries(attempts)}"
+
+
+def _model_for(
+    run: RunSetup, record: RunRecord, backend: RunBackend | None, named: str | Model | None
+) -> Model:
+    """The model to call: the run backend's, else the one named (a test's cassette around it)."""
+    if backend is not None:
+        _refuse_run_retries(backend, run.config)
+        return backend.model(named)
+    model = named if isinstance(named, Model) else _resolved(run, record, named)
+    return wrapped(model)
+
+
+def _refuse_run_retries(backend: RunBackend, config: RunConfig) -> None:
+    """Refuse the run's own retry settings where the run backend retries model calls.
+
+    The run then makes one attempt per call and the backend (Temporal's activity) retries
+    it, so `RunConfig.retry_policy` and `max_retries` would be ignored; the agent's or the
+    run's `ModelSettings.retry` becomes the backend's own policy instead.
+
+    Raises:
+        UserError: Either is set, naming it and what to set instead.
+    """
+    if not backend.retries_model_calls:
+        return
+    given = [
+        name
+        for name, changed in (
+            ("retry_policy", config.retry_policy != DEFAULT_RETRY_POLICY),
+            ("max_retries", config.max_retries is not None),
+        )
+        if changed
+    ]
+    if given:
+        raise UserError(
+            f"RunConfig({', '.join(f'{name}=...' for name in given)}) cannot be honoured "
+            "inside a Temporal workflow, where Temporal retries the model activity and the "
+            "run makes one attempt per call: give the retries as "
+            "ModelSettings(retry=ModelRetrySettings(max_retries=..., backoff=...)) in "
+            "RunConfig(model_settings=...) or on the agent, which become the activity's "
+            "RetryPolicy, or set the worker's TooluseTemporalPlugin(activity_options="
+            "ActivityOptions(retry_policy=...))"
+        )
 
 
 def _retried_elsewhere() -> bool:

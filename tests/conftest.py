@@ -144,6 +144,19 @@ def _no_collection_in_workflow_threads(request: pytest.FixtureRequest) -> Iterat
         gc.enable()
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Freeze what collection made: the cyclic collector never scans it again.
+
+    The modules, tests and fixtures collected (some 770,000 objects) live to the end of
+    the run, yet every full collection scanned them all: 0.4 s of CPU each time, before
+    each Temporal test (`_no_collection_in_workflow_threads`), in the tests that count
+    garbage, and whenever Python collects its oldest generation. Objects the tests make
+    are collected as before (`gc.freeze` moves only what exists now).
+    """
+    gc.collect()
+    gc.freeze()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # Most test tools are deliberately undocumented; test_lints checks these warnings.
     # Added here, not in pyproject.toml: naming the category there would import tooluse

@@ -249,17 +249,6 @@ def _input(name: str, arguments: str) -> dict[str, Any]:
     return cast(dict[str, Any], value)
 
 
-@pytest.fixture(scope="module")
-def claude_relay() -> Generator[RelayServer]:
-    """A relay server for the module's tests (import this fixture where it is used)."""
-    server = RelayServer()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @contextmanager
 def on_claude(relay: RelayServer) -> Generator[None]:
     """Every model a run calls inside the block answers through Claude."""

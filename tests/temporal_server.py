@@ -17,13 +17,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from temporalio.client import Client
 
-__all__ = ["TemporalDevServer", "TemporalServerError", "find_temporal_cli", "temporal_server"]
+__all__ = ["TemporalDevServer", "TemporalServerError", "find_temporal_cli"]
 
 START_TIMEOUT = 60.0
 """Seconds the server may take to accept connections before the tests give up."""
@@ -158,14 +156,3 @@ class TemporalDevServer:
                 process.kill()
                 process.wait()
         self._log.close()
-
-
-@pytest.fixture(scope="session")
-def temporal_server() -> Iterator[TemporalDevServer]:
-    """One dev server for the whole test session (import this fixture where it is used)."""
-    server = TemporalDevServer()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()

@@ -10,6 +10,7 @@ below it.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -77,9 +78,14 @@ def _imported(module: str, path: Path) -> Iterator[tuple[str, int]]:
                 yield name, node.lineno
 
 
-GRAPH: dict[str, dict[str, int]] = {
-    module: dict(_imported(module, path)) for module, path in MODULES.items()
-}
+@functools.cache
+def graph() -> dict[str, dict[str, int]]:
+    """Each module's imports of tooluse modules, with their lines.
+
+    Parsed by the first test that reads it, not at import: every xdist worker imports
+    this file to collect it, and only one runs its tests.
+    """
+    return {module: dict(_imported(module, path)) for module, path in MODULES.items()}
 
 
 def layer_of(module: str) -> int:
@@ -104,7 +110,7 @@ def test_imports_go_downwards_only() -> None:
     upwards = [
         f"{module}:{line} imports {target} "
         f"(layer {layer_of(target)} > {layer_of(module)}: {LAYERS[layer_of(module)][0]})"
-        for module, targets in GRAPH.items()
+        for module, targets in graph().items()
         for target, line in targets.items()
         if layer_of(target) > layer_of(module)
     ]
@@ -123,7 +129,7 @@ def _cycles() -> list[list[str]]:
         index[node] = low[node] = len(index)
         stack.append(node)
         on_stack.add(node)
-        for target in GRAPH[node]:
+        for target in graph()[node]:
             if target not in index:
                 visit(target)
                 low[node] = min(low[node], low[target])
@@ -140,7 +146,7 @@ def _cycles() -> list[list[str]]:
             if len(component) > 1:
                 found.append(sorted(component))
 
-    for node in sorted(GRAPH):
+    for node in sorted(graph()):
         if node not in index:
             visit(node)
     return found
@@ -152,7 +158,10 @@ def test_no_import_cycle() -> None:
         " -> ".join(cycle)
         + "\n    "
         + "\n    ".join(
-            f"{a} imports {b} (line {GRAPH[a][b]})" for a in cycle for b in GRAPH[a] if b in cycle
+            f"{a} imports {b} (line {graph()[a][b]})"
+            for a in cycle
+            for b in graph()[a]
+            if b in cycle
         )
         for cycle in cycles
     ]

@@ -11,6 +11,7 @@ nothing to do with a provider, read `sys.modules` at all.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,15 +40,20 @@ def _sources() -> dict[str, str]:
     }
 
 
-SOURCES = _sources()
-"""Every module outside `models/`, by its path under `src/`."""
-TREES = {path: ast.parse(source, path) for path, source in SOURCES.items()}
+@functools.cache
+def _trees() -> dict[str, tuple[str, ast.Module]]:
+    """Every module outside `models/`, by its path under `src/`: its text and its tree.
+
+    Parsed by the first test that reads them, not at import: every xdist worker imports
+    this file to collect it, and only one runs its tests.
+    """
+    return {path: (source, ast.parse(source, path)) for path, source in _sources().items()}
 
 
 def outside_models(mentioning: str = "") -> Iterator[tuple[str, ast.Module]]:
     """The modules' trees; only those whose text mentions `mentioning`, if given."""
-    for path, tree in TREES.items():
-        if mentioning in SOURCES[path]:
+    for path, (source, tree) in _trees().items():
+        if mentioning in source:
             yield path, tree
 
 

@@ -40,9 +40,9 @@ from tooluse.ui._threads import Threads
 from tooluse.ui._vercel import vercel_request, vercel_stream
 
 from .openai_server import Call, ScriptedServer, Turn
+from .test_hosted_mcp import ASKED, CONFIG
 from .test_ui_ag_ui import run_input
 
-CONFIG: Any = {"type": "mcp", "server_label": "wiki", "server_url": "https://example.invalid/mcp"}
 LISTED: dict[str, Any] = {
     "type": "mcp_list_tools",
     "id": "mcpl_1",
@@ -56,13 +56,6 @@ CALLED: dict[str, Any] = {
     "arguments": '{"repo": "openai/codex"}',
     "server_label": "wiki",
     "output": "Rust",
-}
-ASKED: dict[str, Any] = {
-    "type": "mcp_approval_request",
-    "id": "apr_1",
-    "name": "ask_wiki_question",
-    "arguments": '{"repo": "openai/codex"}',
-    "server_label": "wiki",
 }
 APPROVED: dict[str, Any] = {
     "type": "mcp_approval_response",

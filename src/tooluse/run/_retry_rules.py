@@ -144,7 +144,7 @@ class _RetryPolicies:
 
     def never(self) -> RetryRule:
         """A rule that never retries."""
-        return _built({"rule": "never"}, lambda _context: False)
+        return BuiltRule({"rule": "never"}, lambda _context: False)
 
     def provider_suggested(self) -> RetryRule:
         """Retry where the provider suggests it, after the wait it names; its no is final."""
@@ -159,11 +159,11 @@ class _RetryPolicies:
                 return veto
             return RetryDecision(retry=True, delay=advice.retry_after, reason=advice.reason)
 
-        return _built({"rule": "provider_suggested"}, rule)
+        return BuiltRule({"rule": "provider_suggested"}, rule)
 
     def network_error(self) -> RetryRule:
         """Retry when no answer came (a connection lost, a timeout)."""
-        return _built(
+        return BuiltRule(
             {"rule": "network_error"},
             lambda context: context.normalized.is_network_error or context.normalized.is_timeout,
         )
@@ -177,13 +177,13 @@ class _RetryPolicies:
                 delay = context.provider_advice.retry_after
             return False if delay is None else RetryDecision(retry=True, delay=delay)
 
-        return _built({"rule": "retry_after"}, rule)
+        return BuiltRule({"rule": "retry_after"}, rule)
 
     def http_status(self, statuses: Iterable[int]) -> RetryRule:
         """Retry when the API answered with one of `statuses`."""
         allowed = frozenset(statuses)
         spec = {"rule": "http_status", "statuses": sorted(allowed)}
-        return _built(spec, lambda context: context.normalized.status_code in allowed)
+        return BuiltRule(spec, lambda context: context.normalized.status_code in allowed)
 
     def any(self, *rules: RetryRule) -> RetryRule:
         """Retry when one of `rules` says so (the first yes's delay, unless a later names one)."""
@@ -240,10 +240,6 @@ class BuiltRule:
 
     def __repr__(self) -> str:
         return f"retry_policies.{self.spec['rule']}(...)"
-
-
-def _built(spec: dict[str, Any], rule: RetryRule) -> RetryRule:
-    return BuiltRule(spec, rule)
 
 
 def _combined(kind: str, rules: tuple[RetryRule, ...], rule: RetryRule) -> RetryRule:

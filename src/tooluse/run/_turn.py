@@ -394,11 +394,11 @@ async def _decide_local(
         return local
     if not isinstance(tool, ShellTool):
         return _decide_mcp(state, local, waiting)
-    approval = ToolApproval(key, tool.name, approval_arguments(local.item), key, "shell_call")
     decision = state.decisions.get(key)
+    if decision is None and not await shell_needs_approval(run.context, tool, local.item):
+        return local
+    approval = ToolApproval(key, tool.name, approval_arguments(local.item), key, "shell_call")
     if decision is None:
-        if not await shell_needs_approval(run.context, tool, local.item):
-            return local
         decision = state.standing.get(approval.standing_key)
     if decision is None and tool.on_approval is not None:
         decision = await _on_approval(run, tool, ToolApprovalItem.of(approval, agent))

@@ -7,6 +7,7 @@ names: the JSONL events of a scripted thread on stdout, and an exit status.
 
 - `ok`: a thread (`thread-1`, or the one resumed) with a turn that reasons, runs a
   command, keeps a to-do list and answers `Codex read: <stdin>`; exit 0.
+- `slow`: `ok` after half a second (the record says when each process started).
 - `exit`: a secret on stderr, exit 3.
 - `turn_failed`: the thread starts, the turn fails; exit 0.
 - `error_event`: an error event; exit 0.
@@ -22,6 +23,7 @@ import sys
 import time
 
 SECRET = "sk-secret-in-stderr"
+SLOW_SECONDS = 0.5
 
 
 def emit(event: dict[str, object]) -> None:
@@ -50,10 +52,12 @@ def main() -> int:
     prompt = sys.stdin.read()
     with open(os.environ["CODEX_RECORD"], "a") as record:
         env = {key: os.environ.get(key) for key in ("CODEX_API_KEY", "OPENAI_BASE_URL")}
-        record.write(json.dumps({"args": args, "stdin": prompt, "env": env}) + "\n")
+        entry = {"args": args, "stdin": prompt, "env": env, "at": time.monotonic()}
+        record.write(json.dumps(entry) + "\n")
     scenario = os.environ.get("CODEX_SCENARIO", "ok")
     resumed = args[args.index("--") + 1] if "--" in args else None
-    if scenario == "ok":
+    if scenario in ("ok", "slow"):
+        time.sleep(SLOW_SECONDS if scenario == "slow" else 0)
         ok(resumed or "thread-1", prompt)
     elif scenario == "exit":
         print(f"fatal: {SECRET}", file=sys.stderr)

@@ -44,7 +44,7 @@ from tooluse.extensions.experimental.codex import (
     codex_tool,
 )
 
-from .codex_cli import SECRET
+from .codex_cli import SECRET, SLOW_SECONDS
 from .openai_server import Call, ScriptedServer, Turn
 
 CLI = Path(__file__).with_name("codex_cli.py")
@@ -419,3 +419,23 @@ async def test_parallel_calls_on_the_context_thread_run_one_after_the_other_on_o
     assert "resume" not in first["args"]  # the first starts the thread...
     assert second["args"][-3:] == ["--", "thread-1", "-"]  # ...the second continues it
     assert context == {"codex_thread_id": "thread-1"}
+
+
+@pytest.mark.parametrize("named_by", ["model", "tool"])
+async def test_parallel_calls_resuming_one_thread_id_run_one_after_the_other(
+    openai_server: ScriptedServer, fake: FakeCodex, named_by: str
+) -> None:
+    # Named by the model in each call, or by the tool's `thread_id=`: either way two
+    # `codex exec resume` processes must never write one thread at once.
+    default = "thread-7" if named_by == "tool" else None
+    tool = codex_tool(codex_options=fake.options("slow"), thread_id=default)
+    named = "thread-7" if named_by == "model" else None
+    calls = [text_call(text, named) for text in ("Plan.", "Test.")]
+    calls[0].call_id, calls[1].call_id = "c1", "c2"
+    openai_server.script(Turn(calls=calls), Turn(text="Done."))
+
+    await Runner.run(agent(openai_server, tool), "Go.")
+
+    first, second = fake.calls()
+    assert first["args"][-3:] == second["args"][-3:] == ["--", "thread-7", "-"]
+    assert second["at"] - first["at"] >= SLOW_SECONDS  # started after the first had ended

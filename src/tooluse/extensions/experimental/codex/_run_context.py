@@ -5,14 +5,15 @@ the context given to `Runner.run` and writes the thread's id back there: a dict 
 key, any other object an attribute. The key is `codex_thread_id` for the tool named
 `codex`, `codex_thread_id_<suffix>` for one named `codex_<suffix>` (or any other name), or
 the one given. Calls on the same context and key run one at a time (parallel calls in
-one turn continue one thread, in turn).
+one turn continue one thread, in turn), and so do calls resuming the same thread id,
+however they name it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncGenerator, Mapping, MutableMapping
+from collections.abc import AsyncGenerator, Hashable, Mapping, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any, cast
 
@@ -28,29 +29,29 @@ __all__ = [
 
 _DEFAULT_KEY = "codex_thread_id"
 
-_locks: dict[tuple[int, str], tuple[asyncio.Lock, int]] = {}
-"""The lock of each (context, key) a call holds or waits for, and how many calls do.
+_locks: dict[Hashable, tuple[asyncio.Lock, int]] = {}
+"""The lock of each slot a call holds or waits for, and how many calls do.
 
-Keyed by the context's id, not a weak reference: a dict cannot have one. An entry lives
-only while a call that holds the context uses it, so the id cannot be reused meanwhile.
+A slot is a (context's id, key) or a thread id. Keyed by the context's id, not a weak
+reference: a dict cannot have one. An entry lives only while a call that holds the
+context uses it, so the id cannot be reused meanwhile.
 """
 
 
 @asynccontextmanager
-async def one_call_at_a_time(context: object, key: str) -> AsyncGenerator[None, None]:
-    """Hold the thread of `context`'s `key`: one Codex call on it at a time.
+async def one_call_at_a_time(slot: Hashable) -> AsyncGenerator[None, None]:
+    """Hold `slot`: one Codex call on it at a time.
 
     Parallel calls in one turn would otherwise each read no id and start a thread of
-    their own (the last one kept), or resume the same thread at once.
+    their own (the last one kept), or resume the same thread at once, two `codex exec
+    resume` processes writing one thread.
 
     Args:
-        context: The run's context.
-        key: The key or attribute holding the thread id.
+        slot: `(id(context), key)` for the thread a run's context keeps, or a thread id.
 
     Yields:
-        Nothing, once the calls before this one on that thread have finished.
+        Nothing, once the calls before this one on that slot have finished.
     """
-    slot = (id(context), key)
     lock, users = _locks.get(slot, (None, 0))
     lock = lock or asyncio.Lock()
     _locks[slot] = (lock, users + 1)

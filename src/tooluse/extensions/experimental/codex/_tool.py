@@ -358,7 +358,7 @@ class _CodexCall:
         if self.key is None:
             return await self._run_on(ctx, inputs, named)
         check_writable(ctx.context, self.key, self.name)
-        async with one_call_at_a_time(ctx.context, self.key):  # read, run and store the id
+        async with one_call_at_a_time((id(ctx.context), self.key)):  # read, run, store the id
             named = named or read_thread_id(ctx.context, self.key, self.name)
             return await self._run_on(ctx, inputs, named)
 
@@ -366,11 +366,15 @@ class _CodexCall:
         self, ctx: ToolContext[Any], inputs: list[UserInput], named: str | None
     ) -> CodexToolResult:
         thread_id = named or self.options.thread_id
-        thread = (
-            self.codex.resume_thread(thread_id, self.thread_options)
-            if thread_id
-            else self.codex.start_thread(self.thread_options)
-        )
+        if not thread_id:
+            return await self._run_thread(ctx, inputs, self.codex.start_thread(self.thread_options))
+        async with one_call_at_a_time(thread_id):  # however the calls name it
+            thread = self.codex.resume_thread(thread_id, self.thread_options)
+            return await self._run_thread(ctx, inputs, thread)
+
+    async def _run_thread(
+        self, ctx: ToolContext[Any], inputs: list[UserInput], thread: Thread
+    ) -> CodexToolResult:
         started = time.monotonic()
         try:
             items, usage = await self._turn(ctx, thread, inputs)

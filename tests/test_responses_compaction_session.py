@@ -7,6 +7,7 @@ the input's user messages, then one opaque `compaction` item.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -387,6 +388,29 @@ async def test_a_failed_compaction_keeps_the_history(openai_server: ScriptedServ
         await session.run_compaction({"force": True})
     assert await session.get_items() == [{"role": "user", "content": "Hi"}]
     del openai_server
+
+
+async def test_a_run_whose_compaction_fails_still_returns_its_answer(
+    openai_server: ScriptedServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    gone = ScriptedServer()
+    gone.start()
+    client = gone.client()
+    gone.stop()  # compactions go nowhere: the connection is refused
+    session = OpenAIResponsesCompactionSession(
+        "chat", SQLiteSession(":memory:"), client=client, should_trigger_compaction=_always
+    )
+    openai_server.script(Turn(text="Hello."))
+
+    with caplog.at_level(logging.WARNING, logger="tooluse"):
+        result = await Runner.run(_agent(openai_server), "Hi", session=session)
+
+    assert result.final_output == "Hello."
+    assert _kinds(await session.get_items()) == ["message:user", "message:assistant"]
+    (record,) = [r for r in caplog.records if "compacting after the run failed" in r.message]
+    assert record.levelno == logging.WARNING
+    assert "session 'chat'" in record.message
+    assert "run_compaction({'force': True})" in record.message
 
 
 class _FailingStore(SQLiteSession):

@@ -20,6 +20,7 @@ import asyncio
 import hashlib
 import inspect
 import json
+import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, cast
@@ -29,6 +30,7 @@ from ..core._items import Item
 from ..core._state import RunState, SessionProgress
 from ..core._tasks import succeeded, to_the_end
 from ..exceptions import SessionBusyError, UserError
+from ..models._base import ModelTransportError
 
 if TYPE_CHECKING:
     from ..core._context import RunContextWrapper
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
     from ._config import RunConfig
 
 __all__ = ["SessionLink", "check_session", "recent_turns"]
+
+_log = logging.getLogger("tooluse")
 
 
 _HELD: set[tuple[str, str]] = set()
@@ -333,6 +337,8 @@ class SessionLink:
         Not when the model was sent only part of the stored history (a `limit` reached,
         a `session_input_callback`): compacting by that response would drop the rest
         (openai-agents skips too, where it cannot compact only the part sent).
+        If the API call fails (`ModelTransportError`), a WARNING says so and the run
+        ends as it would have (openai-agents fails the run, whose turn is stored).
 
         Args:
             response_id: The id of the response the write ends with, if any.
@@ -350,10 +356,21 @@ class SessionLink:
         args: dict[str, object] = {"response_id": response_id}
         if store is not None:
             args["store"] = store
-        if _takes_wrapper(run_compaction):
-            await run_compaction(args, wrapper=context)
-        else:
-            await run_compaction(args)
+        try:
+            if _takes_wrapper(run_compaction):
+                await run_compaction(args, wrapper=context)
+            else:
+                await run_compaction(args)
+        except ModelTransportError as error:
+            # The run's answer is stored already: losing it to a housekeeping call would
+            # make the caller ask again, and store the question twice.
+            _log.warning(
+                "session %r: compacting after the run failed (%s); the run's result stands "
+                "and the history was kept uncompacted: the next run tries again, or call "
+                "run_compaction({'force': True})",
+                self.session.session_id,
+                error,
+            )
 
     async def _write(self, items: list[Item], paused_state: str | None) -> None:
         if self.store is not None:

@@ -19,6 +19,7 @@ from tooluse import (
     OpenAIResponsesCompactionSession,
     Runner,
     RunState,
+    UsageStreamEvent,
     UserError,
     function_tool,
 )
@@ -26,6 +27,7 @@ from tooluse.models import ModelTransportError
 from tooluse.sessions import RunSession, SessionSettings, SQLiteSession
 
 from .openai_server import Call, ScriptedServer, Turn
+from .test_tracing import Traced
 
 COMPACT = "/v1/responses/compact"
 
@@ -411,6 +413,53 @@ async def test_a_run_whose_compaction_fails_still_returns_its_answer(
     assert record.levelno == logging.WARNING
     assert "session 'chat'" in record.message
     assert "run_compaction({'force': True})" in record.message
+
+
+async def test_a_runs_compaction_is_a_chat_span_in_its_trace_and_a_usage_event(
+    openai_server: ScriptedServer,
+) -> None:
+    traced = Traced()
+    openai_server.script(Turn(text="Hi."))
+    session = _session(openai_server, _always)
+
+    streamed = Runner.run_streamed(
+        _agent(openai_server), "Hello", session=session, run_config=traced.config()
+    )
+    usage_events = [e async for e in streamed.stream_events() if isinstance(e, UsageStreamEvent)]
+
+    assert traced.outline() == (
+        "invoke_workflow Agent workflow\n  invoke_agent a\n    chat test-model\n    chat gpt-4.1"
+    )
+    turn, compaction = traced.one("chat test-model"), traced.one("chat gpt-4.1")
+    assert "tooluse.compaction" not in (turn.attributes or {})
+    assert (compaction.attributes or {})["tooluse.compaction"] is True
+    assert [e.request.compaction for e in usage_events] == [False, True]
+    assert usage_events[-1].usage is streamed.usage
+    assert streamed.usage.requests == 2
+
+
+async def test_a_failed_compaction_ends_its_span_with_the_error(
+    openai_server: ScriptedServer,
+) -> None:
+    traced = Traced()
+    gone = ScriptedServer()
+    gone.start()
+    client = gone.client()
+    gone.stop()
+    session = OpenAIResponsesCompactionSession(
+        "chat", SQLiteSession(":memory:"), client=client, should_trigger_compaction=_always
+    )
+    openai_server.script(Turn(text="Hello."))
+
+    result = await Runner.run(
+        _agent(openai_server), "Hi", session=session, run_config=traced.config()
+    )
+
+    assert result.final_output == "Hello."
+    turn, compaction = traced.one("chat test-model"), traced.one("chat gpt-4.1")
+    assert turn.status.is_ok
+    assert not compaction.status.is_ok
+    assert (compaction.attributes or {})["error.type"] == "openai.APIConnectionError"
 
 
 class _FailingStore(SQLiteSession):

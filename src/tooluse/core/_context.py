@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Generic
+from typing import Any, ClassVar, Generic, Protocol
 
 from typing_extensions import TypeVar
 
@@ -14,6 +15,7 @@ from ._agent_base import AgentBase
 __all__ = [
     "AgentHookContext",
     "InputTokensDetails",
+    "ModelCallWatcher",
     "OutputTokensDetails",
     "RequestUsage",
     "RunContextWrapper",
@@ -23,6 +25,8 @@ __all__ = [
     "made_by_run",
     "output_details",
     "run_of",
+    "watched_by",
+    "watcher_of",
 ]
 
 TContext = TypeVar("TContext", default=object)
@@ -204,6 +208,9 @@ class RunContextWrapper(Generic[TContext]):
     """The object passed as `context=` to the run (or None)."""
     usage: Usage = field(default_factory=Usage)
     """What the run has used so far."""
+    # Set on a run's context only while something outside the run's turns calls a model
+    # for it (`watched_by`): a class default, so that no context pays for it otherwise.
+    _watcher: ClassVar[ModelCallWatcher | None] = None
 
 
 @dataclass(eq=False, kw_only=True)
@@ -354,3 +361,52 @@ def run_of(ctx: ToolContext[Any]) -> Any:
         tool's, or one a tool made itself).
     """
     return ctx._run  # pyright: ignore[reportPrivateUsage] - the field's own accessor
+
+
+class ModelCallWatcher(Protocol):
+    """What records a model call made for a run outside its turns (a session's compaction).
+
+    The run loop's: a span in the run's trace and a usage event in its stream.
+    """
+
+    def started(self, model: Any, request: Any) -> None:
+        """The call to `model` (a `Model`) with `request` (a `ModelRequest`) starts."""
+        ...
+
+    def failed(self, error: BaseException) -> None:
+        """The call raised `error`."""
+        ...
+
+    def ended(self, response: Any, entry: RequestUsage, usage: Usage) -> None:
+        """The call answered `response`, using `entry`; the run has used `usage`."""
+        ...
+
+
+@contextmanager
+def watched_by(wrapper: RunContextWrapper[Any], watcher: ModelCallWatcher) -> Generator[None]:
+    """Let `watcher` record the model calls made for the run of `wrapper` while entered.
+
+    Args:
+        wrapper: The run's context.
+        watcher: What records the calls (the run loop's).
+
+    Yields:
+        Nothing.
+    """
+    wrapper._watcher = watcher  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
+    try:
+        yield
+    finally:
+        del wrapper._watcher  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
+
+
+def watcher_of(wrapper: RunContextWrapper[Any] | None) -> ModelCallWatcher | None:
+    """What records a model call made for the run of `wrapper` now (`watched_by`), if any.
+
+    Args:
+        wrapper: The run's context, or None (no run).
+
+    Returns:
+        The watcher, or None.
+    """
+    return None if wrapper is None else wrapper._watcher  # pyright: ignore[reportPrivateUsage]

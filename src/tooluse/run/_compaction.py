@@ -13,6 +13,8 @@ import json
 import time
 
 from ..agents._agent import Agent
+from ..core._agent_base import AgentBase
+from ..core._context import RequestUsage, Usage
 from ..core._context_record import SUMMARY_HEADER
 from ..core._items import Item, message_text, user_message
 from ..core._settings import ModelSettings
@@ -21,12 +23,13 @@ from ..models import Model, ModelRequest, ModelResponse, ModelTransportError, re
 from ..models._base import name_of
 from ._backend import run_backend
 from ._context import ContextPolicy
+from ._events import RunEvents
 from ._limits import reserve_request
 from ._model_wrapper import wrapped
 from ._record import RunRecord
 from ._scope import RunSetup
 
-__all__ = ["by_provider", "summarise", "transcript"]
+__all__ = ["CompactionWatcher", "by_provider", "summarise", "transcript"]
 
 _OUTPUT_SHOWN = 4_000
 """Characters of a tool output the compaction model is shown (trimmed ones are shorter)."""
@@ -127,9 +130,8 @@ async def _call(
     provider: bool = False,
 ) -> ModelResponse:
     """The call (the model's `compact` if `provider`), with its span, counted in the usage."""
-    tracer, usage = run.events.tracer, record.state.usage
-    if tracer is not None:
-        tracer.llm_start(agent, model, request, compaction=True)
+    watcher, usage = CompactionWatcher(run.events, agent), record.state.usage
+    watcher.started(model, request)
     started = time.perf_counter()
     try:
         if provider:
@@ -139,8 +141,7 @@ async def _call(
         else:
             response = await model.get_response(request)
     except BaseException as error:
-        if tracer is not None:
-            tracer.llm_error(error, None)
+        watcher.failed(error)
         if isinstance(error, ModelTransportError):
             raise ModelAPIError(
                 error.status_code,
@@ -148,8 +149,6 @@ async def _call(
                 description=f"the compaction model {name_of(model)!r} failed ({error})",
             ) from error
         raise
-    if tracer is not None:
-        tracer.llm_end(response)
     usage.add(response.usage)
     usage.requests -= response.usage.requests  # reserved as it was sent
     entry = response.usage.request_entry(
@@ -157,8 +156,43 @@ async def _call(
     )
     entry.compaction = True
     usage.request_usage_entries.append(entry)
-    run.events.usage(entry, usage)
+    watcher.ended(response, entry, usage)
     return response
+
+
+class CompactionWatcher:
+    """A compaction's model call as the run records it (the context policy's, or a session's).
+
+    Its span is a `chat` span with `tooluse.compaction` set, in the agent's span; its
+    usage is a stream event. A session's compaction gets one through the run's context
+    (`watched_by`), since it calls the model itself.
+    """
+
+    __slots__ = ("_agent", "_events")
+
+    def __init__(self, events: RunEvents, agent: AgentBase) -> None:
+        """Record compaction calls made for `agent`'s turn of a run with `events`."""
+        self._events = events
+        self._agent = agent
+
+    def started(self, model: Model, request: ModelRequest) -> None:
+        """The call to `model` starts: its span opens."""
+        tracer = self._events.tracer
+        if tracer is not None:
+            tracer.llm_start(self._agent, model, request, compaction=True)
+
+    def failed(self, error: BaseException) -> None:
+        """The call raised `error`: its span ends with it."""
+        tracer = self._events.tracer
+        if tracer is not None:
+            tracer.llm_error(error, None)
+
+    def ended(self, response: ModelResponse, entry: RequestUsage, usage: Usage) -> None:
+        """The call answered, using `entry`: its span ends, the stream hears of its usage."""
+        tracer = self._events.tracer
+        if tracer is not None:
+            tracer.llm_end(response)
+        self._events.usage(entry, usage)
 
 
 def _model(run: RunSetup, record: RunRecord, policy: ContextPolicy) -> Model:

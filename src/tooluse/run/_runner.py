@@ -23,7 +23,7 @@ from ..agents._agent import Agent, RunHooks, as_agent
 from ..agents._agent_tool import AgentToolCall, runs_agent_tools_with
 from ..agents._handoff_input import HandoffInputData, filtered_history
 from ..agents._handoffs import as_handoffs
-from ..core._context import RunContextWrapper, Usage
+from ..core._context import RunContextWrapper, Usage, watched_by
 from ..core._context_record import ContextRecord
 from ..core._items import Item, user_message
 from ..core._paused_context import keep_context, kept_context
@@ -32,6 +32,7 @@ from ..core._values import is_whole_number
 from ..exceptions import RunStopped, RunTimeoutError, UsageLimitExceeded, UserError
 from ..tools._invocation import tool_output_text
 from ..tracing._tracer import run_tracer
+from ._compaction import CompactionWatcher
 from ._config import DEFAULT_MAX_TURNS, RunConfig, as_run_config
 from ._events import RunEvents
 from ._guardrails import (
@@ -577,7 +578,8 @@ class Run:
         responses = record.raw_responses
         settings = agent_settings(self.setup.agent, run.config.model)
         store = settings.resolve(run.config.model_settings).store
-        await link.compact(responses[-1].response_id if responses else None, store, run.context)
+        with watched_by(run.context, CompactionWatcher(run.events, self.setup.agent)):
+            await link.compact(responses[-1].response_id if responses else None, store, run.context)
 
     async def _finish(self, step: NextStep) -> RunResult:
         run, record, state = self.run, self.record, self.record.state

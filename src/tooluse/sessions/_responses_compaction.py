@@ -27,7 +27,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast, overload
 
-from ..core._context import RunContextWrapper
+from ..core._context import ModelCallWatcher, RequestUsage, RunContextWrapper, watcher_of
 from ..core._context_record import read_marked
 from ..core._errors import UserValueError
 from ..core._items import Item
@@ -306,9 +306,12 @@ class OpenAIResponsesCompactionSession:
             if not given.get("force", False) and not self._triggered(context):
                 return
             await self._refuse_paused()
+            watcher = watcher_of(wrapper)  # the run's trace and stream, when a run calls
             started = time.perf_counter()
-            response = await self._compact(mode, history)
-            _count(wrapper, response, self.model, time.perf_counter() - started)
+            response = await self._compact(mode, history, watcher)
+            entry = _count(wrapper, response, self.model, time.perf_counter() - started)
+            if watcher is not None and wrapper is not None and entry is not None:
+                watcher.ended(response, entry, wrapper.usage)
             await self._replace(stored, _without_orphan_ids(response.output))
 
     def _mode(self, given: OpenAIResponsesCompactionArgs) -> _Resolved:
@@ -388,7 +391,9 @@ class OpenAIResponsesCompactionSession:
                 "with clear_paused_run()) before compacting"
             )
 
-    async def _compact(self, mode: _Resolved, history: list[Item]) -> ModelResponse:
+    async def _compact(
+        self, mode: _Resolved, history: list[Item], watcher: ModelCallWatcher | None
+    ) -> ModelResponse:
         """The API's compaction of the history (named by the last response, or sent)."""
         by_id = mode == "previous_response_id"
         request = ModelRequest(
@@ -396,9 +401,16 @@ class OpenAIResponsesCompactionSession:
             input=[] if by_id else history,
             previous_response_id=self._response_id if by_id else None,
         )
+        model = self._model()
+        if watcher is not None:
+            watcher.started(model, request)
         try:
-            return await self._model().compact(request)
-        except ModelTransportError as error:
+            return await model.compact(request)
+        except BaseException as error:
+            if watcher is not None:
+                watcher.failed(error)
+            if not isinstance(error, ModelTransportError):
+                raise
             raise ModelTransportError(
                 f"OpenAIResponsesCompactionSession {self.session_id!r}: responses.compact "
                 f"failed ({error}); the history was kept as it was",
@@ -520,14 +532,15 @@ def _check_rollback(bound: object) -> None:
 
 def _count(
     wrapper: RunContextWrapper[Any] | None, response: ModelResponse, model: str, seconds: float
-) -> None:
+) -> RequestUsage | None:
     """Add the compaction's tokens to the run's usage, as an entry marked `compaction`."""
     if wrapper is None:
-        return
+        return None
     entry = response.usage.request_entry(model=model, agent_name=None, duration_seconds=seconds)
     entry.compaction = True
     wrapper.usage.add(response.usage)
     wrapper.usage.request_usage_entries.append(entry)
+    return entry
 
 
 def _without_orphan_ids(items: list[Item]) -> list[Item]:

@@ -133,6 +133,8 @@ class ScriptedServer:
         self.turns: list[Turn] = []
         self.requests: list[dict[str, Any]] = []
         self.refused: list[str] = []
+        self.compact_status = 200
+        """The status `POST /v1/responses/compact` answers; an error body when not 200."""
         """The messages of the requests refused as the real API refuses them (`refusal`)."""
         self._reply = reply
         self._lock = threading.Lock()
@@ -203,7 +205,10 @@ class ScriptedServer:
                 headers = {name.lower(): value for name, value in self.headers.items()}
                 if urlsplit(self.path).path.endswith("/responses/compact"):
                     self.extra_headers = {}
-                    self._send_json(server.compact(self.path, body, headers, self.client_address))
+                    answer = server.compact(self.path, body, headers, self.client_address)
+                    if server.compact_status != 200:
+                        answer = {"error": {"message": "scripted failure", "type": "invalid"}}
+                    self._send_json(answer, server.compact_status)
                     return
                 refused = refusal(urlsplit(self.path).path, body)
                 if refused is not None:  # as the real API: a 400, and no turn played

@@ -12,6 +12,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ from tooluse.extensions.experimental.codex import (
     Usage,
     codex_tool,
 )
+from tooluse.extensions.experimental.codex import _run_context as codex_run_context
 
 from .codex_cli import SECRET, SLOW_SECONDS
 from .openai_server import Call, ScriptedServer, Turn
@@ -439,3 +441,37 @@ async def test_parallel_calls_resuming_one_thread_id_run_one_after_the_other(
     first, second = fake.calls()
     assert first["args"][-3:] == second["args"][-3:] == ["--", "thread-7", "-"]
     assert second["at"] - first["at"] >= SLOW_SECONDS  # started after the first had ended
+    assert not codex_run_context._locks  # pyright: ignore[reportPrivateUsage] - none outlives its calls
+
+
+def test_runs_in_two_threads_each_hold_their_own_loops_lock_on_one_thread_id(
+    fake: FakeCodex,
+) -> None:
+    # `Runner.run_sync` in two threads: two event loops. An asyncio lock shared by both
+    # would leave one waiting forever, or raise for the loop it is not bound to.
+    tool = codex_tool(codex_options=fake.options("slow"), thread_id=" thread-7 ")
+    server = ScriptedServer(
+        lambda body: (
+            Turn(text="Done.")
+            if body["input"][-1].get("type") == "function_call_output"
+            else Turn(calls=[text_call("Go.")])
+        )
+    )
+    server.start()
+    outputs: list[object] = []
+
+    def run() -> None:
+        outputs.append(Runner.run_sync(agent(server, tool), "Go.").final_output)
+
+    threads = [threading.Thread(target=run, daemon=True) for _ in range(2)]  # a hung one too
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+    finally:
+        server.stop()
+
+    assert outputs == ["Done.", "Done."]
+    assert [call["args"][-3:] for call in fake.calls()] == [["--", "thread-7", "-"]] * 2
+    assert not codex_run_context._locks  # pyright: ignore[reportPrivateUsage]

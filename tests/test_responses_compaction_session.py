@@ -23,6 +23,7 @@ from tooluse import (
     UserError,
     function_tool,
 )
+from tooluse.core._context import watcher_of
 from tooluse.models import ModelTransportError
 from tooluse.sessions import RunSession, SessionSettings, SQLiteSession
 
@@ -409,10 +410,25 @@ async def test_a_run_whose_compaction_fails_still_returns_its_answer(
 
     assert result.final_output == "Hello."
     assert _kinds(await session.get_items()) == ["message:user", "message:assistant"]
+    assert watcher_of(result.context_wrapper) is None  # the run watches only while it saves
     (record,) = [r for r in caplog.records if "compacting after the run failed" in r.message]
     assert record.levelno == logging.WARNING
     assert "session 'chat'" in record.message
     assert "run_compaction({'force': True})" in record.message
+
+
+async def test_a_compaction_the_api_refuses_fails_the_run_with_its_turn_stored(
+    openai_server: ScriptedServer,
+) -> None:
+    # A key, a URL, a history the API will not take: no retry mends it, so the developer
+    # hears of it now, not as a context overflow many runs later.
+    openai_server.compact_status = 401
+    openai_server.script(Turn(text="Hello."))
+    session = _session(openai_server, _always)
+
+    with pytest.raises(ModelTransportError, match=r"responses.compact failed .*HTTP 401"):
+        await Runner.run(_agent(openai_server), "Hi", session=session)
+    assert _kinds(await session.get_items()) == ["message:user", "message:assistant"]
 
 
 async def test_a_runs_compaction_is_a_chat_span_in_its_trace_and_a_usage_event(
@@ -436,6 +452,7 @@ async def test_a_runs_compaction_is_a_chat_span_in_its_trace_and_a_usage_event(
     assert [e.request.compaction for e in usage_events] == [False, True]
     assert usage_events[-1].usage is streamed.usage
     assert streamed.usage.requests == 2
+    assert watcher_of(streamed.context_wrapper) is None
 
 
 async def test_a_failed_compaction_ends_its_span_with_the_error(

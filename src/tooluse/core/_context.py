@@ -393,11 +393,16 @@ def watched_by(wrapper: RunContextWrapper[Any], watcher: ModelCallWatcher) -> Ge
     Yields:
         Nothing.
     """
-    wrapper._watcher = watcher  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
+    own = vars(wrapper)  # the instance's own: a class default stands for "none"
+    previous = own.get("_watcher")
+    own["_watcher"] = watcher
     try:
         yield
     finally:
-        del wrapper._watcher  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
+        if previous is None:
+            own.pop("_watcher", None)
+        else:
+            own["_watcher"] = previous
 
 
 def watcher_of(wrapper: RunContextWrapper[Any] | None) -> ModelCallWatcher | None:

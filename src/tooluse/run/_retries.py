@@ -38,7 +38,7 @@ from ..core._values import is_number, is_whole_number
 from ..exceptions import UserError
 from ..models import ModelTransportError
 
-__all__ = ["DEFAULT_RETRY_POLICY", "RetryPolicy"]
+__all__ = ["DEFAULT_RETRY_POLICY", "RetryPolicy", "may_help"]
 
 
 class _Statuses(frozenset[int]):
@@ -147,11 +147,7 @@ class RetryPolicy:
         return asked if asked <= self.max_retry_after and math.isfinite(asked) else None
 
     def _retryable(self, error: BaseException) -> bool:
-        if not isinstance(error, ModelTransportError):
-            return False
-        if error.retryable is not None:
-            return error.retryable
-        return error.status_code in self.retry_statuses
+        return may_help(error, self.retry_statuses)
 
     def backoff(self, retries_done: int) -> float:
         """Seconds of exponential backoff before the next retry, jitter applied.
@@ -207,3 +203,21 @@ class RetryPolicy:
 
 DEFAULT_RETRY_POLICY = RetryPolicy()
 """The policy of a run that sets none."""
+
+
+def may_help(error: BaseException, statuses: Set[int] = _RETRY_STATUSES) -> bool:
+    """Whether trying a failed model call again may help.
+
+    Args:
+        error: What the call raised.
+        statuses: The HTTP statuses worth a retry (`RetryPolicy.retry_statuses`).
+
+    Returns:
+        For a `ModelTransportError`, its `retryable`, else whether its status is one of
+        `statuses`; False for anything else.
+    """
+    if not isinstance(error, ModelTransportError):
+        return False
+    if error.retryable is not None:
+        return error.retryable
+    return error.status_code in statuses

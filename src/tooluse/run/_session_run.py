@@ -31,6 +31,7 @@ from ..core._state import RunState, SessionProgress
 from ..core._tasks import succeeded, to_the_end
 from ..exceptions import SessionBusyError, UserError
 from ..models._base import ModelTransportError
+from ._retries import may_help
 
 if TYPE_CHECKING:
     from ..core._context import RunContextWrapper
@@ -337,8 +338,9 @@ class SessionLink:
         Not when the model was sent only part of the stored history (a `limit` reached,
         a `session_input_callback`): compacting by that response would drop the rest
         (openai-agents skips too, where it cannot compact only the part sent).
-        If the API call fails (`ModelTransportError`), a WARNING says so and the run
-        ends as it would have (openai-agents fails the run, whose turn is stored).
+        If the API call fails in a way a retry may mend (`RetryPolicy`'s rule: a
+        connection lost, 429, 5xx), a WARNING says so and the run ends as it would have;
+        any other failure fails the run, as in openai-agents (its turn is stored).
 
         Args:
             response_id: The id of the response the write ends with, if any.
@@ -362,12 +364,13 @@ class SessionLink:
             else:
                 await run_compaction(args)
         except ModelTransportError as error:
-            # The run's answer is stored already: losing it to a housekeeping call would
-            # make the caller ask again, and store the question twice.
+            if not may_help(error, self.config.retry_policy.retry_statuses):
+                raise  # a key, a URL, a history the API refuses: the developer's to fix now
+            # The run's answer is stored already: losing it to a failure that may pass
+            # would make the caller ask again, and store the question twice.
             _log.warning(
-                "session %r: compacting after the run failed (%s); the run's result stands "
-                "and the history was kept uncompacted: the next run tries again, or call "
-                "run_compaction({'force': True})",
+                "session %r: compacting after the run failed (%s); the run's result stands: "
+                "the next run tries again, or call run_compaction({'force': True})",
                 self.session.session_id,
                 error,
             )

@@ -27,7 +27,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast, overload
 
-from ..core._context import ModelCallWatcher, RequestUsage, RunContextWrapper, watcher_of
+from ..core._context import RequestUsage, RunContextWrapper, watcher_of
 from ..core._context_record import read_marked
 from ..core._errors import UserValueError
 from ..core._items import Item
@@ -306,12 +306,7 @@ class OpenAIResponsesCompactionSession:
             if not given.get("force", False) and not self._triggered(context):
                 return
             await self._refuse_paused()
-            watcher = watcher_of(wrapper)  # the run's trace and stream, when a run calls
-            started = time.perf_counter()
-            response = await self._compact(mode, history, watcher)
-            entry = _count(wrapper, response, self.model, time.perf_counter() - started)
-            if watcher is not None and wrapper is not None and entry is not None:
-                watcher.ended(response, entry, wrapper.usage)
+            response = await self._compact(mode, history, wrapper)
             await self._replace(stored, _without_orphan_ids(response.output))
 
     def _mode(self, given: OpenAIResponsesCompactionArgs) -> _Resolved:
@@ -392,20 +387,30 @@ class OpenAIResponsesCompactionSession:
             )
 
     async def _compact(
-        self, mode: _Resolved, history: list[Item], watcher: ModelCallWatcher | None
+        self, mode: _Resolved, history: list[Item], wrapper: RunContextWrapper[Any] | None
     ) -> ModelResponse:
-        """The API's compaction of the history (named by the last response, or sent)."""
+        """The API's compaction of the history (named by the last response, or sent).
+
+        Counted in the run's usage when a run's context is given, and recorded by the
+        run (its trace, its stream) when the run watches (`watched_by`).
+        """
         by_id = mode == "previous_response_id"
         request = ModelRequest(
             instructions=None,
             input=[] if by_id else history,
             previous_response_id=self._response_id if by_id else None,
         )
-        model = self._model()
+        model, watcher = self._model(), watcher_of(wrapper)
         if watcher is not None:
             watcher.started(model, request)
+        started = time.perf_counter()
         try:
-            return await model.compact(request)
+            response = await model.compact(request)
+            if wrapper is not None:
+                entry = _count(wrapper, response, self.model, time.perf_counter() - started)
+                if watcher is not None:
+                    watcher.ended(response, entry, wrapper.usage)
+            return response
         except BaseException as error:
             if watcher is not None:
                 watcher.failed(error)
@@ -531,11 +536,9 @@ def _check_rollback(bound: object) -> None:
 
 
 def _count(
-    wrapper: RunContextWrapper[Any] | None, response: ModelResponse, model: str, seconds: float
-) -> RequestUsage | None:
+    wrapper: RunContextWrapper[Any], response: ModelResponse, model: str, seconds: float
+) -> RequestUsage:
     """Add the compaction's tokens to the run's usage, as an entry marked `compaction`."""
-    if wrapper is None:
-        return None
     entry = response.usage.request_entry(model=model, agent_name=None, duration_seconds=seconds)
     entry.compaction = True
     wrapper.usage.add(response.usage)

@@ -6,7 +6,7 @@ key, any other object an attribute. The key is `codex_thread_id` for the tool na
 `codex`, `codex_thread_id_<suffix>` for one named `codex_<suffix>` (or any other name), or
 the one given. Calls on the same context and key run one at a time (parallel calls in
 one turn continue one thread, in turn), and so do calls resuming the same thread id,
-however they name it.
+however they name it (in one event loop).
 """
 
 from __future__ import annotations
@@ -32,9 +32,10 @@ _DEFAULT_KEY = "codex_thread_id"
 _locks: dict[Hashable, tuple[asyncio.Lock, int]] = {}
 """The lock of each slot a call holds or waits for, and how many calls do.
 
-A slot is a (context's id, key) or a thread id. Keyed by the context's id, not a weak
-reference: a dict cannot have one. An entry lives only while a call that holds the
-context uses it, so the id cannot be reused meanwhile.
+A slot is a (context's id, key) or a thread id, kept per event loop: an `asyncio.Lock`
+serves one loop, and runs in other threads (`Runner.run_sync`) have loops of their own.
+Keyed by ids, not weak references: a dict cannot have one. An entry lives only while a
+call that holds the context, on its loop, uses it, so neither id can be reused meanwhile.
 """
 
 
@@ -50,8 +51,10 @@ async def one_call_at_a_time(slot: Hashable) -> AsyncGenerator[None, None]:
         slot: `(id(context), key)` for the thread a run's context keeps, or a thread id.
 
     Yields:
-        Nothing, once the calls before this one on that slot have finished.
+        Nothing, once the calls before this one on that slot, in this event loop, have
+        finished.
     """
+    slot = (id(asyncio.get_running_loop()), slot)
     lock, users = _locks.get(slot, (None, 0))
     lock = lock or asyncio.Lock()
     _locks[slot] = (lock, users + 1)

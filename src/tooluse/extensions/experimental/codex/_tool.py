@@ -365,7 +365,7 @@ class _CodexCall:
     async def _run_on(
         self, ctx: ToolContext[Any], inputs: list[UserInput], named: str | None
     ) -> CodexToolResult:
-        thread_id = named or self.options.thread_id
+        thread_id = named or (self.options.thread_id or "").strip()
         if not thread_id:
             return await self._run_thread(ctx, inputs, self.codex.start_thread(self.thread_options))
         async with one_call_at_a_time(thread_id):  # however the calls name it

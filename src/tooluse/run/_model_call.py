@@ -468,7 +468,7 @@ def _record(run: RunSetup, record: RunRecord, setup: AgentSetup, response: Model
 
 
 def _announce(events: RunEvents, setup: AgentSetup, output: list[Item]) -> None:
-    """The stream's item events for a response's messages, calls and hosted MCP items.
+    """The stream's item events for a response's messages, calls, reasoning and hosted items.
 
     In the response's order, as openai-agents emits them once the response is in.
     """
@@ -480,16 +480,26 @@ def _announce(events: RunEvents, setup: AgentSetup, output: list[Item]) -> None:
         elif kind == "function_call":
             handoff = item.get("name") in handoffs
             events.item("handoff_requested" if handoff else "tool_called", item, setup.agent)
-        elif (name := _HOSTED_MCP_EVENTS.get(str(kind))) is not None:
+        elif (name := _OTHER_EVENTS.get(str(kind))) is not None:
             events.item(name, item, setup.agent)
 
 
-_HOSTED_MCP_EVENTS: dict[str, ItemEventName] = {
+_OTHER_EVENTS: dict[str, ItemEventName] = {
+    "reasoning": "reasoning_item_created",
     "mcp_list_tools": "mcp_list_tools",
     "mcp_approval_request": "mcp_approval_requested",
     "mcp_call": "tool_called",
+    "web_search_call": "tool_called",
+    "file_search_call": "tool_called",
+    "code_interpreter_call": "tool_called",
+    "image_generation_call": "tool_called",
+    "computer_call": "tool_called",
+    "local_shell_call": "tool_called",
+    "shell_call": "tool_called",
 }
-"""The event of each item a hosted MCP server adds to a response (openai-agents' names)."""
+"""The event of each other item a response may hold: reasoning, and the calls of hosted
+tools and of the provider's local ones (openai-agents' names). An item of a kind not
+listed (one a newer API adds) has no event, as in openai-agents."""
 
 
 def final_output(setup: AgentSetup, output: list[Item]) -> Any:

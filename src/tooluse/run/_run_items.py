@@ -326,6 +326,7 @@ _BY_EVENT: dict[str, type[RunItem]] = {
     "mcp_list_tools": MCPListToolsItem,
     "mcp_approval_requested": MCPApprovalRequestItem,
     "mcp_approval_response": MCPApprovalResponseItem,
+    "reasoning_item_created": ReasoningItem,
 }
 
 

@@ -457,7 +457,7 @@ def _record(run: RunSetup, record: RunRecord, setup: AgentSetup, response: Model
     record.turn_start = len(state.new_items)
     state.new_items.extend(output)
     if run.streamed:
-        _announce(run.events, setup, output)
+        _announce(run.events, setup, output, state.new_items)
     state.turn = TurnInProgress(output, response.response_id)
     thread = state.server_thread
     if thread is not None and response.response_id is not None:  # the server holds it all now
@@ -467,10 +467,11 @@ def _record(run: RunSetup, record: RunRecord, setup: AgentSetup, response: Model
         )
 
 
-def _announce(events: RunEvents, setup: AgentSetup, output: list[Item]) -> None:
+def _announce(events: RunEvents, setup: AgentSetup, output: list[Item], items: list[Item]) -> None:
     """The stream's item events for a response's messages, calls, reasoning and hosted items.
 
-    In the response's order, as openai-agents emits them once the response is in.
+    In the response's order, as openai-agents emits them once the response is in; `items`
+    are the run's, which a call's item object reads its tool's facts from when asked.
     """
     handoffs = {tool.name for tool in setup.handoff_tools}
     for item in output:
@@ -479,9 +480,10 @@ def _announce(events: RunEvents, setup: AgentSetup, output: list[Item]) -> None:
             events.item("message_output_created", item, setup.agent)
         elif kind == "function_call":
             handoff = item.get("name") in handoffs
-            events.item("handoff_requested" if handoff else "tool_called", item, setup.agent)
+            name = "handoff_requested" if handoff else "tool_called"
+            events.item(name, item, setup.agent, items=items)
         elif (name := _OTHER_EVENTS.get(str(kind))) is not None:
-            events.item(name, item, setup.agent)
+            events.item(name, item, setup.agent, items=items)
 
 
 _OTHER_EVENTS: dict[str, ItemEventName] = {

@@ -9,11 +9,10 @@ object's property is read: a run does no work for them.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from ..agents._agent_tool import tool_agent
 from ..core._items import Item
@@ -23,7 +22,6 @@ from ..tools._shell import ShellTool
 
 if TYPE_CHECKING:
     from ..agents._agent import Agent
-    from ..mcp._client import MCPServer
 
 __all__ = ["ToolFacts", "ToolOrigin", "ToolOriginType", "call_facts", "call_of"]
 
@@ -155,16 +153,23 @@ def _own_facts(tool: FunctionTool) -> ToolFacts:
     return ToolFacts(tool.description, None, origin)
 
 
+@runtime_checkable
+class _ListingServer(Protocol):
+    """A local MCP server (`tooluse.mcp.MCPServer`), as far as its tools' facts go."""
+
+    @property
+    def name(self) -> str: ...
+
+    def listed_tools(self) -> Sequence[tuple[object, FunctionTool]]: ...
+
+
 def _server_tool(toolset: object, name: str) -> ToolFacts | None:
     """The facts of a local MCP server's tool offered as `name`, if the server listed one."""
-    # A server exists only once its module is imported: no import here (`mcp` is heavy).
-    client = sys.modules.get("tooluse.mcp._client")
-    if client is None or not isinstance(toolset, client.MCPServer):
+    if not isinstance(toolset, _ListingServer):
         return None
-    server = cast("MCPServer[Any]", toolset)
-    for listed, offered in server.listed_tools():
+    for listed, offered in toolset.listed_tools():
         if offered.name == name:
-            origin = ToolOrigin(ToolOriginType.MCP, mcp_server_name=server.name)
+            origin = ToolOrigin(ToolOriginType.MCP, mcp_server_name=toolset.name)
             return ToolFacts(offered.description, _title(listed), origin)
     return None
 

@@ -45,6 +45,8 @@ EXPECTED_PUBLIC = {
     "ToolApprovalItem",
     "ToolCallItem",
     "ToolCallOutputItem",
+    "ToolOrigin",
+    "ToolOriginType",
     "ToolOutputFileContentDict",
     "ToolOutputImageDict",
     "ToolOutputTextDict",

@@ -312,3 +312,65 @@ def test_the_chat_says_what_the_server_did(
     assert "[mcp] approved\n" in shown
     assert "a> Rust.\n" in shown
     assert "[error]" not in shown
+
+
+@STREAMED
+async def test_a_rejected_request_pauses_and_resumes_as_in_openai_agents(
+    openai_server: ScriptedServer, streamed: bool
+) -> None:
+    # openai-agents 0.24, same script and server: paused new_items are mcp_list_tools,
+    # mcp_approval_request, function_call, function_call_output, then the ToolApprovalItem;
+    # resumed: those, then mcp_approval_response and the message; the stream shows
+    # mcp_approval_response and message_output_created on resume, and nothing for the
+    # ToolApprovalItem. Here (docs/migrating.md) the function call waits for the decision,
+    # so its output comes on resume, and the ToolApprovalItem is in interruptions only.
+    openai_server.script(
+        Turn(items=[LISTED, ASKED], calls=[Call("note", '{"text": "x"}', "c1")]),
+        Turn(text="Not asked."),
+    )
+    agent, names = wiki_agent(openai_server), list[str]()
+
+    paused = await run(agent, "go", streamed, names)
+
+    assert [item.get("type", "message") for item in paused.to_input_list()] == [
+        "message",
+        "mcp_list_tools",
+        "mcp_approval_request",
+        "function_call",
+    ]
+    (waiting,) = paused.interruptions
+    assert (waiting.type, waiting.name, waiting.tool_name, waiting.call_id) == (
+        "tool_approval_item",
+        "ask_wiki_question",
+        "ask_wiki_question",
+        "apr_1",
+    )
+    assert waiting.raw_item == ASKED
+    assert waiting.agent is agent
+    assert waiting.tool_origin is None  # as openai-agents' for a hosted server's request
+    state = RunState.from_json(paused.to_state().to_string())
+    state.reject(state.get_interruptions()[0], rejection_message="Not now.")
+    names.clear()
+
+    done = await run(agent, state, streamed, names)
+
+    assert kinds(done) == [
+        "mcp_list_tools_item:mcp_list_tools",
+        "mcp_approval_request_item:mcp_approval_request",
+        "tool_call_item:function_call",
+        "tool_call_output_item:function_call_output",
+        "mcp_approval_response_item:mcp_approval_response",
+        "message_output_item:message",
+    ]
+    assert done.new_items[4].raw_item == {**APPROVED, "approve": False, "reason": "Not now."}
+    assert [item.get("type", "message") for item in done.to_input_list()][-3:] == [
+        "function_call_output",
+        "mcp_approval_response",
+        "message",
+    ]
+    if streamed:
+        assert names == [
+            "tool_output:tool_call_output_item",
+            "mcp_approval_response:mcp_approval_response_item",
+            "message_output_created:message_output_item",
+        ]

@@ -109,6 +109,8 @@ from .run._run_items import (
     ToolApprovalItem,
     ToolCallItem,
     ToolCallOutputItem,
+    ToolOrigin,
+    ToolOriginType,
 )
 from .run._runner import RunConfig, Runner, RunOptions
 from .run._stream_events import (
@@ -304,6 +306,8 @@ __all__ = [  # noqa: RUF022 - in plain sorted order, which tests/test_api.py che
     "ToolInputGuardrailData",
     "ToolInputGuardrailResult",
     "ToolInputGuardrailTripwireTriggered",
+    "ToolOrigin",
+    "ToolOriginType",
     "ToolOutput",
     "ToolOutputFileContent",
     "ToolOutputFileContentDict",

@@ -33,7 +33,7 @@ from ..agents._agent import Agent
 from ..agents._agent_tool import tool_agent
 from ..agents._handoffs import Handoff
 from ..core._context_record import CONTEXT_MARK
-from ..core._items import Item, message_text
+from ..core._items import Item, is_function_call, message_text
 from ..core._state import RunState, ToolApproval
 from ..exceptions import UserError
 from ..run._config import RunConfig
@@ -413,12 +413,16 @@ class _Chat:
             if not self.streamed:
                 self._text(message_text(item) or "")
             self._end_line()
-        elif name == "tool_called" and "call_id" in item:
+        elif name == "tool_called" and is_function_call(item):
             self._end_line()
             self.names[item["call_id"]] = item["name"]
             self.say(f"[tool] {item['name']}({_trim(item['arguments'])})")
+        elif name == "tool_called" and "call_id" in item:  # a computer's or a shell's call
+            self.names[item["call_id"]] = str(item.get("type", "?")).removesuffix("_call")
         elif name == "tool_output":
-            self.say(f"[tool] {self.names.get(item['call_id'], '?')} -> {_output(item)}")
+            # a local shell's output names its call as `id`
+            call_id = item.get("call_id", item.get("id"))
+            self.say(f"[tool] {self.names.get(call_id, '?')} -> {_output(item)}")
         elif (line := _hosted_mcp_line(name, item)) is not None:
             self._end_line()
             self.say(line)

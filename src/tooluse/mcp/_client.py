@@ -196,6 +196,14 @@ class MCPServer(Generic[ParamsT]):
         """A readable name for the server."""
         return self._name
 
+    def listed_tools(self) -> list[tuple[types.Tool, FunctionTool]]:
+        """The server's tools it listed so far, each with the function tool offering it.
+
+        Returns:
+            (the server's tool, the function tool) pairs; empty before a listing.
+        """
+        return list(self._built.values())
+
     def _default_name(self, params: ParamsT) -> str:  # pragma: no cover - each has its own
         raise NotImplementedError
 

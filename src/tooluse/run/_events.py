@@ -7,6 +7,7 @@ run's buffer, and opens spans through the run's tracer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..agents._agent import Agent
@@ -180,10 +181,14 @@ class RunEvents:
         item: Item,
         agent: Agent[object],
         target: Agent[object] | None = None,
+        items: Sequence[Item] = (),
     ) -> None:
-        """The run added an item, in `agent`'s turn (`target`: the agent handed off to)."""
+        """The run added an item, in `agent`'s turn (`target`: the agent handed off to).
+
+        `items` are the run's items, which a call's item object reads its tool's facts from.
+        """
         if self.stream is not None:
-            made = item_object(name, item, public_agent(agent), target)
+            made = item_object(name, item, public_agent(agent), target, items)
             self.stream.put(RunItemStreamEvent(name, made))
 
     def raw(self, data: object) -> bool:

@@ -457,7 +457,7 @@ def _record(run: RunSetup, record: RunRecord, setup: AgentSetup, response: Model
     record.turn_start = len(state.new_items)
     state.new_items.extend(output)
     if run.streamed:
-        _announce(run.events, setup, output)
+        _announce(run.events, setup, output, state.new_items)
     state.turn = TurnInProgress(output, response.response_id)
     thread = state.server_thread
     if thread is not None and response.response_id is not None:  # the server holds it all now
@@ -467,10 +467,11 @@ def _record(run: RunSetup, record: RunRecord, setup: AgentSetup, response: Model
         )
 
 
-def _announce(events: RunEvents, setup: AgentSetup, output: list[Item]) -> None:
-    """The stream's item events for a response's messages, calls and hosted MCP items.
+def _announce(events: RunEvents, setup: AgentSetup, output: list[Item], items: list[Item]) -> None:
+    """The stream's item events for a response's messages, calls, reasoning and hosted items.
 
-    In the response's order, as openai-agents emits them once the response is in.
+    In the response's order, as openai-agents emits them once the response is in; `items`
+    are the run's, which a call's item object reads its tool's facts from when asked.
     """
     handoffs = {tool.name for tool in setup.handoff_tools}
     for item in output:
@@ -479,17 +480,28 @@ def _announce(events: RunEvents, setup: AgentSetup, output: list[Item]) -> None:
             events.item("message_output_created", item, setup.agent)
         elif kind == "function_call":
             handoff = item.get("name") in handoffs
-            events.item("handoff_requested" if handoff else "tool_called", item, setup.agent)
-        elif (name := _HOSTED_MCP_EVENTS.get(str(kind))) is not None:
-            events.item(name, item, setup.agent)
+            name = "handoff_requested" if handoff else "tool_called"
+            events.item(name, item, setup.agent, items=items)
+        elif (name := _OTHER_EVENTS.get(str(kind))) is not None:
+            events.item(name, item, setup.agent, items=items)
 
 
-_HOSTED_MCP_EVENTS: dict[str, ItemEventName] = {
+_OTHER_EVENTS: dict[str, ItemEventName] = {
+    "reasoning": "reasoning_item_created",
     "mcp_list_tools": "mcp_list_tools",
     "mcp_approval_request": "mcp_approval_requested",
     "mcp_call": "tool_called",
+    "web_search_call": "tool_called",
+    "file_search_call": "tool_called",
+    "code_interpreter_call": "tool_called",
+    "image_generation_call": "tool_called",
+    "computer_call": "tool_called",
+    "local_shell_call": "tool_called",
+    "shell_call": "tool_called",
 }
-"""The event of each item a hosted MCP server adds to a response (openai-agents' names)."""
+"""The event of each other item a response may hold: reasoning, and the calls of hosted
+tools and of the provider's local ones (openai-agents' names). An item of a kind not
+listed (one a newer API adds) has no event, as in openai-agents."""
 
 
 def final_output(setup: AgentSetup, output: list[Item]) -> Any:

@@ -14,12 +14,13 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, SupportsIndex, cast, overload
 
 from ..agents._handoffs import as_handoffs
 from ..core._items import Item, message_text
 from ..core._state import ToolApproval
+from ._tool_facts import ToolOrigin, ToolOriginType, call_facts, call_of
 
 if TYPE_CHECKING:
     from ..agents._agent import Agent
@@ -40,6 +41,8 @@ __all__ = [
     "ToolApprovalItem",
     "ToolCallItem",
     "ToolCallOutputItem",
+    "ToolOrigin",
+    "ToolOriginType",
     "item_object",
     "run_item",
 ]
@@ -113,21 +116,74 @@ class MessageOutputItem(RunItemBase):
 
 @dataclass(eq=False)
 class ToolCallItem(RunItemBase):
-    """A call of a tool (a function tool, a hosted tool, a local one)."""
+    """A call of a tool (a function tool, a hosted tool, a local one).
 
+    Besides the call (`raw_item`), it says what openai-agents' says of the tool called:
+    `description`, `title`, `tool_origin`, `tool_name` and `call_id`, read when asked for.
+    """
+
+    _items: Sequence[Item] = field(default=(), repr=False, kw_only=True)
+    """The run's items, where a hosted MCP server's `mcp_list_tools` item describes its tools."""
     type: ClassVar[Literal["tool_call_item"]] = "tool_call_item"  # pyright: ignore[reportIncompatibleVariableOverride]
+
+    @property
+    def description(self) -> str | None:
+        """The tool's description: a function tool's, or a hosted MCP server's listed one."""
+        return call_facts(self.agent, self.raw_item, self._items).description
+
+    @property
+    def title(self) -> str | None:
+        """An MCP tool's display title (a local server's, or a hosted one's listed one)."""
+        return call_facts(self.agent, self.raw_item, self._items).title
+
+    @property
+    def tool_origin(self) -> ToolOrigin | None:
+        """Where the tool comes from, if known.
+
+        A function tool, an MCP server (a hosted one's `mcp_call` too), an agent used as
+        a tool; None for the other hosted tools.
+        """
+        return call_facts(self.agent, self.raw_item, self._items).origin
+
+    @property
+    def tool_name(self) -> str | None:
+        """The tool's name: the call's `name`, or the tool's for a computer's or a shell's."""
+        name = self.raw_item.get("name")
+        if name is not None:
+            return str(name)
+        return call_facts(self.agent, self.raw_item, self._items).name
+
+    @property
+    def call_id(self) -> str | None:
+        """The call's id (`call_id`, or `id` for a hosted tool's call)."""
+        found = self.raw_item.get("call_id") or self.raw_item.get("id")
+        return None if found is None else str(found)
 
 
 @dataclass(eq=False)
 class ToolCallOutputItem(RunItemBase):
     """A tool's output, as the model gets it."""
 
+    _items: Sequence[Item] = field(default=(), repr=False, kw_only=True)
+    """The run's items, where the call answered is."""
     type: ClassVar[Literal["tool_call_output_item"]] = "tool_call_output_item"  # pyright: ignore[reportIncompatibleVariableOverride]
 
     @property
     def output(self) -> Any:
         """The output: text, or the parts of a rich output."""
         return self.raw_item.get("output")
+
+    @property
+    def tool_origin(self) -> ToolOrigin | None:
+        """Where the tool that answered comes from (as `ToolCallItem.tool_origin`)."""
+        call = call_of(self.raw_item, self._items)
+        return None if call is None else call_facts(self.agent, call, self._items).origin
+
+    @property
+    def call_id(self) -> str | None:
+        """The id of the call answered (`call_id`, or `id` for a local shell's output)."""
+        found = self.raw_item.get("call_id") or self.raw_item.get("id")
+        return None if found is None else str(found)
 
 
 @dataclass(eq=False)
@@ -214,6 +270,17 @@ class ToolApprovalItem(ToolApproval):
             type="function_call", call_id=self.call_id, name=self.name, arguments=self.arguments
         )
 
+    @property
+    def tool_origin(self) -> ToolOrigin | None:
+        """Where the tool waiting comes from, if known.
+
+        A function tool, an MCP server, an agent used as a tool; None for a hosted MCP
+        server's request and a shell's call, as in openai-agents.
+        """
+        if self.item_type != "function_call":
+            return None
+        return call_facts(self.agent, self.raw_item, ()).origin
+
     @classmethod
     def of(cls, approval: ToolApproval, agent: Agent[Any]) -> ToolApprovalItem:
         """The approval, with its agent.
@@ -299,6 +366,7 @@ def run_item(
     *,
     handoff_calls: Iterable[str] = (),
     target: Agent[Any] | None = None,
+    items: Sequence[Item] = (),
 ) -> RunItem:
     """One item as an item object.
 
@@ -307,12 +375,24 @@ def run_item(
         agent: The agent whose turn produced it.
         handoff_calls: The ids of handoff calls (their outputs are handoff outputs).
         target: For a handoff's output, the agent that took over.
+        items: The run's items, which a call's and an output's tool facts are read from.
 
     Returns:
         The item object.
     """
     kind = _kind(item, set(handoff_calls), handoff_names(agent))
-    raw = RawItem(item)
+    return _made(kind, RawItem(item), agent, target, items)
+
+
+def _made(
+    kind: type[RunItem],
+    raw: RawItem,
+    agent: Agent[Any],
+    target: Agent[Any] | None,
+    items: Sequence[Item],
+) -> RunItem:
+    if kind is ToolCallItem or kind is ToolCallOutputItem:
+        return kind(agent, raw, _items=items)
     if kind is HandoffOutputItem:
         return HandoffOutputItem(agent, raw, source_agent=agent, target_agent=target or agent)
     return kind(agent, raw)
@@ -326,11 +406,16 @@ _BY_EVENT: dict[str, type[RunItem]] = {
     "mcp_list_tools": MCPListToolsItem,
     "mcp_approval_requested": MCPApprovalRequestItem,
     "mcp_approval_response": MCPApprovalResponseItem,
+    "reasoning_item_created": ReasoningItem,
 }
 
 
 def item_object(
-    event: str, item: Item, agent: Agent[Any], target: Agent[Any] | None = None
+    event: str,
+    item: Item,
+    agent: Agent[Any],
+    target: Agent[Any] | None = None,
+    items: Sequence[Item] = (),
 ) -> RunItem:
     """The item object a stream's item event carries.
 
@@ -339,14 +424,13 @@ def item_object(
         item: The item, as the run keeps it.
         agent: The agent whose turn produced it.
         target: For `handoff_occured`, the agent handed off to.
+        items: The run's items, which a call's and an output's tool facts are read from.
 
     Returns:
         The item object.
     """
-    if event == "handoff_occured":
-        raw = RawItem(item)
-        return HandoffOutputItem(agent, raw, source_agent=agent, target_agent=target or agent)
-    return _BY_EVENT.get(event, ToolCallItem)(agent, RawItem(item))
+    kind = HandoffOutputItem if event == "handoff_occured" else _BY_EVENT.get(event, ToolCallItem)
+    return _made(kind, RawItem(item), agent, target, items)
 
 
 class RunItems(list[RunItem]):
@@ -458,7 +542,9 @@ class RunItems(list[RunItem]):
         self._scan(index)
         agent = self._agent_at(index)
         target = self._agent_at(index + 1) if item.get("call_id") in self._handoff_calls else None
-        return run_item(item, agent, handoff_calls=self._handoff_calls, target=target)
+        return run_item(
+            item, agent, handoff_calls=self._handoff_calls, target=target, items=self._items
+        )
 
     def _scan(self, index: int) -> None:
         """Note the handoff calls among the items up to `index`."""

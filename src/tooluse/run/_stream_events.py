@@ -40,13 +40,16 @@ ItemEventName = Literal[
     "mcp_list_tools",
     "mcp_approval_requested",
     "mcp_approval_response",
+    "reasoning_item_created",
 ]
 """What an item event reports. `handoff_requested` is a call of a handoff tool and
 `handoff_occured` (openai-agents' spelling) the answer to the one taken; their items
 are the call and its output, as for `tool_called` and `tool_output`. A hosted MCP
 server's items have names of their own, as in openai-agents: `mcp_list_tools` (its
 tools, listed), `mcp_approval_requested` (it asks before running one) and
-`mcp_approval_response` (the run's answer); its `mcp_call` is a `tool_called`."""
+`mcp_approval_response` (the run's answer); its `mcp_call` is a `tool_called`, as are the
+calls of the other hosted tools (`web_search_call`, `file_search_call`, ...) and of the
+computer and shell tools. The model's reasoning is a `reasoning_item_created`."""
 
 
 def _wrong_type(event: object, given: str, expected: str) -> UserError:

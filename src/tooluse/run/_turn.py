@@ -611,7 +611,7 @@ async def apply(
         elif answers[key].get("type") == "mcp_approval_response":
             run.events.item("mcp_approval_response", answers[key], agent)
         else:
-            run.events.item("tool_output", answers[key], agent)
+            run.events.item("tool_output", answers[key], agent, items=state.new_items)
     state.turn = None
     # Decisions are for this turn's calls only: a model that reuses call ids in a later
     # turn must not find its new call approved in advance.

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..core._items import Item, message_text
+from ..core._items import Item, is_function_call, message_text
 from ..core._state import ToolApproval
 from ..run._result import RunResultStreaming
 from ..run._stream_events import RunStreamEvent, UsageStreamEvent
@@ -234,7 +234,7 @@ class AGUIEvents:
             if self.message_id is None and (text := message_text(item)):
                 return self._text(text) + self._close_text()
             return self._close_text()
-        if name in {"tool_called", "handoff_requested"} and "call_id" in item:
+        if name in {"tool_called", "handoff_requested"} and is_function_call(item):
             return self._called(item)
         if name in {"tool_output", "handoff_occured"} and "call_id" in item:
             return self._output(item)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..core._items import Item, message_text
+from ..core._items import Item, is_function_call, message_text
 from ..run._result import RunResultStreaming
 from ..run._stream_events import RunStreamEvent
 from ._history import output_text
@@ -183,7 +183,7 @@ class VercelParts:
             if not streamed and text:  # a model that does not stream
                 return self._text(text) + self._close_text()
             return self._close_text()
-        if name in {"tool_called", "handoff_requested"} and "call_id" in item:
+        if name in {"tool_called", "handoff_requested"} and is_function_call(item):
             available = {
                 "type": "tool-input-available",
                 "toolCallId": item["call_id"],

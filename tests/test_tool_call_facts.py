@@ -195,5 +195,6 @@ async def test_a_local_mcp_servers_tool_is_of_that_server() -> None:
     assert isinstance(call, ToolCallItem)
     origin = ToolOrigin(ToolOriginType.MCP, mcp_server_name="test-server")
     assert facts(call) == ("Say the text back.", None, origin, "echo", call.call_id)
-    assert isinstance(result.new_items[1], ToolCallOutputItem)
-    assert result.new_items[1].tool_origin == origin
+    output = result.new_items[1]
+    assert isinstance(output, ToolCallOutputItem)
+    assert output.tool_origin == origin

@@ -352,6 +352,30 @@ async def test_misuse_says_what_to_do(openai_server: ScriptedServer) -> None:
     assert _compactions(openai_server) == []
 
 
+async def test_a_run_past_max_rollback_items_is_not_failed_and_says_why(
+    openai_server: ScriptedServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Unforced (as after each run), past the bound: a WARNING, not an error every run
+    # after its turn is stored; the trigger is not asked, since it cannot see it all.
+    asked: list[int] = []
+
+    def counting(context: dict[str, Any]) -> bool:
+        asked.append(len(context["session_items"]))
+        return True
+
+    openai_server.script(Turn(text="one"), Turn(text="two"))
+    bounded = _session(openai_server, counting, max_rollback_items=2)
+
+    with caplog.at_level(logging.WARNING, logger="tooluse.sessions"):
+        for text in ("Hi", "Again"):
+            await Runner.run(_agent(openai_server), text, session=bounded)
+
+    assert asked == [2]  # after the first run (2 items, compacted to 1), not the second (3)
+    assert _kinds(await bounded.get_items()) == ["compaction:", "message:user", "message:assistant"]
+    (record,) = [r for r in caplog.records if "max_rollback_items=2" in r.message]
+    assert record.levelno == logging.WARNING
+
+
 async def test_a_trigger_that_raises_or_is_async_stops_the_run_with_the_turn_kept(
     openai_server: ScriptedServer,
 ) -> None:

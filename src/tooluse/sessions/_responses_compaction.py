@@ -289,13 +289,17 @@ class OpenAIResponsesCompactionSession:
         Raises:
             UserError: The trigger raised or did not answer with a bool; the mode is
                 `"previous_response_id"` and no response id was ever given; the
-                session holds a paused run; the history is over `max_rollback_items`.
+                session holds a paused run; `force` and the history is over
+                `max_rollback_items` (unforced, that is a WARNING, and nothing is done).
             ModelTransportError: `responses.compact` failed (the history is kept).
         """
         given = args or {}
+        forced = given.get("force", False)
         async with self._lock:
             mode = self._mode(given)
-            stored = await self._stored()
+            stored = await self._stored(forced)
+            if stored is None:
+                return
             history = read_marked(stored)
             context: dict[str, Any] = {
                 "response_id": self._response_id,
@@ -303,7 +307,7 @@ class OpenAIResponsesCompactionSession:
                 "compaction_candidate_items": compaction_candidates(history),
                 "session_items": history,
             }
-            if not given.get("force", False) and not self._triggered(context):
+            if not forced and not self._triggered(context):
                 return
             await self._refuse_paused()
             response = await self._compact(mode, history, wrapper)
@@ -333,17 +337,26 @@ class OpenAIResponsesCompactionSession:
             return "input"
         return "previous_response_id"
 
-    async def _stored(self) -> list[Item]:
-        """Every stored item as stored (marks unread), within `max_rollback_items`."""
+    async def _stored(self, forced: bool) -> list[Item] | None:
+        """Every stored item as stored (marks unread), within `max_rollback_items`.
+
+        Past the bound: an error when `forced`; otherwise a WARNING and None, so that a
+        run (which calls unforced, after its turn is stored) is not failed, run after
+        run, for what only the developer can change.
+        """
         bound = self.max_rollback_items
         items = await self.underlying_session.get_items(_EVERY_ITEM if bound is None else bound + 1)
-        if bound is not None and len(items) > bound:
-            raise UserError(
-                f"OpenAIResponsesCompactionSession {self.session_id!r}: the history holds more "
-                f"than max_rollback_items={bound} items, so it was not compacted (it is kept "
-                "as it was): raise max_rollback_items, or set it to None"
-            )
-        return items
+        if bound is None or len(items) <= bound:
+            return items
+        problem = (
+            f"OpenAIResponsesCompactionSession {self.session_id!r}: the history holds more "
+            f"than max_rollback_items={bound} items, so it was not compacted (it is kept "
+            "as it was): raise max_rollback_items, or set it to None"
+        )
+        if forced:
+            raise UserError(problem)
+        logger.warning("%s", problem)
+        return None
 
     def _triggered(self, context: dict[str, Any]) -> bool:
         """What the trigger says, or a `UserError` saying what is wrong with it."""

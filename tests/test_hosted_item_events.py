@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ag_ui.core import RunAgentInput
 
 from tooluse import (
     Agent,
@@ -27,13 +26,10 @@ from tooluse import (
     ToolCallItem,
 )
 from tooluse.cli._chat import run_chat
-from tooluse.ui._ag_ui import ag_ui_stream
-from tooluse.ui._threads import Threads
-from tooluse.ui._vercel import vercel_request, vercel_stream
 
 from .openai_server import ScriptedServer, Turn
 from .test_e2e import FakeComputer
-from .test_ui_ag_ui import run_input
+from .test_hosted_mcp_items import ui_streams
 
 REASONING: dict[str, Any] = {
     "type": "reasoning",
@@ -148,20 +144,10 @@ async def test_the_ui_protocols_take_a_shell_call_in_their_stride(
     openai_server: ScriptedServer,
 ) -> None:
     # A shell call has a call id but no name nor arguments: no call the client shows.
-    turns = TURNS
     agent = Agent(
         "a", tools=[LocalShellTool(lambda action: "hi")], model=openai_server.model("responses")
     )
-    openai_server.script(*turns)
-    body = run_input("t", [{"id": "u1", "role": "user", "content": "hi"}])
-    ag_ui = "".join([c async for c in ag_ui_stream(agent, Threads(None), RunAgentInput(**body))])
-    openai_server.script(*turns)
-    message = {"id": "u", "role": "user", "parts": [{"type": "text", "text": "hi"}]}
-    chat_id, request, continued = vercel_request({"id": "c", "messages": [message]})
-    vercel = "".join(
-        [c async for c in vercel_stream(agent, Threads(None), chat_id, request, None, continued)]
-    )
-    for written in (ag_ui, vercel):
+    for written in await ui_streams(openai_server, agent, TURNS):
         assert "hi there" in written
         assert "error" not in written.lower()
 

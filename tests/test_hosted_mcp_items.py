@@ -100,6 +100,22 @@ async def run(
     return result
 
 
+async def ui_streams(
+    server: ScriptedServer, agent: Agent[Any], turns: tuple[Turn, ...]
+) -> tuple[str, str]:
+    """What the AG-UI and the Vercel stream write for a user's "hi", the turns played to each."""
+    server.script(*turns)
+    body = run_input("t", [{"id": "u1", "role": "user", "content": "hi"}])
+    ag_ui = "".join([c async for c in ag_ui_stream(agent, Threads(None), RunAgentInput(**body))])
+    server.script(*turns)
+    message = {"id": "u", "role": "user", "parts": [{"type": "text", "text": "hi"}]}
+    chat_id, request, continued = vercel_request({"id": "c", "messages": [message]})
+    vercel = "".join(
+        [c async for c in vercel_stream(agent, Threads(None), chat_id, request, None, continued)]
+    )
+    return ag_ui, vercel
+
+
 def kinds(result: RunResult | RunResultStreaming) -> list[str]:
     return [f"{item.type}:{item.raw_item['type']}" for item in result.new_items]
 
@@ -265,17 +281,7 @@ async def test_the_ui_protocols_write_nothing_for_the_servers_items(
 ) -> None:
     # No call the client runs (a tool_called for an mcp_call has no call_id: a KeyError).
     turns = (Turn(items=[LISTED, CALLED, ASKED]), Turn(text="Rust."))
-    agent = wiki_agent(openai_server, approve=True)
-    openai_server.script(*turns)
-    body = run_input("t", [{"id": "u1", "role": "user", "content": "hi"}])
-    ag_ui = "".join([c async for c in ag_ui_stream(agent, Threads(None), RunAgentInput(**body))])
-    openai_server.script(*turns)
-    message = {"id": "u", "role": "user", "parts": [{"type": "text", "text": "hi"}]}
-    chat_id, request, continued = vercel_request({"id": "c", "messages": [message]})
-    vercel = "".join(
-        [c async for c in vercel_stream(agent, Threads(None), chat_id, request, None, continued)]
-    )
-    for written in (ag_ui, vercel):
+    for written in await ui_streams(openai_server, wiki_agent(openai_server, approve=True), turns):
         assert "Rust." in written
         assert "error" not in written.lower()
         assert "mcp_1" not in written

@@ -31,6 +31,7 @@ from tooluse import (
 from tooluse.testing import FunctionModel, ModelReply, ToolCall, current_turn
 
 from .openai_server import Call, ScriptedServer, Turn
+from .test_hosted_item_events import LOCAL_SHELL
 from .test_hosted_mcp import ASKED, CONFIG
 from .test_hosted_mcp_items import CALLED
 from .test_mcp_client import stdio
@@ -53,13 +54,6 @@ SEARCHED: dict[str, Any] = {
     "id": "ws_1",
     "status": "completed",
     "action": {"type": "search", "query": "q"},
-}
-SHELL: dict[str, Any] = {
-    "type": "local_shell_call",
-    "id": "ls_1",
-    "call_id": "lsc_1",
-    "status": "completed",
-    "action": {"type": "exec", "command": ["echo", "hi"], "env": {}},
 }
 MCP = ToolOrigin(ToolOriginType.MCP, mcp_server_name="wiki")
 FUNCTION = ToolOrigin(ToolOriginType.FUNCTION)
@@ -98,7 +92,7 @@ async def test_calls_say_what_openai_agents_says_of_their_tools(
 ) -> None:
     openai_server.script(
         Turn(
-            items=[LISTED, CALLED, SEARCHED, SHELL],
+            items=[LISTED, CALLED, SEARCHED, LOCAL_SHELL],
             calls=[Call("helper", '{"input": "x"}', "c9"), Call("note", '{"text": "x"}', "c1")],
         ),
         Turn(text="inner"),

@@ -22,8 +22,11 @@ from tooluse import (
     LocalShellTool,
     ReasoningItem,
     Runner,
+    RunResult,
+    RunResultStreaming,
     ShellTool,
     ToolCallItem,
+    WebSearchTool,
 )
 from tooluse.cli._chat import run_chat
 
@@ -177,3 +180,27 @@ def test_the_chat_takes_a_shell_call_in_its_stride(
     assert "[tool] local_shell -> hi\n" in out.getvalue()
     assert "a> hi there\n" in out.getvalue()
     assert "[error]" not in out.getvalue()
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+async def test_hosted_calls_with_no_message_ask_the_model_again(
+    openai_server: ScriptedServer, streamed: bool
+) -> None:
+    # Ending the run there would answer "": the model has not answered yet (openai-agents
+    # asks again too). With a message beside them, the turn is the last.
+    openai_server.script(
+        Turn(items=HOSTED_CALLS[:1]), Turn(items=HOSTED_CALLS[:1], text="Found it."), Turn("x")
+    )
+    agent = Agent("a", tools=[WebSearchTool()], model=openai_server.model("responses"))
+
+    if streamed:
+        result: RunResult | RunResultStreaming = Runner.run_streamed(agent, "hi")
+        async for _ in result.stream_events():
+            pass
+    else:
+        result = await Runner.run(agent, "hi")
+
+    assert result.final_output == "Found it."
+    assert len(openai_server.requests) == 2
+    sent = openai_server.requests[1]["body"]["input"]
+    assert [i.get("type", i.get("role")) for i in sent] == ["user", "web_search_call"]

@@ -140,6 +140,8 @@ async def take_turn(run: RunSetup, record: RunRecord, setup: AgentSetup) -> Next
     plan = plan_turn(turn.output, tools, setup)
     if plan.is_final:
         state.turn = None
+        if _tools_ran_unanswered(turn.output):
+            return RunAgain()
         return FinalOutput(final_output(setup, turn.output))
     if plan.calls and not run.execute_tools:
         return Pending(list(plan.calls))
@@ -158,6 +160,28 @@ async def take_turn(run: RunSetup, record: RunRecord, setup: AgentSetup) -> Next
                 {approval.approval_id: agent for approval, agent in waiting},
             )
     return await apply(run, record, setup, approved, outcomes)
+
+
+_HOSTED_CALLS = frozenset(
+    {
+        "web_search_call",
+        "file_search_call",
+        "code_interpreter_call",
+        "image_generation_call",
+        "mcp_call",
+        "tool_search_call",
+    }
+)
+"""The calls of tools the provider runs, whose results the model reads in its next turn."""
+
+
+def _tools_ran_unanswered(output: list[Item]) -> bool:
+    """Whether hosted tools ran in a response with no message: the model has yet to answer.
+
+    Ending the run there would answer `""`; as openai-agents, the model is asked again.
+    """
+    kinds = {item.get("type") for item in output}
+    return "message" not in kinds and not _HOSTED_CALLS.isdisjoint(kinds)
 
 
 # Step 2: plan.

@@ -10,7 +10,6 @@ are what openai-agents 0.24 streamed for the same scripts on the same local serv
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +27,10 @@ from tooluse import (
     ToolCallItem,
     WebSearchTool,
 )
-from tooluse.cli._chat import run_chat
 
 from .openai_server import ScriptedServer, Turn
 from .test_e2e import FakeComputer
-from .test_hosted_mcp_items import ui_streams
+from .test_hosted_mcp_items import chat_says_hi, ui_streams
 
 REASONING: dict[str, Any] = {
     "type": "reasoning",
@@ -159,27 +157,13 @@ def test_the_chat_takes_a_shell_call_in_its_stride(
     openai_server: ScriptedServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     openai_server.script(*TURNS)
-    module = tmp_path / "shell_chat.py"
-    module.write_text(
-        "import os\nfrom openai import AsyncOpenAI\n"
-        "from tooluse import Agent, LocalShellTool\n"
-        "from tooluse.models import OpenAIResponsesModel\n"
-        "client = AsyncOpenAI(base_url=os.environ['SHELL_URL'], api_key='test')\n"
-        "agent = Agent('a', tools=[LocalShellTool(lambda action: 'hi')],\n"
-        "              model=OpenAIResponsesModel('m', client))\n"
-    )
-    monkeypatch.setenv("SHELL_URL", openai_server.base_url)
-    lines, out = ["hi"], io.StringIO()
+    tool = "LocalShellTool(lambda action: 'hi')"
 
-    def read(_prompt: str) -> str:
-        if not lines:
-            raise EOFError  # the end of the user's input
-        return lines.pop(0)
+    shown = chat_says_hi(openai_server, tmp_path, monkeypatch, "LocalShellTool", tool)
 
-    assert run_chat(str(module), read=read, out=out) == 0
-    assert "[tool] local_shell -> hi\n" in out.getvalue()
-    assert "a> hi there\n" in out.getvalue()
-    assert "[error]" not in out.getvalue()
+    assert "[tool] local_shell -> hi\n" in shown
+    assert "a> hi there\n" in shown
+    assert "[error]" not in shown
 
 
 @pytest.mark.parametrize("streamed", [False, True])

@@ -116,6 +116,47 @@ async def ui_streams(
     return ag_ui, vercel
 
 
+def chat_says_hi(
+    server: ScriptedServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tool_class: str,
+    tool: str,
+) -> str:
+    """What `tooluse chat` shows for a user's "hi" to an agent with one tool (its source)."""
+    module = tmp_path / "chat_agent.py"
+    module.write_text(
+        "import os\nfrom openai import AsyncOpenAI\n"
+        f"from tooluse import Agent, {tool_class}\n"
+        "from tooluse.models import OpenAIResponsesModel\n"
+        "client = AsyncOpenAI(base_url=os.environ['CHAT_URL'], api_key='test')\n"
+        f"tool = {tool}\n"
+        "agent = Agent('a', tools=[tool], model=OpenAIResponsesModel('m', client))\n"
+    )
+    monkeypatch.setenv("CHAT_URL", server.base_url)
+    lines, out = ["hi"], io.StringIO()
+
+    def read(_prompt: str) -> str:
+        if not lines:
+            raise EOFError  # the end of the user's input
+        return lines.pop(0)
+
+    assert run_chat(str(module), read=read, out=out) == 0
+    return out.getvalue()
+
+
+async def paused_on_request(
+    server: ScriptedServer, streamed: bool, names: list[str], answer: str
+) -> tuple[Agent[Any], RunResult | RunResultStreaming]:
+    """The wiki agent's run paused on its server's request, beside a function call."""
+    server.script(
+        Turn(items=[LISTED, ASKED], calls=[Call("note", '{"text": "x"}', "c1")]),
+        Turn(text=answer),
+    )
+    agent = wiki_agent(server)
+    return agent, await run(agent, "go", streamed, names)
+
+
 def kinds(result: RunResult | RunResultStreaming) -> list[str]:
     return [f"{item.type}:{item.raw_item['type']}" for item in result.new_items]
 
@@ -232,13 +273,9 @@ async def test_the_answer_follows_the_turns_function_outputs(
 async def test_a_paused_request_is_an_item_and_its_answer_one_of_the_resumed_run(
     openai_server: ScriptedServer, streamed: bool
 ) -> None:
-    openai_server.script(
-        Turn(items=[LISTED, ASKED], calls=[Call("note", '{"text": "x"}', "c1")]),
-        Turn(text="Done."),
-    )
-    agent, names = wiki_agent(openai_server), list[str]()
+    names = list[str]()
 
-    paused = await run(agent, "go", streamed, names)
+    agent, paused = await paused_on_request(openai_server, streamed, names, "Done.")
 
     # (openai-agents adds the ToolApprovalItem to new_items too; here it is in
     # interruptions only, and the function call waits for the decision.)
@@ -292,26 +329,10 @@ def test_the_chat_says_what_the_server_did(
     openai_server: ScriptedServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     openai_server.script(Turn(items=[LISTED, CALLED, ASKED]), Turn(text="Rust."))
-    module = tmp_path / "wiki_chat.py"
-    module.write_text(
-        "import os\nfrom openai import AsyncOpenAI\n"
-        "from tooluse import Agent, HostedMCPTool\n"
-        "from tooluse.models import OpenAIResponsesModel\n"
-        "client = AsyncOpenAI(base_url=os.environ['WIKI_URL'], api_key='test')\n"
-        f"tool = HostedMCPTool({CONFIG!r}, on_approval_request=lambda r: {{'approve': True}})\n"
-        "agent = Agent('a', tools=[tool], model=OpenAIResponsesModel('m', client))\n"
-    )
-    monkeypatch.setenv("WIKI_URL", openai_server.base_url)
-    lines, out = ["hi"], io.StringIO()
+    tool = f"HostedMCPTool({CONFIG!r}, on_approval_request=lambda r: {{'approve': True}})"
 
-    def read(_prompt: str) -> str:
-        if not lines:
-            raise EOFError  # the end of the user's input
-        return lines.pop(0)
+    shown = chat_says_hi(openai_server, tmp_path, monkeypatch, "HostedMCPTool", tool)
 
-    assert run_chat(str(module), read=read, out=out) == 0
-
-    shown = out.getvalue()
     assert "[mcp] wiki lists 1 tools\n" in shown
     assert '[mcp] wiki.ask_wiki_question({"repo": "openai/codex"}) -> Rust\n' in shown
     assert '[mcp] wiki asks to run wiki.ask_wiki_question({"repo": "openai/codex"})\n' in shown
@@ -330,13 +351,9 @@ async def test_a_rejected_request_pauses_and_resumes_as_in_openai_agents(
     # mcp_approval_response and message_output_created on resume, and nothing for the
     # ToolApprovalItem. Here (docs/migrating.md) the function call waits for the decision,
     # so its output comes on resume, and the ToolApprovalItem is in interruptions only.
-    openai_server.script(
-        Turn(items=[LISTED, ASKED], calls=[Call("note", '{"text": "x"}', "c1")]),
-        Turn(text="Not asked."),
-    )
-    agent, names = wiki_agent(openai_server), list[str]()
+    names = list[str]()
 
-    paused = await run(agent, "go", streamed, names)
+    agent, paused = await paused_on_request(openai_server, streamed, names, "Not asked.")
 
     assert [item.get("type", "message") for item in paused.to_input_list()] == [
         "message",

@@ -180,8 +180,13 @@ def _tools_ran_unanswered(output: list[Item]) -> bool:
 
     Ending the run there would answer `""`; as openai-agents, the model is asked again.
     """
-    kinds = {item.get("type") for item in output}
-    return "message" not in kinds and not _HOSTED_CALLS.isdisjoint(kinds)
+    ran = False
+    for item in output:
+        kind = item.get("type")
+        if kind == "message":
+            return False  # the common last turn: stops at its answer
+        ran = ran or kind in _HOSTED_CALLS
+    return ran
 
 
 # Step 2: plan.

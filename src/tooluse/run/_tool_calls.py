@@ -15,8 +15,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from ..core._items import Item
 from ..tools._errors import echoed_name
@@ -30,9 +29,8 @@ EXPECTED_PARALLEL = (
 )
 
 
-@dataclass(frozen=True)
-class PlannedCall:
-    """One tool call to run, or the message to give instead."""
+class PlannedCall(NamedTuple):
+    """One tool call to run, or the message to give instead (a tuple: cheap to make)."""
 
     name: str
     """The tool's name as resolved (or as the model wrote it, cut short, if unknown)."""
@@ -51,8 +49,7 @@ class PlannedCall:
     """Whether `error` says the tool does not exist."""
 
 
-@dataclass(frozen=True)
-class CallGroup:
+class CallGroup(NamedTuple):
     """The calls answering one call id: one call, or the entries of a parallel wrapper."""
 
     call_id: str

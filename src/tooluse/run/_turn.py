@@ -27,7 +27,6 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, NamedTuple, cast
 
 from ..agents._agent import Agent, as_agent
@@ -251,9 +250,13 @@ def plan_turn(output: list[Item], tools: TurnTools, setup: AgentSetup) -> TurnPl
         The plan.
     """
     kinds = [item.get("type") for item in output]
-    if "function_call" not in kinds and LOCAL_ITEM_TYPES.isdisjoint(kinds):
+    local = not LOCAL_ITEM_TYPES.isdisjoint(kinds)
+    if "function_call" not in kinds and not local:
         return _NOTHING_ASKED  # the common last turn: an answer
     calls = [item for item in output if item.get("type") == "function_call"]
+    if not local and not setup.handoffs:  # the common tool turn: function calls alone
+        groups = plan_calls(calls, tools.functions)
+        return TurnPlan(tuple(groups), (), (), tuple([c["call_id"] for c in calls]), tuple(calls))
     one_tool = setup.agent.handoff_mode == "one_tool"
     asked = [
         read_handoff(c, setup.handoffs, one_tool=one_tool) if setup.handoffs else None
@@ -359,6 +362,8 @@ async def approve(
     Raises:
         UserError: If a `needs_approval` function raises.
     """
+    if _nothing_to_decide(state, plan):
+        return plan
     answers = _turn(state).answers
     waiting: list[ToolApproval] = []
     groups: list[CallGroup] = []
@@ -369,7 +374,7 @@ async def approve(
                 [await _decide(run, state, group.call_id, call, waiting) for call in calls]
             )
         changed = any(new is not old for new, old in zip(calls, group.calls, strict=True))
-        groups.append(replace(group, calls=calls) if changed else group)
+        groups.append(group._replace(calls=calls) if changed else group)
     local_calls = plan.local_calls
     if any(_asks_a_human(local.tool) for local in local_calls):
         local_calls = tuple(
@@ -382,6 +387,17 @@ async def approve(
     if all(new is old for new, old in zip(groups, plan.groups, strict=True)):
         return plan
     return plan._replace(groups=tuple(groups))
+
+
+def _nothing_to_decide(state: RunState, plan: TurnPlan) -> bool:
+    """Whether the plan is approved as it is, asking nothing: the common turn."""
+    if state.decisions or plan.local_calls:
+        return False
+    for group in plan.groups:  # plain loops: most turns hold one call
+        for call in group.calls:
+            if call.tool is not None and call.tool.needs_approval is not False:
+                return False
+    return True
 
 
 async def _decide(
@@ -399,7 +415,7 @@ async def _decide(
             return call
     if decision["approved"]:
         return call
-    return replace(call, tool=None, error=decision.get("message") or REJECTION, rejected=True)
+    return call._replace(tool=None, error=decision.get("message") or REJECTION, rejected=True)
 
 
 def _asks_a_human(tool: LocalTool) -> bool:
@@ -655,6 +671,8 @@ async def apply(
     target = plan.handoff.target if plan.handoff else _returned_agent(outcomes)
     if target is not None:
         return NextAgent(target)
+    if agent.tool_use_behavior == "run_llm_again":  # the default: no results to look at
+        return RunAgain()
     return await _decide_final(run.context, agent, _results(outcomes))
 
 
@@ -696,7 +714,7 @@ async def _decide_final(
     context: RunContextWrapper[object], agent: Agent[object], results: list[FunctionToolResult]
 ) -> NextStep:
     behavior = agent.tool_use_behavior
-    if behavior == "run_llm_again" or not results:
+    if not results:  # (`run_llm_again` is decided before the results are made)
         return RunAgain()
     if behavior == "stop_on_first_tool":
         return FinalOutput(results[0].output)

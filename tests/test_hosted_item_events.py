@@ -10,6 +10,7 @@ are what openai-agents 0.24 streamed for the same scripts on the same local serv
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +27,16 @@ from tooluse import (
     ShellTool,
     ToolCallItem,
     WebSearchTool,
+    handoff,
 )
+from tooluse.ui import ag_ui_app, vercel_ai_app
 
-from .openai_server import ScriptedServer, Turn
+from .openai_server import Call, ScriptedServer, Turn
 from .test_e2e import FakeComputer
-from .test_hosted_mcp_items import chat_says_hi, ui_streams
+from .test_hosted_mcp_items import chat_says_hi, note, ui_streams
+from .test_ui_frames import assert_official, frames
+from .ui_clients import node_script
+from .ui_server import serving
 
 REASONING: dict[str, Any] = {
     "type": "reasoning",
@@ -116,15 +122,20 @@ async def test_reasoning_and_hosted_calls_are_streamed_in_the_responses_order(
     assert [e.item for e in events] == list(result.new_items)
 
 
-@pytest.mark.parametrize(
+SHELL_TOOL = ShellTool(executor=lambda request: "hi")
+COMPUTER_TOOL = ComputerTool(FakeComputer())
+PROVIDER_CALLS = pytest.mark.parametrize(
     ("call", "tool"),
     [
         (LOCAL_SHELL, LocalShellTool(lambda action: "hi")),
-        (SHELL, ShellTool(executor=lambda request: "hi")),
-        (COMPUTER, ComputerTool(FakeComputer())),
+        (SHELL, SHELL_TOOL),
+        (COMPUTER, COMPUTER_TOOL),
     ],
     ids=["local_shell_call", "shell_call", "computer_call"],
 )
+
+
+@PROVIDER_CALLS
 async def test_a_provider_tools_call_is_a_tool_called_before_its_output(
     openai_server: ScriptedServer, call: dict[str, Any], tool: Any
 ) -> None:
@@ -151,6 +162,125 @@ async def test_the_ui_protocols_take_a_shell_call_in_their_stride(
     for written in await ui_streams(openai_server, agent, TURNS):
         assert "hi there" in written
         assert "error" not in written.lower()
+
+
+def ag_ui_results(written: str) -> dict[str, str]:
+    """Each `TOOL_CALL_RESULT`'s content by call id, checking that its call started first.
+
+    Every frame is checked too: what `ag_ui.core`'s encoder writes for the event it holds.
+    """
+    started: set[str] = set()
+    results: dict[str, str] = {}
+    for frame in frames([written]):
+        assert_official(frame)
+        event = json.loads(frame[len("data: ") :])
+        if event["type"] == "TOOL_CALL_START":
+            started.add(event["toolCallId"])
+        elif event["type"] == "TOOL_CALL_RESULT":
+            assert event["toolCallId"] in started, f"a result for a call never started: {frame}"
+            results[event["toolCallId"]] = event["content"]
+        elif event.get("name") == "tooluse.call":
+            assert event["value"]["call_id"] in started, f"a call never started: {frame}"
+    return results
+
+
+def vercel_outputs(written: str) -> dict[str, str]:
+    """Each `tool-output-available`'s output by call id, checking that its call started first."""
+    started: set[str] = set()
+    outputs: dict[str, str] = {}
+    for frame in frames([written])[:-1]:  # the last is [DONE]
+        part = json.loads(frame[len("data: ") :])
+        if part["type"] == "tool-input-start":
+            started.add(part["toolCallId"])
+        elif part["type"].startswith(("tool-output", "tool-approval")):
+            assert part["toolCallId"] in started, f"an output for a call never started: {frame}"
+            outputs[part["toolCallId"]] = part.get("output", "")
+    return outputs
+
+
+@PROVIDER_CALLS
+async def test_the_ui_protocols_answer_only_the_calls_they_started(
+    openai_server: ScriptedServer, call: dict[str, Any], tool: Any
+) -> None:
+    # A computer's or a shell's call is no tool call of the stream (it has no name nor
+    # arguments), so its output is not written either: the protocols' clients refuse, or
+    # keep as a stray, a result whose call never started. The function call beside it is
+    # streamed, call and result. (Before, a computer's output broke the run, and a
+    # shell's was a result for a call never started.)
+    agent = Agent("a", tools=[tool, note], model=openai_server.model("responses"))
+    turns = (Turn(items=[call], calls=[Call("note", '{"text": "x"}', "c1")]), Turn(text="Done."))
+
+    ag_ui, vercel = await ui_streams(openai_server, agent, turns)
+
+    assert ag_ui_results(ag_ui) == {"c1": "noted"}
+    assert vercel_outputs(vercel) == {"c1": "noted"}
+    for written in (ag_ui, vercel):
+        assert "Done." in written
+        assert "error" not in written.lower()
+        assert call["call_id"] not in written
+
+
+async def test_the_ui_protocols_answer_a_handoff_they_started(
+    openai_server: ScriptedServer,
+) -> None:
+    # A handoff's call is a function call: it is streamed, call and answer.
+    agent = Agent(
+        "a",
+        handoffs=[handoff(Agent("b", model=openai_server.model("responses")))],
+        model=openai_server.model("responses"),
+    )
+    turns = (Turn(calls=[Call("transfer_to_b", "{}", "h1")]), Turn(text="Done."))
+
+    ag_ui, vercel = await ui_streams(openai_server, agent, turns)
+
+    assert list(ag_ui_results(ag_ui)) == ["h1"]
+    assert list(vercel_outputs(vercel)) == ["h1"]
+    for written in (ag_ui, vercel):
+        assert "Done." in written
+
+
+@pytest.mark.parametrize(
+    ("call", "tool"),
+    [(SHELL, SHELL_TOOL), (COMPUTER, COMPUTER_TOOL)],
+    ids=["shell_call", "computer_call"],
+)
+@pytest.mark.parametrize("protocol", ["ag_ui", "vercel"])
+def test_the_official_clients_read_a_provider_tools_turn_and_the_next(
+    openai_server: ScriptedServer, call: dict[str, Any], tool: Any, protocol: str
+) -> None:
+    # Read by @ag-ui/client's HttpAgent and the `ai` package's readUIMessageStream, then
+    # sent back as the client keeps it. Before: for a shell's call, the AG-UI client kept
+    # a tool message answering no call, which the next turn sent back, refused as a
+    # forged tool output; the `ai` parser threw ("No tool invocation found for tool call
+    # ID"); a computer's call broke the run in both.
+    openai_server.script(
+        Turn(items=[call], calls=[Call("note", '{"text": "x"}', "c1")]),
+        Turn(text="Done."),
+        Turn(text="Again."),
+    )
+    agent = Agent("a", tools=[tool, note], model=openai_server.model("responses"))
+    app = ag_ui_app(agent) if protocol == "ag_ui" else vercel_ai_app(agent)
+    steps = json.dumps([{"user": "hi"}, {"user": "again"}])
+
+    with serving(app) as base:
+        first, second = node_script(f"{protocol}_client.mjs", base + "/", "t", steps)
+
+    if protocol == "ag_ui":
+        for step in (first, second):
+            assert (step["outcome"], step["error"], step.get("thrown")) == ("success", None, None)
+        messages = second["messages"]
+        called = {c["id"] for m in messages for c in m["toolCalls"]}
+        answered = [m["toolCallId"] for m in messages if m["role"] == "tool"]
+        assert called == set(answered) == {"c1"}
+        assert [m["content"] for m in messages if m["role"] == "assistant"][-1] == "Again."
+    else:
+        assert first["errors"] == second["errors"] == []
+        tools = [p for p in first["message"]["parts"] if p["type"].startswith("tool-")]
+        assert [(p["type"], p["toolCallId"], p["output"]) for p in tools] == [
+            ("tool-note", "c1", "noted")
+        ]
+        assert [p["text"] for p in first["message"]["parts"] if p["type"] == "text"] == ["Done."]
+        assert second["message"]["parts"][-1]["text"] == "Again."
 
 
 def test_the_chat_takes_a_shell_call_in_its_stride(

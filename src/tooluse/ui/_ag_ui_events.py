@@ -1,11 +1,12 @@
 """A run's stream events as AG-UI events, written as the SSE text `ag-ui-protocol` writes.
 
 One `AGUIEvents` per run: text deltas become a text message (start, content, end),
-argument deltas a tool call (start, args, end), outputs tool call results, agent
-changes steps, each model response a `tooluse.usage` custom event and each tool
-output a `tooluse.call` one with the call's duration (what a timeline draws), and
-the end a `RUN_FINISHED` whose outcome is success or the interrupt that lists the
-calls waiting for approval.
+argument deltas a tool call (start, args, end), function calls' outputs tool call
+results, agent changes steps, each model response a `tooluse.usage` custom event and
+each function call's output a `tooluse.call` one with the call's duration (what a
+timeline draws), and the end a `RUN_FINISHED` whose outcome is success or the
+interrupt that lists the calls waiting for approval. Hosted and provider tools'
+calls (a computer's, a shell's) are not tool calls of the stream, nor their outputs.
 
 Each event is written as the text `ag_ui.encoder.EventEncoder` writes for the same
 `ag_ui.core` model (the same camelCase fields in the same order, absent values left
@@ -25,7 +26,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..core._items import Item, is_function_call, message_text
+from ..core._items import Item, is_function_call, is_function_call_output, message_text
 from ..core._state import ToolApproval
 from ..run._result import RunResultStreaming
 from ..run._stream_events import RunStreamEvent, UsageStreamEvent
@@ -236,10 +237,12 @@ class AGUIEvents:
             return self._close_text()
         if name in {"tool_called", "handoff_requested"} and is_function_call(item):
             return self._called(item)
-        if name in {"tool_output", "handoff_occured"} and "call_id" in item:
+        if name in {"tool_output", "handoff_occured"} and is_function_call_output(item):
             return self._output(item)
-        # A hosted MCP server's items (its tool list, its call, made and answered by the
-        # provider, its approval request and the answer) are no call the client runs.
+        # The stream starts function calls only, so it answers only them: a computer's or a
+        # shell's output answers a call the client never saw (its result would be an
+        # orphan). A hosted MCP server's items (its tool list, its call, made and answered
+        # by the provider, its approval request and the answer) are no call the client runs.
         return ""
 
     def _called(self, item: Item) -> str:

@@ -5,7 +5,9 @@ end, tool input start, delta and availability, tool output (or denial), tool app
 requests for the calls waiting at the end, errors, and `finish`. Each is a line
 `data: <JSON>` and a blank line, the JSON compact with non-ASCII characters escaped
 (as `json.dumps` writes it); the frequent parts, text and input deltas, are a prefix
-kept per text or call and the delta as a JSON string.
+kept per text or call and the delta as a JSON string. The tool parts are function
+calls' (a handoff's too): a hosted or provider tool's call (a computer's, a shell's)
+has none, nor its output.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..core._items import Item, is_function_call, message_text
+from ..core._items import Item, is_function_call, is_function_call_output, message_text
 from ..run._result import RunResultStreaming
 from ..run._stream_events import RunStreamEvent
 from ._history import output_text
@@ -191,10 +193,12 @@ class VercelParts:
                 "input": _arguments(item["arguments"]),
             }
             return self._call_started(item["call_id"], item["name"]) + _frame(available)
-        if name in {"tool_output", "handoff_occured"} and "call_id" in item:
+        if name in {"tool_output", "handoff_occured"} and is_function_call_output(item):
             return self._output(item)
-        # A hosted MCP server's items (its tool list, its call, made and answered by the
-        # provider, its approval request and the answer) are no call the client runs.
+        # The stream starts function calls only, so it answers only them: a computer's or a
+        # shell's output answers a call the client never saw (its result would be an
+        # orphan). A hosted MCP server's items (its tool list, its call, made and answered
+        # by the provider, its approval request and the answer) are no call the client runs.
         return ""
 
     def _output(self, item: Item) -> str:

@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Generic, Protocol
 from typing_extensions import TypeVar
 
 from ._agent_base import AgentBase
+from ._factories import new_list
 
 __all__ = [
     "AgentHookContext",
@@ -133,7 +134,7 @@ class Usage:
     """Of the output tokens: those spent reasoning."""
     tool_calls: int = 0
     """Function tool calls run (`UsageLimits.tool_calls_limit` counts these)."""
-    request_usage_entries: list[RequestUsage] = field(default_factory=list[RequestUsage])
+    request_usage_entries: list[RequestUsage] = field(default_factory=new_list)
     """One entry per model call: its model, agent, tokens and duration."""
 
     @property
@@ -332,7 +333,7 @@ class AgentHookContext(RunContextWrapper[TContext]):
     The same `context` and `usage` as the run's, with the input the agent starts from.
     """
 
-    turn_input: list[Mapping[str, Any]] = field(default_factory=list[Mapping[str, Any]])
+    turn_input: list[Mapping[str, Any]] = field(default_factory=new_list)
     """The conversation the agent is given: the run's input, then what came before it."""
 
 

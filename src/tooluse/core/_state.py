@@ -24,6 +24,7 @@ from typing_extensions import TypedDict
 from ._context import Usage
 from ._context_record import ContextRecord
 from ._errors import UserError
+from ._factories import new_dict, new_list
 from ._items import Item
 from ._paused_context import keep_context
 
@@ -111,7 +112,7 @@ class TurnInProgress:
     """The response's output items, as recorded (call ids made unique)."""
     response_id: str | None = None
     """The provider's id for the response."""
-    answers: dict[str, Item] = field(default_factory=dict[str, Item])
+    answers: dict[str, Item] = field(default_factory=new_dict)
     """The items answering its calls so far, by the id they answer; what is here is not
     run again on resume."""
 
@@ -121,7 +122,7 @@ class TurnInProgress:
 class SessionProgress:
     """What of a run a session holds: the run stores each whole turn as it completes."""
 
-    unsaved_input: list[Item] = field(default_factory=list[Item])
+    unsaved_input: list[Item] = field(default_factory=new_list)
     """The run's new input, stored with its first completed turn (then emptied)."""
     saved: int = 0
     """How many of the run's `new_items` the session holds."""
@@ -159,17 +160,17 @@ class RunState:
     """The agent answering now."""
     input: list[Item]
     """The run's original input."""
-    new_items: list[Item] = field(default_factory=list[Item])
+    new_items: list[Item] = field(default_factory=new_list)
     """The items the run added: messages, calls and outputs, in order."""
     turn: TurnInProgress | None = None
     """The model response being answered, if the run stopped in the middle of a turn."""
-    decisions: dict[str, Decision] = field(default_factory=dict[str, Decision])
+    decisions: dict[str, Decision] = field(default_factory=new_dict)
     """The human's decisions, by approval id."""
-    standing: dict[str, Decision] = field(default_factory=dict[str, Decision])
+    standing: dict[str, Decision] = field(default_factory=new_dict)
     """Decisions for every later call of a tool in this run (`always_approve`,
     `always_reject`), by tool name; `mcp:<server_label>/<name>` for a hosted MCP
     server's tool and `shell:<name>` for a shell (`ToolApproval.standing_key`)."""
-    interruptions: list[ToolApproval] = field(default_factory=list[ToolApproval])
+    interruptions: list[ToolApproval] = field(default_factory=new_list)
     """The calls the run paused for."""
     filtered_history: list[Item] | None = None
     """What a handoff's `input_filter` left of the conversation for the current agent;
@@ -192,7 +193,7 @@ class RunState:
     server_thread: ServerThread | None = None
     """The conversation the Responses API keeps for a run given `previous_response_id`;
     None when each request sends the whole conversation."""
-    nested: dict[str, RunState] = field(default_factory=dict[str, "RunState"])
+    nested: dict[str, RunState] = field(default_factory=new_dict)
     """The paused runs of agents used as tools in the turn in progress, by the id of the
     call that started each: resuming the turn resumes them, with the decisions made on
     their calls (which wait in `interruptions` beside this run's own)."""

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from ..core._factories import new_dict, new_list
 from ..core._items import Item
 from ..core._state import RunState, ToolApproval
 from ..guardrails._agent_guardrails import InputGuardrailResult, OutputGuardrailResult
@@ -43,7 +44,7 @@ class RunRecord:
 
     state: RunState
     """The run as data: what a paused or stopped run resumes from."""
-    raw_responses: list[ModelResponse] = field(default_factory=list[ModelResponse])
+    raw_responses: list[ModelResponse] = field(default_factory=new_list)
     """Each model response, in order."""
     input_checks: InputChecks | None = None
     """The input guardrails, to run with the first model call; None once they have."""
@@ -52,11 +53,11 @@ class RunRecord:
     output_guardrail_results: list[OutputGuardrailResult] | None = None
     tool_input_guardrail_results: list[ToolInputGuardrailResult] | None = None
     tool_output_guardrail_results: list[ToolOutputGuardrailResult] | None = None
-    model_memo: dict[Any, Any] = field(default_factory=dict[Any, Any])
+    model_memo: dict[Any, Any] = field(default_factory=new_dict)
     """What the models keep from one request of the run to the next (`ModelRequest.memo`)."""
     turn_start: int = 0
     """The index in `state.new_items` of the latest model response's first item."""
-    agents: list[tuple[int, Any]] = field(default_factory=list[tuple[int, Any]])
+    agents: list[tuple[int, Any]] = field(default_factory=new_list)
     """Where each agent took over: (index in `state.new_items` of its first item, the
     `Agent`), in order; the result's item objects read their agent from it."""
     context_views: ViewCache | None = None

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..core._context import RunContextWrapper, Usage
+from ..core._factories import new_list
 from ..core._items import Item
 from ..core._paused_context import keep_context
 from ..core._state import RunState, ToolApproval
@@ -44,25 +45,17 @@ class RunResult:
     """The agent that answered."""
     usage: Usage = field(default_factory=Usage)
     """What the run used."""
-    pending_tool_calls: list[Item] = field(default_factory=list[Item])
+    pending_tool_calls: list[Item] = field(default_factory=new_list)
     """With `execute_tools=False`: the calls the model asked for, not executed."""
-    interruptions: list[ToolApprovalItem] = field(default_factory=list[ToolApprovalItem])
+    interruptions: list[ToolApprovalItem] = field(default_factory=new_list)
     """Calls waiting for approval; `approve` or `reject` them, then resume with `to_state()`."""
-    input_guardrail_results: list[InputGuardrailResult] = field(
-        default_factory=list["InputGuardrailResult"]
-    )
+    input_guardrail_results: list[InputGuardrailResult] = field(default_factory=new_list)
     """What the input guardrails said (none tripped: a trip raises)."""
-    output_guardrail_results: list[OutputGuardrailResult] = field(
-        default_factory=list["OutputGuardrailResult"]
-    )
+    output_guardrail_results: list[OutputGuardrailResult] = field(default_factory=new_list)
     """What the output guardrails said of the final output."""
-    tool_input_guardrail_results: list[ToolInputGuardrailResult] = field(
-        default_factory=list["ToolInputGuardrailResult"]
-    )
+    tool_input_guardrail_results: list[ToolInputGuardrailResult] = field(default_factory=new_list)
     """What the tools' input guardrails said, call by call."""
-    tool_output_guardrail_results: list[ToolOutputGuardrailResult] = field(
-        default_factory=list["ToolOutputGuardrailResult"]
-    )
+    tool_output_guardrail_results: list[ToolOutputGuardrailResult] = field(default_factory=new_list)
     """What the tools' output guardrails said, call by call."""
     context_wrapper: RunContextWrapper[Any] = field(
         default_factory=lambda: RunContextWrapper[Any](None)

@@ -671,9 +671,7 @@ async def apply(
     target = plan.handoff.target if plan.handoff else _returned_agent(outcomes)
     if target is not None:
         return NextAgent(target)
-    if agent.tool_use_behavior == "run_llm_again":  # the default: no results to look at
-        return RunAgain()
-    return await _decide_final(run.context, agent, _results(outcomes))
+    return await _decide_final(run.context, agent, outcomes)
 
 
 def _returned_agent(outcomes: list[GroupOutcome]) -> AgentHandoff | None:
@@ -711,10 +709,13 @@ def _results(outcomes: list[GroupOutcome]) -> list[FunctionToolResult]:
 
 
 async def _decide_final(
-    context: RunContextWrapper[object], agent: Agent[object], results: list[FunctionToolResult]
+    context: RunContextWrapper[object], agent: Agent[object], outcomes: list[GroupOutcome]
 ) -> NextStep:
     behavior = agent.tool_use_behavior
-    if not results:  # (`run_llm_again` is decided before the results are made)
+    if behavior == "run_llm_again":  # the default: no results made to look at
+        return RunAgain()
+    results = _results(outcomes)
+    if not results:
         return RunAgain()
     if behavior == "stop_on_first_tool":
         return FinalOutput(results[0].output)

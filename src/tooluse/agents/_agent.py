@@ -10,6 +10,7 @@ from typing import Any, Generic, Literal, cast
 
 from ..core._agent_base import AgentBase
 from ..core._context import RunContextWrapper, TContext
+from ..core._factories import new_list
 from ..core._settings import ModelSettings, as_model_settings
 from ..exceptions import UserError
 from ..guardrails._agent_guardrails import InputGuardrail, OutputGuardrail
@@ -92,16 +93,12 @@ class Agent(AgentBase, Generic[TContext]):
     strict mode, and an `AgentOutputSchemaBase` subclass gives its own schema and parser."""
     hooks: AgentHooks[TContext] | None = None
     """Callbacks for this agent's steps (`AgentHooks`)."""
-    input_guardrails: list[InputGuardrail[TContext]] = field(
-        default_factory=list["InputGuardrail[TContext]"]
-    )
+    input_guardrails: list[InputGuardrail[TContext]] = field(default_factory=new_list)
     """Checks of the run's input (`@input_guardrail`), when this agent starts the run: on its
     first turn, before or beside the first model call, and before any tool runs."""
-    output_guardrails: list[OutputGuardrail[TContext]] = field(
-        default_factory=list["OutputGuardrail[TContext]"]
-    )
+    output_guardrails: list[OutputGuardrail[TContext]] = field(default_factory=new_list)
     """Checks of the final output (`@output_guardrail`), when this agent gives it."""
-    mcp_servers: Sequence[Toolset] = field(default_factory=list[Toolset])
+    mcp_servers: Sequence[Toolset] = field(default_factory=new_list)
     """MCP servers (`tooluse.mcp`), as openai-agents takes them: offered after `tools`, and
     added to the end of `tools` itself, which is what the run reads. Listing a server in
     `tools` does the same."""

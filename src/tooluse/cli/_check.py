@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any, Literal, cast
 
 from ..agents._agent import Agent
+from ..core._factories import new_list
 from ..exceptions import ToolDefinitionWarning, UserError
 from ..schema._callables import unwrapped
 from ..schema._dialects import Provider, provider_findings
@@ -58,7 +59,7 @@ class CheckReport:
     """The file or module: as given, or a file found in a folder given."""
     tools: int = 0
     """How many tools were checked."""
-    findings: list[Finding] = field(default_factory=list[Finding])
+    findings: list[Finding] = field(default_factory=new_list)
     """What was found, errors and warnings."""
     problem: str | None = None
     """Why the target could not be checked (it does not exist, fails to import, ...)."""
@@ -87,10 +88,10 @@ class CheckReport:
 class _Loaded:
     report: CheckReport
     module: ModuleType | None = None
-    tools: list[FunctionTool] = field(default_factory=list[FunctionTool])
-    servers: list[tuple[Any, Any]] = field(default_factory=list[tuple[Any, Any]])
+    tools: list[FunctionTool] = field(default_factory=new_list)
+    servers: list[tuple[Any, Any]] = field(default_factory=new_list)
     """The MCP servers the module holds, each with the agent that lists it (or None)."""
-    agents: list[Agent[object]] = field(default_factory=list[Agent[object]])
+    agents: list[Agent[object]] = field(default_factory=new_list)
     """The module's agents that list MCP servers."""
 
 

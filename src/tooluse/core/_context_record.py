@@ -15,6 +15,7 @@ from typing import cast
 
 from pydantic import ConfigDict, with_config
 
+from ._factories import new_dict, new_list
 from ._items import Item, UserMessage
 
 __all__ = [
@@ -41,10 +42,10 @@ class ContextRecord:
     `summarised` items instead of a summary (OpenAI's `responses.compact`); or None."""
     summarised: int = 0
     """How many leading items of the history the summary (or `compacted`) replaces."""
-    kept: list[int] = field(default_factory=list[int])
+    kept: list[int] = field(default_factory=new_list)
     """Positions below `summarised` sent as they are after the summary: handoff calls
     and their outputs, so the agent answering still sees how it got the conversation."""
-    trimmed: dict[str, int] = field(default_factory=dict[str, int])
+    trimmed: dict[str, int] = field(default_factory=new_dict)
     """Tool outputs cut short: the characters kept, by position (as text, for JSON)."""
     trim_checked: int = 0
     """Positions below this were looked at for trimming already (trimmed, or too short)."""
@@ -55,7 +56,7 @@ class ContextRecord:
     """How many items of the history that request held."""
     compactions: int = 0
     """How many summaries the run has written."""
-    marks: list[Item] = field(default_factory=list[Item])
+    marks: list[Item] = field(default_factory=new_list)
     """What a run on a session still has to store of these changes, with its next write:
     each mark says where it goes (`at`: how many of the run's `new_items` came before)."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from ._factories import new_dict
 from ._retry_settings import ModelRetrySettings, as_retry_settings, merge_retry_settings
 from ._values import fields_set, from_fields
 
@@ -71,7 +72,7 @@ class ModelSettings:
     """More query parameters for the request."""
     extra_body: dict[str, object] | None = None
     """More JSON body fields for the request."""
-    extra_args: dict[str, Any] = field(default_factory=dict[str, Any])
+    extra_args: dict[str, Any] = field(default_factory=new_dict)
     """More request parameters, passed through as they are."""
     retry: ModelRetrySettings | None = None
     """Retries of a failed model call (`ModelRetrySettings` or a dict of its fields): read

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias, TypedDict
 
+from ..core._factories import new_list
 from ..core._items import Item, assistant_message, function_call
 from ._anthropic_compaction import compaction_block
 from ._converted import converted
@@ -82,11 +83,11 @@ class AnthropicMessage(TypedDict):
 class Conversation:
     """What a conversation became: the system prompt's parts, and the messages."""
 
-    system: list[str] = field(default_factory=list[str])
+    system: list[str] = field(default_factory=new_list)
     """The texts of the system and developer messages, in order."""
-    messages: list[AnthropicMessage] = field(default_factory=list[AnthropicMessage])
+    messages: list[AnthropicMessage] = field(default_factory=new_list)
     starts: list[tuple[int, int, AnthropicMessage | None]] = field(
-        default_factory=list[tuple[int, int, "AnthropicMessage | None"]], compare=False, repr=False
+        default_factory=new_list, compare=False, repr=False
     )
     """What each conversation item found: the system texts, the messages, and the last
     message (which the item may replace by a longer copy of it), for `rewind`."""

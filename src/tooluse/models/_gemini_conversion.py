@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias, TypedDict
 
+from ..core._factories import new_dict, new_list
 from ..core._items import Item, assistant_message, function_call
 from ..tools._outputs import part_text
 from ._converted import converted
@@ -82,18 +83,16 @@ class Content(TypedDict):
 class GeminiConversation:
     """What a conversation became: the system instruction's parts, and the contents."""
 
-    system: list[str] = field(default_factory=list[str])
-    contents: list[Content] = field(default_factory=list[Content])
-    names: dict[str, str] = field(default_factory=dict[str, str])
+    system: list[str] = field(default_factory=new_list)
+    contents: list[Content] = field(default_factory=new_list)
+    names: dict[str, str] = field(default_factory=new_dict)
     """Each call's tool name, by call id: a function response names its function."""
     signature: bytes | None = None
     """A thought signature waiting for the next model part."""
-    named: list[tuple[str, str | None]] = field(
-        default_factory=list[tuple[str, "str | None"]], compare=False, repr=False
-    )
+    named: list[tuple[str, str | None]] = field(default_factory=new_list, compare=False, repr=False)
     """Each call id `names` was given, with the name it had before (None: none), in order."""
     starts: list[tuple[int, int, Content | None, bytes | None, int]] = field(
-        default_factory=list[tuple[int, int, "Content | None", "bytes | None", int]],
+        default_factory=new_list,
         compare=False,
         repr=False,
     )

@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from ..agents._agent import Agent
 from ..core._context import RunContextWrapper, TContext
+from ..core._factories import new_list
 from ..exceptions import UserError
 from ..run._prepare import AgentPreparation, prepared_agent, prepares_agents
 from ._capability import Capability
@@ -38,7 +39,7 @@ class SandboxAgent(Agent[TContext]):
     default_manifest: Manifest | None = None
     """The workspace a run makes for it (files, root, extra path grants), unless the run's
     `SandboxRunConfig` gives one; None for an empty workspace."""
-    capabilities: Sequence[Capability] = field(default_factory=list[Capability])
+    capabilities: Sequence[Capability] = field(default_factory=new_list)
     """What it can do in the workspace: each capability's tools are added after the
     agent's own, and its instructions after the agent's. None by default (openai-agents
     adds a shell, file tools and compaction: list the capabilities you want)."""

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias, cast
 
+from ..core._factories import new_list
 from ._lints import Finding
 
 __all__ = [
@@ -71,9 +72,9 @@ class DialectSchema:
 
     schema: dict[str, object]
     """The schema to send."""
-    rewrites: list[str] = field(default_factory=list[str])
+    rewrites: list[str] = field(default_factory=new_list)
     """What was rewritten, each with where (`properties.when.anyOf`)."""
-    refused: list[str] = field(default_factory=list[str])
+    refused: list[str] = field(default_factory=new_list)
     """What the provider would refuse that no rewrite can carry (a recursive schema)."""
 
 

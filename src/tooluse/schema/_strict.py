@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
+from ..core._factories import new_dict, new_list
 from ..exceptions import UserError
 from ._guards import (
     INLINED,
@@ -139,9 +140,9 @@ class StrictSchema:
 
     schema: JsonSchema
     """The strict schema."""
-    problems: list[StrictProblem] = field(default_factory=list[StrictProblem])
+    problems: list[StrictProblem] = field(default_factory=new_list)
     """What could not be made strict."""
-    adapters: dict[int, Adapter] = field(default_factory=dict[int, Adapter])
+    adapters: dict[int, Adapter] = field(default_factory=new_dict)
     """The adapted nodes of `schema`, by `id()`; empty when nothing was adapted."""
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core._context import Usage
+from ..core._factories import new_dict, new_list
 from ..core._items import Item, assistant_message, function_call, message_text
 from ..core._values import is_whole_number
 from ..exceptions import ToolArgumentsError, UserError
@@ -47,7 +48,7 @@ class ToolCall:
 
     name: str
     """The tool's name."""
-    arguments: dict[str, Any] | str = field(default_factory=dict[str, Any])
+    arguments: dict[str, Any] | str = field(default_factory=new_dict)
     """The arguments, as a dict or as raw JSON text (which may be invalid, on purpose)."""
     call_id: str | None = None
     """The call's id; None numbers calls `call_1`, `call_2`, ..."""
@@ -59,7 +60,7 @@ class ModelReply:
 
     text: str | None = None
     """The message, if any."""
-    tool_calls: list[ToolCall] = field(default_factory=list[ToolCall])
+    tool_calls: list[ToolCall] = field(default_factory=new_list)
     """The tool calls, if any."""
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard, cast
 
 from ..core._agent_base import AgentBase
+from ..core._factories import new_dict
 
 __all__ = ["Result", "apply_context_variables", "is_agent"]
 
@@ -23,7 +24,7 @@ class Result:
     """What the model sees, rendered like any tool output."""
     agent: AgentBase | None = None
     """An `Agent` to hand the conversation to, or None."""
-    context_variables: dict[str, Any] = field(default_factory=dict[str, Any])
+    context_variables: dict[str, Any] = field(default_factory=new_dict)
     """Merged into the run context: a dict context is updated, an object gets attributes set."""
 
 

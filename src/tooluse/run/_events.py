@@ -7,7 +7,7 @@ run's buffer, and opens spans through the run's tracer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..agents._agent import Agent
@@ -61,9 +61,12 @@ class RunEvents:
         self.tracer = tracer
 
     async def agent_start(
-        self, context: RunContextWrapper[object], agent: Agent[object], turn_input: list[Item]
+        self,
+        context: RunContextWrapper[object],
+        agent: Agent[object],
+        turn_input: Callable[[], list[Item]],
     ) -> None:
-        """An agent starts answering, given `turn_input`."""
+        """An agent starts answering; `turn_input` makes its conversation, if a hook reads it."""
         agent = public_agent(agent)  # watchers see the agent given, not a run's stand-in
         if agent.hooks is not None:  # checked by Agent() too; this catches `agent.hooks = ...`
             check_hooks(agent.hooks, AgentHooksBase, f"Agent '{agent.name}' hooks")
@@ -74,7 +77,7 @@ class RunEvents:
         if self._hooks is None and agent.hooks is None:
             return
         hook_context = AgentHookContext(
-            context=context.context, usage=context.usage, turn_input=list(turn_input)
+            context=context.context, usage=context.usage, turn_input=turn_input()
         )
         if self._hooks is not None:
             await self._hooks.on_agent_start(hook_context, agent)

@@ -530,7 +530,7 @@ class Run:
                 if self._toolsets is None:
                     self._toolsets = AsyncExitStack()
                 await self._toolsets.enter_async_context(entry)
-        await self.run.events.agent_start(self.run.context, agent, self.record.state.history())
+        await self.run.events.agent_start(self.run.context, agent, self.record.state.history)
 
     async def _prepared(self, agent: Agent[Any], preparer: AgentPreparer) -> Agent[Any]:
         """The run's stand-in for `agent`, made by `preparer` when it first takes over."""

@@ -30,7 +30,12 @@ for (const step of JSON.parse(stepsJson)) {
     onRunFinishedEvent: (params) => {
       seen.outcome = params.outcome;
       interrupts = params.outcome === "interrupt" ? params.interrupts : [];
-      seen.interrupts = interrupts.map((each) => ({ id: each.id, toolCallId: each.toolCallId }));
+      seen.interrupts = interrupts.map((each) => ({
+        id: each.id,
+        toolCallId: each.toolCallId,
+        message: each.message,
+        metadata: each.metadata,
+      }));
     },
     onRunErrorEvent: ({ event }) => void (seen.error = { message: event.message, code: event.code }),
   };

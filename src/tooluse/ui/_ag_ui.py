@@ -107,7 +107,8 @@ async def ag_ui_stream(
     yield translate.started()
     try:
         with threads.hold(run_input.thread_id) as thread:
-            result = await start_run(agent, thread, run_request(run_input), run_config)
+            result, shown = await start_run(agent, thread, run_request(run_input), run_config)
+            translate.shown.update(shown)
             async with contextlib.aclosing(run_events(result)) as stream_events:
                 events_of = translate.translate  # looked up once: it runs per event
                 async for stream_event in stream_events:

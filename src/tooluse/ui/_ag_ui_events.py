@@ -6,7 +6,9 @@ results, agent changes steps, each model response a `tooluse.usage` custom event
 each function call's output a `tooluse.call` one with the call's duration (what a
 timeline draws), and the end a `RUN_FINISHED` whose outcome is success or the
 interrupt that lists the calls waiting for approval. Hosted and provider tools'
-calls (a computer's, a shell's) are not tool calls of the stream, nor their outputs.
+calls (a computer's, a shell's) are not tool calls of the stream, nor their outputs,
+except a shell's or an MCP server's call waiting for approval (`_answers.py`): the
+stream starts it before the interrupt, and the resumed run's stream answers it.
 
 Each event is written as the text `ag_ui.encoder.EventEncoder` writes for the same
 `ag_ui.core` model (the same camelCase fields in the same order, absent values left
@@ -24,12 +26,14 @@ encoder's, event by event, and hypothesis drives the fields written by hand.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from ..core._items import Item, is_function_call, is_function_call_output, message_text
 from ..core._state import ToolApproval
 from ..run._result import RunResultStreaming
 from ..run._stream_events import RunStreamEvent, UsageStreamEvent
+from ._answers import answer, shown_call
 from ._history import output_text
 from ._sse import new_id, utf8_json, utf8_string
 
@@ -117,6 +121,7 @@ class AGUIEvents:
         self.ids = _ids(thread_id, run_id)  # RUN_STARTED's and RUN_FINISHED's fields
         self.state_snapshots = state_snapshots
         self.message_id: str | None = None  # the text message open, if any
+        self.streamed = False  # a text message was opened since the last message item
         self.open_text: str | None = None
         """The open text message's `TEXT_MESSAGE_CONTENT` frame up to its delta, or None.
 
@@ -129,6 +134,9 @@ class AGUIEvents:
         self.turns = 0
         self.started_at = time.monotonic()
         self.called_at: dict[str, float] = {}  # call id -> when the model's call of it ended
+        self.shown: set[str] = set()
+        """The calls other than function calls the client was shown, waiting for approval
+        (by this stream or, for a resumed run, the last): the stream answers them."""
 
     def started(self) -> str:
         """The run's first event."""
@@ -164,7 +172,7 @@ class AGUIEvents:
         Returns:
             The events' text.
         """
-        events = self._close_all()
+        events = self._close_all() + self._show_waiting(result.interruptions)
         if self.agent is not None:
             events += _step("STEP_FINISHED", self.agent)
         if self.state_snapshots:
@@ -191,6 +199,7 @@ class AGUIEvents:
         events = ""
         if self.message_id is None:
             events = self._close_calls()
+            self.streamed = True
             self.message_id = message_id = new_id()
             events += _text_start(message_id)
             self.open_text = (
@@ -231,19 +240,49 @@ class AGUIEvents:
 
     def _item(self, name: str, item: Item) -> str:
         if name == "message_output_created":
-            # the text is read only when no deltas came: a model that does not stream
-            if self.message_id is None and (text := message_text(item)):
-                return self._text(text) + self._close_text()
+            # the text is read only when no deltas came: a model that does not stream (a
+            # streamed message may be closed already, by a shown call's result before it)
+            streamed, self.streamed = self.streamed, False
+            if not streamed and (text := message_text(item)):
+                events = self._text(text) + self._close_text()
+                self.streamed = False
+                return events
             return self._close_text()
         if name in {"tool_called", "handoff_requested"} and is_function_call(item):
             return self._called(item)
         if name in {"tool_output", "handoff_occured"} and is_function_call_output(item):
             return self._output(item)
-        # The stream starts function calls only, so it answers only them: a computer's or a
-        # shell's output answers a call the client never saw (its result would be an
-        # orphan). A hosted MCP server's items (its tool list, its call, made and answered
-        # by the provider, its approval request and the answer) are no call the client runs.
+        # The stream starts function calls only, so it answers only them, and the calls it
+        # showed for approval (`self.shown`, most often empty): a computer's or a shell's
+        # output answers a call the client never saw (its result would be an orphan). A
+        # hosted MCP server's items (its tool list, its call, made and answered by the
+        # provider, its approval request and the answer) are no call the client runs.
+        if self.shown and (answered := answer(item)) and answered[0] in self.shown:
+            return self._answered(*answered)
         return ""
+
+    def _show_waiting(self, waiting: Sequence[ToolApproval]) -> str:
+        """Start the calls other than function calls that wait, for the interrupts to name."""
+        events = ""
+        for approval in waiting:
+            call = shown_call(approval)
+            if call is None or call.call_id in self.shown:
+                continue
+            self.shown.add(call.call_id)
+            quoted = utf8_string(call.call_id)
+            args = f'"toolCallId":{quoted},"delta":{utf8_string(call.arguments)}'
+            events += (
+                f"{_call_start(call.call_id, call.name)}"
+                f'data: {{"type":"TOOL_CALL_ARGS",{args}}}\n\n{_call_end(call.call_id)}'
+            )
+        return events
+
+    def _answered(self, call_id: str, text: str) -> str:
+        """The result of a call shown for approval: what ran, or the rejection."""
+        self.shown.discard(call_id)
+        seconds = time.monotonic() - self.started_at  # it was decided when this run began
+        result = _result(new_id(), call_id, text)
+        return f"{self._close_all()}{result}{_call_timing(call_id, round(seconds, 6))}"
 
     def _called(self, item: Item) -> str:
         call_id = item["call_id"]
@@ -290,13 +329,18 @@ def _text_or_null(text: str | None) -> str:
 
 
 def _interrupt(call: ToolApproval) -> dict[str, Any]:
+    metadata = {"toolName": call.tool_name, "arguments": call.arguments}
+    asking = call.tool_name
+    if call.item_type == "mcp_approval_request":  # the server that asks, beside its tool
+        metadata["serverLabel"] = call.server_label
+        asking = f"{call.server_label}.{call.tool_name}"
     return {
         "id": call.approval_id,
         "reason": "tool_approval",
-        "message": f"{call.tool_name} waits for approval",
+        "message": f"{asking} waits for approval",
         "toolCallId": call.call_id,
         "responseSchema": APPROVAL_SCHEMA,
-        "metadata": {"toolName": call.tool_name, "arguments": call.arguments},
+        "metadata": metadata,
     }
 
 

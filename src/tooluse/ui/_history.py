@@ -6,7 +6,9 @@ that a client cannot put words in the model's or a tool's mouth:
 
 - a tool output the server never produced (no call of that id in the thread, or other
   text than the tool returned) is refused: `HistoryRefused`, code `forged_tool_output`
-  (pydantic-ai's GHSA-jpr8-2v3g-wgf9 was this: a client-written tool result);
+  (pydantic-ai's GHSA-jpr8-2v3g-wgf9 was this: a client-written tool result); the
+  answers of a shell's or an MCP server's call shown for approval (`_answers.py`) are
+  checked the same way;
 - a system or developer message is stripped: instructions come from the agent only;
 - an assistant's tool call with no output after it is stripped;
 - for a thread the server does not know, the client's user and assistant text is the
@@ -26,6 +28,7 @@ from ..core._items import (
     user_message,
 )
 from ..tools._outputs import parts_text
+from ._answers import answer
 
 __all__ = ["ClientMessage", "HistoryRefused", "checked_input", "output_text"]
 
@@ -86,9 +89,7 @@ def checked_input(
         HistoryRefused: If a tool output is not one the server produced, or no new
             user message ends the list.
     """
-    outputs = {
-        item["call_id"]: output_text(item) for item in known if is_function_call_output(item)
-    }
+    outputs = _outputs(known)
     answered = {m.call_id for m in messages if m.role == "tool"}
     for message in messages:
         if message.role == "tool" and outputs.get(message.call_id) != message.text:
@@ -112,6 +113,21 @@ def checked_input(
     if known:
         return list(known), new
     return [_item(m) for m in kept[:start] if m.role in {"user", "assistant"} and m.text], new
+
+
+def _outputs(known: list[Item]) -> dict[str, str]:
+    """The text of each answer the streams write, by call id.
+
+    Function calls' outputs, and the answers of calls shown for approval (a shell's, an
+    MCP server's).
+    """
+    outputs: dict[str, str] = {}
+    for item in known:
+        if is_function_call_output(item):
+            outputs[item["call_id"]] = output_text(item)
+        elif (answered := answer(item)) is not None:
+            outputs[answered[0]] = answered[1]
+    return outputs
 
 
 def _kept(thread_id: str, message: ClientMessage, answered: set[str]) -> bool:

@@ -8,7 +8,7 @@ waits on; both are checked against what the server keeps (`_history.py`,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..agents._agent import Agent
 from ..core._items import Item
@@ -20,7 +20,7 @@ from ._decisions import Decision, apply_decisions
 from ._history import ClientMessage, HistoryRefused, checked_input
 from ._threads import Thread
 
-__all__ = ["RunRequest", "start_run"]
+__all__ = ["RunRequest", "StartedRun", "start_run"]
 
 
 @dataclass
@@ -33,9 +33,19 @@ class RunRequest:
     """Answers to the paused run's calls; None for a request with a new message."""
 
 
+class StartedRun(NamedTuple):
+    """A request's run, started."""
+
+    result: RunResultStreaming
+    """The streaming result."""
+    shown: frozenset[str]
+    """The approval ids the resumed run waited on: calls an earlier stream showed the
+    client; empty for a new message."""
+
+
 async def start_run(
     agent: Agent[Any], thread: Thread, request: RunRequest, run_config: RunConfig | None
-) -> RunResultStreaming:
+) -> StartedRun:
     """Check a request against the thread and start its run, streamed.
 
     Args:
@@ -45,7 +55,7 @@ async def start_run(
         run_config: The app's run settings.
 
     Returns:
-        The streaming result.
+        The streaming result, and the calls the resumed run waited on.
 
     Raises:
         HistoryRefused: If the client's history is refused, or it sends a message while
@@ -54,8 +64,10 @@ async def start_run(
     """
     run_input: list[Item] | RunState
     paused = await thread.paused_run()
+    shown = frozenset[str]()
     if request.decisions is not None:
         run_input = apply_decisions(thread.thread_id, paused, request.decisions)
+        shown = frozenset([call.approval_id for call in run_input.interruptions])
         thread.drop_paused()
     elif paused is not None:
         raise HistoryRefused(
@@ -67,6 +79,7 @@ async def start_run(
         known = await thread.history()
         history, new = checked_input(thread.thread_id, request.messages, known)
         run_input = new if thread.session is not None and known else [*history, *new]
-    return Runner.run_streamed(
+    result = Runner.run_streamed(
         agent, run_input, session=thread.session, run_config=run_config or RunConfig()
     )
+    return StartedRun(result, shown)

@@ -94,7 +94,8 @@ async def vercel_stream(
     yield translate.started()
     try:
         with threads.hold(chat_id) as thread:
-            result = await start_run(agent, thread, request, run_config)
+            result, shown = await start_run(agent, thread, request, run_config)
+            translate.shown.update(shown)
             async with contextlib.aclosing(run_events(result)) as events:
                 parts_of = translate.translate  # looked up once: it runs per event
                 async for event in events:

@@ -7,17 +7,23 @@ requests for the calls waiting at the end, errors, and `finish`. Each is a line
 (as `json.dumps` writes it); the frequent parts, text and input deltas, are a prefix
 kept per text or call and the delta as a JSON string. The tool parts are function
 calls' (a handoff's too): a hosted or provider tool's call (a computer's, a shell's)
-has none, nor its output.
+has none, nor its output, except a shell's or an MCP server's call waiting for
+approval (`_answers.py`): the stream starts its part before the approval request
+(an MCP server's tool as a dynamic tool titled `<server label>.<tool>`), and the
+resumed run's stream gives its output, or its denial.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from ..core._items import Item, is_function_call, is_function_call_output, message_text
+from ..core._state import ToolApproval
 from ..run._result import RunResultStreaming
 from ..run._stream_events import RunStreamEvent
+from ._answers import answer, shown_call
 from ._history import output_text
 from ._sse import ascii_json, ascii_string, new_id
 
@@ -67,6 +73,9 @@ class VercelParts:
         self.in_step = False
         self.model_done = False  # the step's model response ended: new output opens a step
         self.streamed = False  # the message being written came as deltas
+        self.shown: set[str] = set()
+        """The calls other than function calls the client was shown, waiting for approval
+        (by this stream or, for a resumed run, the last): the stream answers them."""
 
     def started(self) -> str:
         """The stream's first part."""
@@ -107,7 +116,7 @@ class VercelParts:
         Returns:
             The parts' text.
         """
-        parts = self._end_step()
+        parts = self._show_waiting(result.interruptions) + self._end_step()
         for call in result.interruptions:
             parts += _frame(
                 {
@@ -194,22 +203,45 @@ class VercelParts:
             }
             return self._call_started(item["call_id"], item["name"]) + _frame(available)
         if name in {"tool_output", "handoff_occured"} and is_function_call_output(item):
-            return self._output(item)
-        # The stream starts function calls only, so it answers only them: a computer's or a
-        # shell's output answers a call the client never saw (its result would be an
-        # orphan). A hosted MCP server's items (its tool list, its call, made and answered
-        # by the provider, its approval request and the answer) are no call the client runs.
+            return self._output(item["call_id"], output_text(item))
+        # The stream starts function calls only, so it answers only them, and the calls it
+        # showed for approval (`self.shown`, most often empty): a computer's or a shell's
+        # output answers a call the client never saw (its result would be an orphan). A
+        # hosted MCP server's items (its tool list, its call, made and answered by the
+        # provider, its approval request and the answer) are no call the client runs.
+        if self.shown and (answered := answer(item)) and answered[0] in self.shown:
+            self.shown.discard(answered[0])
+            return self._output(*answered)
         return ""
 
-    def _output(self, item: Item) -> str:
+    def _show_waiting(self, waiting: Sequence[ToolApproval]) -> str:
+        """Start the parts of the calls other than function calls that wait for approval."""
+        parts = ""
+        for approval in waiting:
+            call = shown_call(approval)
+            if call is None or call.call_id in self.shown:
+                continue
+            self.shown.add(call.call_id)
+            fields: Part = {"toolCallId": call.call_id, "toolName": call.name}
+            if call.title is not None:  # an MCP server's tool: no tool the client defines
+                fields |= {"dynamic": True, "title": call.title}
+            parts += self._close_text()
+            if not self.in_step:
+                self.in_step = True
+                parts += _START_STEP
+            parts += _frame({"type": "tool-input-start", **fields})
+            available = {"type": "tool-input-available", **fields}
+            parts += _frame({**available, "input": _arguments(call.arguments)})
+        return parts
+
+    def _output(self, call_id: str, text: str) -> str:
         parts = self._close_text()
         if not self.in_step:
             self.in_step = True
             parts += _START_STEP
-        call_id = item["call_id"]
         if call_id in self.rejected:
             return parts + _frame({"type": "tool-output-denied", "toolCallId": call_id})
-        fields = f'"toolCallId":{ascii_string(call_id)},"output":{ascii_string(output_text(item))}'
+        fields = f'"toolCallId":{ascii_string(call_id)},"output":{ascii_string(text)}'
         return f'{parts}data: {{"type":"tool-output-available",{fields}}}\n\n'
 
 

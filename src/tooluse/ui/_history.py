@@ -21,6 +21,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..core._factories import new_list
 from ..core._items import (
     Item,
     assistant_message,
@@ -52,7 +53,7 @@ class ClientMessage:
 
     role: Role
     text: str = ""
-    call_ids: list[str] = field(default_factory=list[str])
+    call_ids: list[str] = field(default_factory=new_list)
     """The tool calls of an assistant message."""
     call_id: str = ""
     """The call a tool message answers."""

@@ -11,6 +11,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..core._factories import new_list
 from ..core._items import Item
 from ..core._state import RunState
 from ..run._result import RunResult
@@ -34,7 +35,7 @@ class Thread:
 
     thread_id: str
     session: Session | None
-    items: list[Item] = field(default_factory=list[Item])
+    items: list[Item] = field(default_factory=new_list)
     """The history, when no session keeps it."""
     paused: RunState | None = None
     """The run waiting for approval, when no session keeps it."""

@@ -8,6 +8,8 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from tooluse import (
@@ -21,8 +23,10 @@ from tooluse import (
     function_tool,
     handoff,
 )
+from tooluse.core._items import Item
 from tooluse.exceptions import ToolErrorBudgetExceeded, UserError
 from tooluse.run._scope import AgentSetup, TurnTools
+from tooluse.run._tool_calls import normalise_calls
 from tooluse.run._turn import plan_turn
 
 from .scripted import ScriptModel, call, outputs, parallel, shell, text
@@ -59,6 +63,27 @@ def test_planning_a_turn_changes_nothing() -> None:
     assert plan.handoff is not None
     assert plan.handoff.call_id == "c3"
     assert [c.approval_id for c in plan.groups[1].calls] == ["c2:0", "c2:1"]
+
+
+_CALL_IDS = st.sampled_from(["c1", "c2", "c3", ""])  # repeated and missing ids too
+_NAMES = st.sampled_from(["lookup", "functions.lookup", "nope", "multi_tool_use.parallel"])
+_ITEMS = st.one_of(
+    st.builds(text, st.sampled_from(["on it", ""])),
+    st.builds(call, _CALL_IDS, _NAMES, st.sampled_from(['{"key": "k"}', "", "{"])),
+    st.builds(lambda i: parallel(i, ("lookup", {"key": "a"}), ("nope", {})), _CALL_IDS),
+    st.builds(lambda n: {"type": "reasoning", "id": f"rs_{n}", "summary": []}, st.integers(0, 3)),
+)
+
+
+@given(st.lists(_ITEMS, max_size=6))
+def test_a_turn_of_function_calls_alone_is_planned_as_any_other(output: list[Item]) -> None:
+    """The common tool turn's shortcut (no local calls, no handoffs) plans what the whole
+    path plans: the same agent with a handoff it never calls takes the whole path."""
+    output = normalise_calls(output, 1)  # as recorded: one call per id
+    plain = AgentSetup.of(Agent("a", tools=[lookup]))
+    with_handoff = AgentSetup.of(Agent("a", tools=[lookup], handoffs=[Agent("billing")]))
+    tools = TurnTools.index(plain.agent, [lookup], ())
+    assert plan_turn(output, tools, plain) == plan_turn(output, tools, with_handoff)
 
 
 async def test_when_one_call_fails_the_run_its_siblings_are_cancelled_first() -> None:

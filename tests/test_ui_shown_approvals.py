@@ -26,6 +26,7 @@ from tooluse.ui._threads import Threads
 from .openai_server import ScriptedServer, Turn
 from .test_hosted_item_events import SHELL
 from .test_hosted_mcp import ASKED, CONFIG
+from .test_hosted_mcp_items import CALLED
 from .test_ui_ag_ui import run_input
 from .test_ui_frames import assert_official, frames
 from .ui_clients import node_script
@@ -33,15 +34,8 @@ from .ui_server import serving
 
 COMMANDS = {"commands": ["echo hi"], "timeout_ms": None, "max_output_length": None}
 ARGUMENTS = {"repo": "openai/codex"}
-RAN: dict[str, Any] = {  # what the provider answers once its server's request is approved
-    "type": "mcp_call",
-    "id": "mcp_1",
-    "name": "ask_wiki_question",
-    "arguments": '{"repo": "openai/codex"}',
-    "server_label": "wiki",
-    "output": "Rust",
-    "approval_request_id": "apr_1",
-}
+# What the provider answers once its server's request is approved.
+RAN: dict[str, Any] = {**CALLED, "approval_request_id": "apr_1"}
 REFUSED = "Tool execution was not approved."
 # kind -> the call id, the tool's name, its input, and the client's answer once approved
 KINDS: dict[str, tuple[str, str, dict[str, Any], str]] = {

@@ -33,7 +33,7 @@ from ..core._items import Item, is_function_call, is_function_call_output, messa
 from ..core._state import ToolApproval
 from ..run._result import RunResultStreaming
 from ..run._stream_events import RunStreamEvent, UsageStreamEvent
-from ._answers import answer, shown_call
+from ._answers import answer, newly_shown
 from ._history import output_text
 from ._sse import new_id, utf8_json, utf8_string
 
@@ -264,11 +264,7 @@ class AGUIEvents:
     def _show_waiting(self, waiting: Sequence[ToolApproval]) -> str:
         """Start the calls other than function calls that wait, for the interrupts to name."""
         events = ""
-        for approval in waiting:
-            call = shown_call(approval)
-            if call is None or call.call_id in self.shown:
-                continue
-            self.shown.add(call.call_id)
+        for call in newly_shown(waiting, self.shown):
             quoted = utf8_string(call.call_id)
             args = f'"toolCallId":{quoted},"delta":{utf8_string(call.arguments)}'
             events += (

@@ -13,12 +13,13 @@ check takes these answers back from a client as it takes a function call's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple, cast
 
 from ..core._items import Item
 from ..core._state import REJECTION, ToolApproval
 
-__all__ = ["ShownCall", "answer", "shown_call"]
+__all__ = ["ShownCall", "answer", "newly_shown", "shown_call"]
 
 
 class ShownCall(NamedTuple):
@@ -49,6 +50,25 @@ def shown_call(approval: ToolApproval) -> ShownCall | None:
     if approval.item_type == "mcp_approval_request":
         title = f"{approval.server_label}.{approval.tool_name}"
     return ShownCall(approval.call_id, approval.tool_name, approval.arguments or "{}", title)
+
+
+def newly_shown(waiting: Sequence[ToolApproval], shown: set[str]) -> list[ShownCall]:
+    """The calls of `waiting` to show that `shown` does not hold yet, added to it.
+
+    Args:
+        waiting: The calls a run waits on.
+        shown: The ids of the calls shown so far (changed: the new ones join it).
+
+    Returns:
+        The calls to start, in order; none for function calls (started already).
+    """
+    calls: list[ShownCall] = []
+    for approval in waiting:
+        call = shown_call(approval)
+        if call is not None and call.call_id not in shown:
+            shown.add(call.call_id)
+            calls.append(call)
+    return calls
 
 
 def answer(item: Item) -> tuple[str, str] | None:

@@ -23,7 +23,7 @@ from ..core._items import Item, is_function_call, is_function_call_output, messa
 from ..core._state import ToolApproval
 from ..run._result import RunResultStreaming
 from ..run._stream_events import RunStreamEvent
-from ._answers import answer, shown_call
+from ._answers import answer, newly_shown
 from ._history import output_text
 from ._sse import ascii_json, ascii_string, new_id
 
@@ -217,11 +217,7 @@ class VercelParts:
     def _show_waiting(self, waiting: Sequence[ToolApproval]) -> str:
         """Start the parts of the calls other than function calls that wait for approval."""
         parts = ""
-        for approval in waiting:
-            call = shown_call(approval)
-            if call is None or call.call_id in self.shown:
-                continue
-            self.shown.add(call.call_id)
+        for call in newly_shown(waiting, self.shown):
             fields: Part = {"toolCallId": call.call_id, "toolName": call.name}
             if call.title is not None:  # an MCP server's tool: no tool the client defines
                 fields |= {"dynamic": True, "title": call.title}

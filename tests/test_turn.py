@@ -67,11 +67,21 @@ def test_planning_a_turn_changes_nothing() -> None:
 
 _CALL_IDS = st.sampled_from(["c1", "c2", "c3", ""])  # repeated and missing ids too
 _NAMES = st.sampled_from(["lookup", "functions.lookup", "nope", "multi_tool_use.parallel"])
+
+
+def _wrapper(call_id: str) -> Item:
+    return parallel(call_id, ("lookup", {"key": "a"}), ("nope", {}))
+
+
+def _reasoning(n: int) -> Item:
+    return {"type": "reasoning", "id": f"rs_{n}", "summary": []}
+
+
 _ITEMS = st.one_of(
     st.builds(text, st.sampled_from(["on it", ""])),
     st.builds(call, _CALL_IDS, _NAMES, st.sampled_from(['{"key": "k"}', "", "{"])),
-    st.builds(lambda i: parallel(i, ("lookup", {"key": "a"}), ("nope", {})), _CALL_IDS),
-    st.builds(lambda n: {"type": "reasoning", "id": f"rs_{n}", "summary": []}, st.integers(0, 3)),
+    st.builds(_wrapper, _CALL_IDS),
+    st.builds(_reasoning, st.integers(0, 3)),
 )
 
 

@@ -310,3 +310,15 @@ def testhistory_lines() -> None:
     assert history_line({"type": "reasoning"}, {}) == ""
     assert history_line({"type": "web_search_call"}, {}) == "[web_search_call]"
     assert history_line({"role": "user", "content": "x" * 300}, {}).endswith("x…")
+
+
+def test_a_shells_and_a_computers_outputs_read_as_a_person_reads_them() -> None:
+    ran = {"stdout": "hi\n", "stderr": "", "outcome": {"type": "exit", "exit_code": 0}}
+    failed = {"stdout": "", "stderr": "", "outcome": {"type": "exit", "exit_code": 2}}
+    slow = {"stdout": "", "stderr": "", "outcome": {"type": "timeout"}}
+    shell = {"type": "shell_call_output", "call_id": "s", "output": [ran, failed, slow]}
+    screenshot = {"type": "computer_screenshot", "image_url": "data:image/png;base64,AA=="}
+    computer = {"type": "computer_call_output", "call_id": "c", "output": screenshot}
+    # (shown as "[None]" and "" before: read as a function's output parts)
+    assert history_line(shell, {"s": "shell"}) == "[tool] shell -> hi (exit code 2) (timed out)"
+    assert history_line(computer, {"c": "computer"}) == "[tool] computer -> [screenshot]"

@@ -283,15 +283,29 @@ def test_the_official_clients_read_a_provider_tools_turn_and_the_next(
         assert second["message"]["parts"][-1]["text"] == "Again."
 
 
+@pytest.mark.parametrize(
+    ("call", "tool_class", "tool", "line"),
+    [
+        (LOCAL_SHELL, "LocalShellTool", "LocalShellTool(lambda action: 'hi')", "local_shell"),
+        # (a shell's output entries read "[None]" before)
+        (SHELL, "ShellTool", "ShellTool(executor=lambda request: 'hi')", "shell"),
+    ],
+    ids=["local_shell_call", "shell_call"],
+)
 def test_the_chat_takes_a_shell_call_in_its_stride(
-    openai_server: ScriptedServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    openai_server: ScriptedServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    call: dict[str, Any],
+    tool_class: str,
+    tool: str,
+    line: str,
 ) -> None:
-    openai_server.script(*TURNS)
-    tool = "LocalShellTool(lambda action: 'hi')"
+    openai_server.script(Turn(items=[REASONING, call]), Turn(text="hi there"))
 
-    shown = chat_says_hi(openai_server, tmp_path, monkeypatch, "LocalShellTool", tool)
+    shown = chat_says_hi(openai_server, tmp_path, monkeypatch, tool_class, tool)
 
-    assert "[tool] local_shell -> hi\n" in shown
+    assert f"[tool] {line} -> hi\n" in shown
     assert "a> hi there\n" in shown
     assert "[error]" not in shown
 

@@ -43,6 +43,7 @@ from ..run._stream_events import RunStreamEvent
 from ..sessions import SQLiteSession
 from ..testing._scripted import TestModel
 from ..tools._function_tool import FunctionTool
+from ..tools._shell import shell_output_text
 from ._loading import CliError, import_failed, import_location, module_tools, split_target
 
 __all__ = [
@@ -418,7 +419,7 @@ class _Chat:
             self.names[item["call_id"]] = item["name"]
             self.say(f"[tool] {item['name']}({_trim(item['arguments'])})")
         elif name == "tool_called" and "call_id" in item:  # a computer's or a shell's call
-            self.names[item["call_id"]] = str(item.get("type", "?")).removesuffix("_call")
+            self.names[item["call_id"]] = _call_name(item) or "?"
         elif name == "tool_output":
             # a local shell's output names its call as `id`
             call_id = item.get("call_id", item.get("id"))
@@ -524,6 +525,11 @@ def _hosted_mcp_line(name: str, item: Item) -> str | None:
 
 def _output(item: Item) -> str:
     output: Any = item.get("output")
+    kind = item.get("type")
+    if kind == "shell_call_output":  # entries of stdout, stderr and outcome
+        return _trim(shell_output_text(output))
+    if kind == "computer_call_output":  # a screenshot, as a data URL
+        return "[screenshot]"
     if isinstance(output, str):
         return _trim(output)
     parts = cast(list[Any], output) if isinstance(output, list) else []
@@ -531,8 +537,26 @@ def _output(item: Item) -> str:
     return _trim(text)
 
 
+_PROVIDER_CALLS = frozenset({"computer_call", "local_shell_call", "shell_call"})
+_OUTPUTS = frozenset(
+    {"function_call_output", "computer_call_output", "local_shell_call_output", "shell_call_output"}
+)
+
+
+def _call_name(item: Item) -> str | None:
+    """What the chat calls a call's tool: a function's name, or `shell`, `computer`, ..."""
+    kind = item.get("type")
+    if kind == "function_call":
+        return str(item["name"])
+    return str(kind).removesuffix("_call") if kind in _PROVIDER_CALLS else None
+
+
 def _call_names(items: list[Item]) -> dict[str, str]:
-    return {item["call_id"]: item["name"] for item in items if item.get("type") == "function_call"}
+    return {
+        item["call_id"]: name
+        for item in items
+        if "call_id" in item and (name := _call_name(item)) is not None
+    }
 
 
 def history_line(item: Item, names: dict[str, str]) -> str:
@@ -550,8 +574,8 @@ def history_line(item: Item, names: dict[str, str]) -> str:
         return _mark_line(item, names)
     if kind == "function_call":
         return f"[tool] {item['name']}({_trim(item['arguments'])})"
-    if kind == "function_call_output":
-        return f"[tool] {names.get(item['call_id'], '?')} -> {_output(item)}"
+    if kind in _OUTPUTS:  # a local shell's output names its call as `id`
+        return f"[tool] {names.get(item.get('call_id', item.get('id')), '?')} -> {_output(item)}"
     if item.get("role") == "user":
         return f"you: {_trim(_user_text(item.get('content')))}"
     text = message_text(item)

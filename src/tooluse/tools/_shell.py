@@ -40,6 +40,7 @@ __all__ = [
     "answer_shell_call",
     "approval_arguments",
     "shell_action",
+    "shell_output_text",
     "shell_rejection",
 ]
 
@@ -402,6 +403,32 @@ def _output_item(item: Item, entries: list[dict[str, Any]], limit: int | None) -
     if limit is not None:
         answer["max_output_length"] = limit
     return answer
+
+
+def shell_output_text(output: Any) -> str:
+    """A shell call output's entries as a person reads them (the UI streams, the chat).
+
+    Each command's stdout and stderr, or how it failed.
+
+    Args:
+        output: A `shell_call_output` item's `output`.
+
+    Returns:
+        The text, a line per part.
+    """
+    lines: list[str] = []
+    entries = cast(list[Any], output) if isinstance(output, list) else []
+    for each in entries:
+        entry = cast(dict[str, Any], each) if isinstance(each, dict) else {}
+        said = [str(entry[key]) for key in ("stdout", "stderr") if entry.get(key)]
+        outcome = entry.get("outcome")
+        fields = cast(dict[str, Any], outcome) if isinstance(outcome, dict) else {}
+        if fields.get("type") == "timeout":
+            said.append("(timed out)")
+        elif not said and fields.get("exit_code") not in (None, 0):  # a silent failure
+            said.append(f"(exit code {fields['exit_code']})")
+        lines += said
+    return "\n".join(lines)
 
 
 def approval_arguments(item: Item) -> str:

@@ -14,10 +14,11 @@ check takes these answers back from a client as it takes a function call's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple
 
 from ..core._items import Item
 from ..core._state import REJECTION, ToolApproval
+from ..tools._shell import shell_output_text
 
 __all__ = ["ShownCall", "answer", "newly_shown", "shown_call"]
 
@@ -83,27 +84,10 @@ def answer(item: Item) -> tuple[str, str] | None:
     """
     kind = item.get("type")
     if kind == "shell_call_output":
-        return str(item.get("call_id", "")), _shell_text(item.get("output"))
+        return str(item.get("call_id", "")), shell_output_text(item.get("output"))
     if kind == "mcp_call" and item.get("approval_request_id"):
         text = item.get("output") or item.get("error") or ""
         return str(item["approval_request_id"]), str(text)
     if kind == "mcp_approval_response" and item.get("approve") is False:
         return str(item.get("approval_request_id", "")), str(item.get("reason") or REJECTION)
     return None  # an approved request is answered by the provider's mcp_call
-
-
-def _shell_text(output: Any) -> str:
-    """A shell's output entries as text: each command's stdout and stderr, or how it failed."""
-    lines: list[str] = []
-    entries = cast(list[Any], output) if isinstance(output, list) else []
-    for each in entries:
-        entry = cast(dict[str, Any], each) if isinstance(each, dict) else {}
-        said = [str(entry[key]) for key in ("stdout", "stderr") if entry.get(key)]
-        outcome = entry.get("outcome")
-        fields = cast(dict[str, Any], outcome) if isinstance(outcome, dict) else {}
-        if fields.get("type") == "timeout":
-            said.append("(timed out)")
-        elif not said and fields.get("exit_code") not in (None, 0):  # a silent failure
-            said.append(f"(exit code {fields['exit_code']})")
-        lines += said
-    return "\n".join(lines)
